@@ -1,0 +1,44 @@
+# The two set-up commands a newcomer runs: `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/fracas demo
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(VENV)/.dev-installed
+	$(BIN)/mypy
+
+# pytest exits 5 when it collects nothing; that is not a failure here.
+pytest: $(VENV)/.dev-installed
+	$(BIN)/pytest; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
+
+test: lint typecheck pytest
+
+bench: $(VENV)/.bench-installed
+	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""Command line (placeholder until the CLI lands)."""
+
+
+def main() -> None:
+    print("fracas")

@@ -1,0 +1,140 @@
+"""What every dice mechanic shares: the random source, the roll record and the base class.
+
+A mechanic is defined once, by the dice it throws (:meth:`Mechanic.dice`) and how it
+reads their faces (:meth:`Mechanic.evaluate`). From that one definition come
+
+- a random roll with every face logged (:meth:`Mechanic.roll`),
+- the exact distribution (:meth:`Mechanic.pmf`; by default brute-force enumeration of
+  :meth:`Mechanic.evaluate`, which fast paths override and are tested against), and
+- the evaluation of faces a person rolled by hand (:meth:`Mechanic.evaluate`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar, Protocol
+
+from fracas.dice.errors import FacesError, LimitError
+
+#: Brute-force enumeration refuses dice spaces larger than this.
+ENUMERATION_LIMIT = 2_000_000
+
+
+class Rng(Protocol):
+    """Any source of uniform integers; :class:`random.Random` is one."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll: its result, every face in throwing order and the named parts of the reading.
+
+    >>> Roll(13, (1, 4, 9, 10), (6, 10, 10, 10), {"raw": 10}, "10 + 3 = 13").result
+    13
+    """
+
+    result: int
+    faces: tuple[int, ...]
+    dice: tuple[int, ...]
+    parts: Mapping[str, int] = field(default_factory=dict)
+    explanation: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready record of the roll."""
+        return {
+            "result": self.result,
+            "faces": list(self.faces),
+            "dice": [f"d{s}" for s in self.dice],
+            **dict(self.parts),
+            "explanation": self.explanation,
+        }
+
+
+def die_name(sides: int) -> str:
+    return f"d{sides}"
+
+
+def check_faces(faces: Sequence[int], dice: Sequence[int], names: Sequence[str] = ()) -> None:
+    """Raise :class:`FacesError` unless ``faces`` fit ``dice`` one to one.
+
+    >>> check_faces([7, 3], [6, 10], ["the d6"])
+    Traceback (most recent call last):
+    ...
+    fracas.dice.errors.FacesError: face 1 (the d6) is 7, but a d6 shows 1 to 6
+    """
+    if len(faces) != len(dice):
+        listing = ", ".join(die_name(s) for s in dice)
+        raise FacesError(f"expected {len(dice)} faces ({listing}), got {len(faces)}")
+    for i, (face, sides) in enumerate(zip(faces, dice, strict=True)):
+        if not 1 <= face <= sides:
+            label = f" ({names[i]})" if i < len(names) else ""
+            raise FacesError(
+                f"face {i + 1}{label} is {face}, but a {die_name(sides)} shows 1 to {sides}"
+            )
+
+
+def normalize(weights: Mapping[int, int]) -> dict[int, Fraction]:
+    """Integer weights to an exact, sorted distribution.
+
+    >>> normalize({2: 1, 1: 3})
+    {1: Fraction(3, 4), 2: Fraction(1, 4)}
+    """
+    total = sum(weights.values())
+    return {k: Fraction(w, total) for k, w in sorted(weights.items()) if w}
+
+
+class Mechanic(ABC):
+    """A dice mechanic of one rule system: it throws dice and reads their faces."""
+
+    system: ClassVar[str]
+
+    @abstractmethod
+    def dice(self) -> tuple[int, ...]:
+        """The sides of each die thrown, in the order their faces are read."""
+
+    def die_names(self) -> tuple[str, ...]:
+        """What each die is called, for messages and prompts."""
+        return tuple(die_name(s) for s in self.dice())
+
+    @abstractmethod
+    def evaluate(self, faces: Sequence[int]) -> Roll:
+        """Read faces rolled by hand (or by :meth:`roll`); :class:`FacesError` if impossible."""
+
+    @abstractmethod
+    def notation(self) -> str:
+        """The expression in its system's notation; ``parse`` reads it back."""
+
+    def roll(self, rng: Rng) -> Roll:
+        """Throw the dice with ``rng`` and read them."""
+        return self.evaluate([rng.randint(1, s) for s in self.dice()])
+
+    def pmf(self) -> dict[int, Fraction]:
+        """The exact distribution of :attr:`Roll.result`."""
+        return self.enumerate_pmf()
+
+    def enumerate_pmf(self) -> dict[int, Fraction]:
+        """The distribution by brute force over every face combination: the oracle."""
+        dice = self.dice()
+        size = math.prod(dice)
+        if size > ENUMERATION_LIMIT:
+            raise LimitError(
+                f"{self.notation()} has {size} face combinations; enumeration stops at "
+                f"{ENUMERATION_LIMIT}"
+            )
+        weights: dict[int, int] = {}
+        for faces in itertools.product(*(range(1, s + 1) for s in dice)):
+            r = self.evaluate(faces).result
+            weights[r] = weights.get(r, 0) + 1
+        return normalize(weights)
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.notation()!r})"
