@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from fracas.dice.core import Mechanic, Roll, check_faces, normalize
+from fracas.dice.errors import DiceError
 from fracas.dice.pmf import best_of_two, uniform
 from fracas.dice.scanner import Scanner
 
@@ -48,7 +49,7 @@ class DieStep(Mechanic):
 
     def __post_init__(self) -> None:
         if self.sides not in LADDER:
-            raise ValueError(f"d{self.sides} is not on the ladder {LADDER}")
+            raise DiceError(f"d{self.sides} is not on the ladder {LADDER}")
 
     @classmethod
     def parse(cls, text: str) -> DieStep:

@@ -93,7 +93,7 @@ class Opposed(Mechanic):
 
         >>> from fracas.dice.diestep import DieStep
         >>> Opposed(DieStep(8), DieStep(6), True).successes_pmf()[2]
-        Fraction(1, 12)
+        Fraction(7, 48)
         """
         out: dict[int, Fraction] = {}
         for a, pa in self.first.pmf().items():
