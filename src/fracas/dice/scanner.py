@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from fracas.dice.errors import NotationError
 
+DIGITS = "0123456789"
+
 
 class Scanner:
     """Reads a dice expression left to right, skipping spaces between tokens."""
@@ -59,7 +61,7 @@ class Scanner:
         if signed and self.pos < len(self.text) and self.text[self.pos] in "+-":
             self.pos += 1
         digits = self.pos
-        while self.pos < len(self.text) and self.text[self.pos].isdigit():
+        while self.pos < len(self.text) and self.text[self.pos] in DIGITS:
             self.pos += 1
         if self.pos == digits:
             self.pos = start
@@ -68,7 +70,7 @@ class Scanner:
 
     def optional_integer(self) -> int | None:
         self._skip()
-        if self.pos < len(self.text) and self.text[self.pos].isdigit():
+        if self.pos < len(self.text) and self.text[self.pos] in DIGITS:
             return self.integer("", signed=False)
         return None
 
