@@ -1,5 +1,512 @@
-"""Command line (placeholder until the CLI lands)."""
+"""The ``fracas`` command: roll dice, show exact odds and run the Heimr demo.
+
+A thin layer over :mod:`fracas.dice`: it reads words, calls the dice layer and
+prints what comes back. Bad input (a ``ValueError`` from the dice layer, or an
+unreadable ``--dice``) ends with exit status 2 and one message on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from fracas import dice
+from fracas.dice import Mechanic, Opposed, PrismaticCheck, Roll
+from fracas.dice.opposed import TIE_RULE_TEXT
+
+T = TypeVar("T")
+
+#: Exit status for bad input, as for usage errors.
+BAD_INPUT = 2
+#: Distributions longer than this lose their negligible tails in the terminal table.
+MAX_ROWS = 30
+#: Total chance each trimmed tail may hold.
+TRIM_MASS = Fraction(1, 1000)
+#: Longest exact fraction shown in the terminal; longer ones are left to --json.
+MAX_FRACTION = 25
+BAR_WIDTH = 24
+FACES_WIDTH = 64
+
+#: The Heimr seed's worked examples: C, P, the dice listed (the d6 first) and the sum printed.
+SEED_EXAMPLES: tuple[tuple[int, int, tuple[int, ...], str, int], ...] = (
+    (3, 3, (1, 4, 9, 10), "10+0+3", 13),
+    (5, 6, (1, 3, 5, 7, 10, 10), "10+1+6", 18),
+    (0, 0, (3,), "3+0", 3),
+    (4, 3, (1, 1, 2, 4, 6), "6+0+3", 9),
+    (2, -3, (3, 10, 10), "10+1-3", 8),
+    (-4, -4, (1, 1, 1, 4, 9), "1-2-4", -2),
+)
+DEMO_CONSISTENCY = range(-5, 6)
+DEMO_CRS = (2, 4, 6, 8, 10, 12)
+
+SYSTEMS_HELP = "One of: " + ", ".join(dice.SYSTEMS) + "."
+EXPR_HELP = "The expression, quoted or as separate words; 'A vs B' for an opposed roll."
+WORDS = {"ignore_unknown_options": True}  # lets 'fracas roll tempo -1' through as words
+
+app = typer.Typer(
+    help="fracas: exact dice odds and rolls for tabletop combat.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
 
 
 def main() -> None:
-    print("fracas")
+    """Entry point of the ``fracas`` console script."""
+    app()
+
+
+# --- input -----------------------------------------------------------------------
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"fracas: {message}", err=True)
+    raise typer.Exit(BAD_INPUT)
+
+
+def _guard(call: Callable[[], T], context: str = "") -> T:
+    """Run a dice-layer call; its ``ValueError`` (``DiceError`` among them) is bad input."""
+    try:
+        return call()
+    except ValueError as err:
+        _fail(f"{context}{err}")
+
+
+def _parse(system: str, words: Sequence[str]) -> Mechanic:
+    text = " ".join(words)
+    return _guard(lambda: dice.parse(system, text))
+
+
+def _read_faces(text: str) -> list[int]:
+    """``1,4,9,10`` (commas or spaces) to faces; names the item that is not a number."""
+    items = [item for item in re.split(r"[,\s]+", text.strip()) if item]
+    if not items:
+        _fail("--dice is empty: give the faces as in --dice 1,4,9,10")
+    faces: list[int] = []
+    for i, item in enumerate(items, 1):
+        try:
+            faces.append(int(item))
+        except ValueError:
+            _fail(f"--dice {text!r}: item {i}, {item!r}, is not a whole number")
+    return faces
+
+
+# --- output helpers ------------------------------------------------------------------
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _pct(p: Fraction | float, digits: int = 2) -> str:
+    """A percentage that never shows a possible outcome as 0% or an uncertain one as 100%."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    floor = Fraction(1, 10 ** (digits + 2))
+    if p < floor:
+        return f"<{float(floor):.{digits}%}"
+    if p > 1 - floor:
+        return f">{float(1 - floor):.{digits}%}"
+    return f"{float(p):.{digits}%}"
+
+
+def _bar(p: Fraction, top: Fraction) -> str:
+    eighths = round(BAR_WIDTH * 8 * p / top) if top else 0
+    return "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+
+
+def _at_least(pmf: Mapping[int, Fraction], above: Fraction = Fraction(0)) -> dict[int, Fraction]:
+    """P(result >= value) for each value; ``above`` is mass left out beyond the largest."""
+    out: dict[int, Fraction] = {}
+    running = above
+    for value in sorted(pmf, reverse=True):
+        running += pmf[value]
+        out[value] = running
+    return out
+
+
+def _mean(pmf: Mapping[int, Fraction]) -> Fraction:
+    return sum((v * p for v, p in pmf.items()), Fraction(0))
+
+
+def _exact_json(pmf: Mapping[int, Fraction]) -> dict[str, str]:
+    return {str(v): _exact(p) for v, p in sorted(pmf.items())}
+
+
+def _trim(pmf: Mapping[int, Fraction]) -> tuple[list[int], list[int], list[int]]:
+    """Values to show, and the negligible low and high tails left out of a long table."""
+    values = sorted(pmf)
+    low: list[int] = []
+    high: list[int] = []
+    if len(values) <= MAX_ROWS:
+        return values, low, high
+    mass = Fraction(0)
+    while len(values) > 1 and mass + pmf[values[-1]] <= TRIM_MASS:
+        mass += pmf[values[-1]]
+        high.insert(0, values.pop())
+    mass = Fraction(0)
+    while len(values) > 1 and mass + pmf[values[0]] <= TRIM_MASS:
+        mass += pmf[values[0]]
+        low.append(values.pop(0))
+    return values, low, high
+
+
+def _pmf_table(
+    pmf: Mapping[int, Fraction], label: str, above: Fraction = Fraction(0)
+) -> tuple[Table, list[str]]:
+    """The distribution as a table (value, exact, chance, at least, bar) and its footnotes."""
+    at_least = _at_least(pmf, above)
+    top = max(pmf.values(), default=Fraction(0))
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column(label, justify="right")
+    table.add_column("exact", justify="right")
+    table.add_column("chance", justify="right")
+    table.add_column("at least", justify="right")
+    table.add_column("", style="cyan", no_wrap=True)
+    shown, low, high = _trim(pmf)
+    long_fraction = False
+    for value in shown:
+        exact = _exact(pmf[value])
+        if len(exact) > MAX_FRACTION:
+            exact, long_fraction = "…", True
+        table.add_row(
+            str(value), exact, _pct(pmf[value]), _pct(at_least[value]), _bar(pmf[value], top)
+        )
+    notes = []
+    for tail, where in ((low, "below"), (high, "above")):
+        if tail:
+            mass = sum((pmf[v] for v in tail), Fraction(0))
+            notes.append(
+                f"{len(tail)} values {where} the table ({tail[0]} to {tail[-1]}) together "
+                f"have a chance of {_pct(mass, 4)}; --json lists them all."
+            )
+    if long_fraction:
+        notes.append(f"Fractions longer than {MAX_FRACTION} characters are given by --json.")
+    return table, notes
+
+
+def _print_table(console: Console, table: Table, notes: Sequence[str]) -> None:
+    console.print(table)
+    for note in notes:
+        console.print(Text(note, style="dim"))
+
+
+def _plot(path: Path, pmf: Mapping[int, Fraction], title: str, xlabel: str) -> None:
+    """Write a bar chart of ``pmf`` to ``path`` with matplotlib's Agg canvas."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import PercentFormatter
+
+    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    ax.bar(list(pmf), [float(p) for p in pmf.values()], color="#4c72b0")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("chance")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.grid(axis="y", alpha=0.3)
+    try:
+        fig.savefig(path, dpi=120)
+    except (OSError, ValueError) as err:
+        _fail(f"cannot write the plot {str(path)!r}: {err}")
+
+
+# --- roll ----------------------------------------------------------------------------
+
+
+def _face_lines(mech: Mechanic, roll: Roll) -> list[str]:
+    """Each face with the name of its die, wrapped; tempo re-rolls get a line per throw."""
+    names = mech.die_names()
+    faces = roll.faces
+    if len(faces) == len(names):
+        groups = [("", [f"{n}: {f}" for n, f in zip(names, faces, strict=True)])]
+    elif names and len(faces) % len(names) == 0:
+        k = len(names)
+        groups = [
+            (f"throw {t + 1}: ", [f"{n}: {f}" for n, f in zip(names, faces[t * k :], strict=False)])
+            for t in range(len(faces) // k)
+        ]
+    else:
+        groups = [("", [f"d{s}: {f}" for s, f in zip(roll.dice, faces, strict=True)])]
+    lines: list[str] = []
+    for head, items in groups:
+        line, fresh = head, True
+        for item in items:
+            if not fresh and len(line) + len(item) + 5 > FACES_WIDTH:
+                lines.append(line)
+                line, fresh = "", True
+            line += item if fresh else "  ·  " + item
+            fresh = False
+        lines.append(line)
+    return lines
+
+
+def _read(mech: Mechanic, rng: random.Random, faces: list[int] | None, side: str = "") -> Roll:
+    """Roll ``mech`` with ``rng``, or read the ``faces`` given."""
+    if faces is None:
+        return _guard(lambda: mech.roll(rng), side and f"{side}: ")
+    return _guard(lambda: mech.evaluate(faces), f"--dice, {side}: " if side else "--dice: ")
+
+
+def _throw(
+    mech: Mechanic, rng: random.Random, faces: list[int] | None
+) -> tuple[Roll, list[tuple[str, Mechanic, Roll]]]:
+    """The roll and what each side rolled (one side unless opposed).
+
+    An opposed roll is read side by side, as :meth:`Opposed.roll` does, so that a bad
+    face is reported with the side it belongs to.
+    """
+    if not isinstance(mech, Opposed):
+        roll = _read(mech, rng, faces)
+        return roll, [("", mech, roll)]
+    n = len(mech.first.dice())
+    first_faces, second_faces = (None, None) if faces is None else (faces[:n], faces[n:])
+    first = _read(mech.first, rng, first_faces, f"first side ({mech.first.notation()})")
+    second = _read(mech.second, rng, second_faces, f"second side ({mech.second.notation()})")
+    sides = [("first", mech.first, first), ("second", mech.second, second)]
+    return mech.resolve(first, second), sides
+
+
+@app.command(context_settings=WORDS)
+def roll(
+    system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
+    expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
+    faces_text: Annotated[
+        str | None,
+        typer.Option(
+            "--dice",
+            metavar="F1,F2,...",
+            help="Faces rolled by hand instead of a random roll (heimr: the d6 first; "
+            "tempo: 8 per throw in colour order; opposed: the first side's, then the second's).",
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for a repeatable roll.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Roll an expression, or read faces you rolled by hand with --dice.
+
+    Example: fracas roll heimr C3P3 --dice 1,4,9,10
+    """
+    mech = _parse(system, expression)
+    faces = None if faces_text is None else _read_faces(faces_text)
+    result, sides = _throw(mech, random.Random(seed), faces)
+    if as_json:
+        record = {"system": system, "expression": mech.notation(), **result.to_dict()}
+        print(json.dumps(record))
+        return
+    console = Console(highlight=False)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold")
+    grid.add_column()
+    grid.add_row(system, Text(mech.notation(), style="bold"))
+    if isinstance(mech, Opposed):
+        grid.add_row("", Text(TIE_RULE_TEXT[mech.ties_to_first], style="dim"))
+    for label, side, side_roll in sides:
+        heading = f"{label} {side.notation()}" if label else "dice"
+        grid.add_row(heading, "\n".join(_face_lines(side, side_roll)))
+        grid.add_row("", Text(side_roll.explanation, style="italic"))
+    if isinstance(mech, Opposed):
+        won = "the first side wins" if result.parts.get("success") else "the second side holds"
+        grid.add_row("margin", Text(f"{result.result:+d}: {won}", style="bold green"))
+    else:
+        grid.add_row("result", Text(str(result.result), style="bold green"))
+    console.print(grid)
+
+
+# --- odds ----------------------------------------------------------------------------
+
+
+#: What the odds commands hand back: the JSON record, the distribution to plot and its labels.
+Odds = tuple[dict[str, object], dict[int, Fraction], str, str]
+
+
+def _odds_single(console: Console | None, system: str, mech: Mechanic) -> Odds:
+    """The exact distribution of one expression."""
+    pmf = _guard(mech.pmf)
+    mean = _mean(pmf)
+    record: dict[str, object] = {
+        "system": system,
+        "expression": mech.notation(),
+        "exact": _exact_json(pmf),
+        "pmf": {str(v): float(p) for v, p in sorted(pmf.items())},
+        "mean": float(mean),
+    }
+    tail_note, tail = "", Fraction(0)
+    if isinstance(mech, PrismaticCheck):
+        tail = mech.tail_mass()
+        record["tail_mass"] = _exact(tail)
+        record["reroll_bound"] = mech.bound
+        tail_note = (
+            f"Exact up to {mech.bound} re-rolls; the chance of more ({float(tail):.2g}) "
+            "is left out of the table and the mean."
+        )
+    if console is not None:
+        console.print(
+            Text.assemble(
+                (f"{mech.notation()}", "bold"), f" ({system}): exact odds, mean {float(mean):.2f}"
+            )
+        )
+        table, notes = _pmf_table(pmf, "result", above=tail)
+        _print_table(console, table, [*notes, tail_note] if tail_note else notes)
+    return record, pmf, f"{mech.notation()} ({system})", "result"
+
+
+def _odds_opposed(console: Console | None, system: str, mech: Opposed) -> Odds:
+    """The first side's chance of success under the tie rule, and the margin."""
+    margin = _guard(mech.pmf)
+    p_success = _guard(mech.p_success)
+    p_tie = _guard(mech.p_tie)
+    rule = TIE_RULE_TEXT[mech.ties_to_first]
+    record: dict[str, object] = {
+        "system": system,
+        "expression": mech.notation(),
+        "p_success": _exact(p_success),
+        "p_success_float": float(p_success),
+        "p_tie": _exact(p_tie),
+        "tie_rule": rule,
+        "margin": _exact_json(margin),
+    }
+    successes = _guard(mech.successes_pmf) if system == "diestep" else None
+    if successes is not None:
+        record["successes"] = _exact_json(successes)
+    left_out = 1 - sum(margin.values(), Fraction(0))
+    if left_out:
+        record["tail_mass"] = _exact(left_out)
+    if console is not None:
+        first, second = mech.first.notation(), mech.second.notation()
+        console.print(Text(f"{first} vs {second} ({system})", style="bold"))
+        console.print(
+            f"The first side ({first}) succeeds with probability {_exact(p_success)}, "
+            f"about {_pct(p_success)}."
+        )
+        console.print(f"A tie has a chance of {_pct(p_tie)}: {rule}.")
+        if left_out:
+            console.print(f"Re-rolls beyond the bound (chance {float(left_out):.2g}) are left out.")
+        console.print()
+        _print_table(console, *_pmf_table(margin, "margin"))
+        if successes is not None:
+            console.print()
+            console.print("Successes of the first side (equal or greater 1, double 2, ...):")
+            _print_table(console, *_pmf_table(successes, "successes"))
+    title = f"{mech.notation()} ({system}): the first side succeeds {_pct(p_success)}"
+    return record, margin, title, "margin (first minus second)"
+
+
+@app.command(context_settings=WORDS)
+def odds(
+    system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
+    expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option(metavar="FILE.png", help="Also write a bar chart of the distribution."),
+    ] = None,
+) -> None:
+    """Exact odds of an expression, or of 'A vs B' under the system's tie rule.
+
+    Example: fracas odds heimr C3P2 vs C2P1
+    """
+    mech = _parse(system, expression)
+    if plot is not None and not plot.parent.is_dir():
+        _fail(f"--plot {str(plot)!r}: the folder {str(plot.parent)!r} does not exist")
+    console = None if as_json else Console(highlight=False)
+    if isinstance(mech, Opposed):
+        record, pmf, title, xlabel = _odds_opposed(console, system, mech)
+    else:
+        record, pmf, title, xlabel = _odds_single(console, system, mech)
+    if plot is not None:
+        _plot(plot, pmf, title, xlabel)
+        typer.echo(f"wrote {plot}", err=as_json)
+    if as_json:
+        print(json.dumps(record))
+
+
+# --- demo ----------------------------------------------------------------------------
+
+
+@app.command()
+def demo() -> None:
+    """The Heimr seed's worked examples read by the rules, then exact odds against a CR."""
+    console = Console(highlight=False)
+    _demo_examples(console)
+    console.print()
+    _demo_odds(console)
+    console.print()
+    console.print(
+        Text(
+            "Try: fracas odds heimr C3P2   ·   fracas odds heimr C2P1 vs C1P2   ·   "
+            "fracas roll heimr C3P2",
+            style="dim",
+        )
+    )
+
+
+def _demo_examples(console: Console) -> None:
+    """Each worked example read by the rules beside the sum the seed prints (H-DICE-4)."""
+    console.print(
+        Text("Heimr dice challenges: the seed's six worked examples (the first die is the d6)")
+    )
+    table = Table(header_style="bold", pad_edge=False, box=None)
+    table.add_column("challenge")
+    table.add_column("dice")
+    table.add_column("the rules read")
+    table.add_column("result", justify="right")
+    table.add_column("seed prints")
+    table.add_column("")
+    errata = []
+    for c, p, faces, printed_sum, printed in SEED_EXAMPLES:
+        mech = dice.parse("heimr", f"C{c}P{p}")
+        roll = mech.evaluate(faces)
+        ok = roll.result == printed
+        if not ok:
+            errata.append(f"{printed_sum} is {roll.result}, not {printed}")
+        table.add_row(
+            mech.notation(),
+            ", ".join(map(str, faces)),
+            roll.explanation,
+            Text(str(roll.result), style="bold"),
+            f"{printed_sum} = {printed}",
+            Text("ok", style="green") if ok else Text("erratum", style="bold red"),
+        )
+    console.print(table)
+    if errata:
+        console.print(Text("Errata in the seed's sums: " + "; ".join(errata) + ".", style="dim"))
+
+
+def _demo_odds(console: Console) -> None:
+    """P(result >= CR) for each consistency of the demo, potential 0."""
+    console.print(Text("Chance to meet a challenge requirement, P(result >= CR), with potential 0"))
+    console.print(
+        Text(
+            "Exact odds, rounded; 0% is impossible. "
+            "C > 0 keeps the highest die, C < 0 the lowest.\n"
+            "With potential P, read the column CR - P: "
+            "at P = 2, a CR of 10 reads the CR 8 column.",
+            style="dim",
+        )
+    )
+    table = Table(header_style="bold", pad_edge=False, box=None)
+    table.add_column("C", justify="right")
+    table.add_column("mean", justify="right")
+    for cr in DEMO_CRS:
+        table.add_column(f"CR {cr}", justify="right")
+    for c in DEMO_CONSISTENCY:
+        pmf = dice.parse("heimr", f"C{c}P0").pmf()
+        at_least = [sum((p for v, p in pmf.items() if v >= cr), Fraction(0)) for cr in DEMO_CRS]
+        table.add_row(
+            f"{c:+d}" if c else "0", f"{float(_mean(pmf)):.2f}", *(_pct(p, 1) for p in at_least)
+        )
+    console.print(table)
