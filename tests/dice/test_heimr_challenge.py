@@ -207,3 +207,13 @@ def test_pools_beyond_the_limit_are_refused() -> None:
     with pytest.raises(LimitError, match=r"\|C\| <= 100"):
         parse("heimr", "C101P0")
     assert sum(parse("heimr", "C-100P0").pmf().values()) == 1
+
+
+@pytest.mark.rule("H-DICE-9")
+@pytest.mark.parametrize("c", range(-30, 31, 3))
+def test_closed_form_matches_the_joint_distribution(c: int) -> None:
+    ch = HeimrChallenge(c, 2)
+    marginal: dict[int, Fraction] = {}
+    for (raw, _d6), p in ch.joint().items():
+        marginal[raw + 2] = marginal.get(raw + 2, Fraction(0)) + p
+    assert ch.pmf() == marginal

@@ -29,6 +29,7 @@ Fraction(5, 12)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from fracas.dice.classic import ClassicRoll
 from fracas.dice.core import Mechanic, Rng, Roll
@@ -66,8 +67,12 @@ __all__ = [
 _VS = re.compile(r"\s+vs\.?\s+", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def parse(system: str, text: str) -> Mechanic:
-    """Read ``text`` in the notation of ``system``; ``A vs B`` gives an :class:`Opposed`."""
+    """Read ``text`` in the notation of ``system``; ``A vs B`` gives an :class:`Opposed`.
+
+    Mechanics are immutable, so parses are cached: rolling the same text again is cheap.
+    """
     if system not in SYSTEMS:
         raise DiceError(f"unknown dice system {system!r}: choose one of {', '.join(SYSTEMS)}")
     halves = _VS.split(text)

@@ -15,9 +15,8 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from fracas.dice.errors import FacesError, LimitError
 
@@ -31,21 +30,29 @@ class Rng(Protocol):
     def randint(self, a: int, b: int) -> int: ...
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(NamedTuple):
     """One roll: its result, every face in throwing order and the named parts of the reading.
 
-    >>> Roll(13, (1, 4, 9, 10), (6, 10, 10, 10), {"raw": 10}, "10 + 3 = 13").result
-    13
+    A tuple, so that rolling stays cheap; :attr:`explanation` is worked out when asked for.
+
+    >>> from fracas.dice import HeimrChallenge
+    >>> roll = HeimrChallenge(3, 3).evaluate([1, 4, 9, 10])
+    >>> roll.result, roll.parts["raw"], roll.explanation
+    (13, 10, 'highest 10 + 3 = 13')
     """
 
     result: int
     faces: tuple[int, ...]
     dice: tuple[int, ...]
-    parts: Mapping[str, int] = field(default_factory=dict)
-    explanation: str = ""
+    parts: Mapping[str, int]
+    mechanic: Mechanic | None = None
 
-    def to_dict(self) -> dict[str, object]:
+    @property
+    def explanation(self) -> str:
+        """How the faces were read, in words."""
+        return self.mechanic.explain(self) if self.mechanic is not None else str(self.result)
+
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready record of the roll."""
         return {
             "result": self.result,
@@ -54,6 +61,22 @@ class Roll:
             **dict(self.parts),
             "explanation": self.explanation,
         }
+
+
+def draw(rng: Rng, sides: int) -> int:
+    """One face of a d``sides``, uniform; fast for :class:`random.Random` sources.
+
+    With ``getrandbits`` available it draws by rejection, as ``random.randint`` does
+    underneath, without its argument checks.
+    """
+    getrandbits = getattr(rng, "getrandbits", None)
+    if getrandbits is None:
+        return rng.randint(1, sides)
+    k = sides.bit_length()
+    r = getrandbits(k)
+    while r >= sides:
+        r = getrandbits(k)
+    return int(r) + 1
 
 
 def die_name(sides: int) -> str:
@@ -90,7 +113,11 @@ def normalize(weights: Mapping[int, int]) -> dict[int, Fraction]:
 
 
 class Mechanic(ABC):
-    """A dice mechanic of one rule system: it throws dice and reads their faces."""
+    """A dice mechanic of one rule system: it throws dice and reads their faces.
+
+    Subclasses say which dice are thrown (:meth:`dice`), how faces are read
+    (:meth:`read`) and explained (:meth:`explain`); everything else follows.
+    """
 
     system: ClassVar[str]
 
@@ -103,16 +130,30 @@ class Mechanic(ABC):
         return tuple(die_name(s) for s in self.dice())
 
     @abstractmethod
-    def evaluate(self, faces: Sequence[int]) -> Roll:
-        """Read faces rolled by hand (or by :meth:`roll`); :class:`FacesError` if impossible."""
+    def read(self, faces: tuple[int, ...]) -> Roll:
+        """Read faces known to be possible (see :meth:`evaluate` for faces from outside)."""
+
+    @abstractmethod
+    def explain(self, roll: Roll) -> str:
+        """The reading of ``roll`` in words."""
 
     @abstractmethod
     def notation(self) -> str:
         """The expression in its system's notation; ``parse`` reads it back."""
 
+    def check(self, faces: tuple[int, ...]) -> None:
+        """Raise :class:`FacesError` unless these faces can come from these dice."""
+        check_faces(faces, self.dice(), self.die_names())
+
+    def evaluate(self, faces: Sequence[int]) -> Roll:
+        """Read faces rolled by hand; :class:`FacesError` if the dice cannot show them."""
+        faces = tuple(faces)
+        self.check(faces)
+        return self.read(faces)
+
     def roll(self, rng: Rng) -> Roll:
         """Throw the dice with ``rng`` and read them."""
-        return self.evaluate([rng.randint(1, s) for s in self.dice()])
+        return self.read(tuple([draw(rng, s) for s in self.dice()]))
 
     def pmf(self) -> dict[int, Fraction]:
         """The exact distribution of :attr:`Roll.result`."""
@@ -129,7 +170,7 @@ class Mechanic(ABC):
             )
         weights: dict[int, int] = {}
         for faces in itertools.product(*(range(1, s + 1) for s in dice)):
-            r = self.evaluate(faces).result
+            r = self.read(faces).result
             weights[r] = weights.get(r, 0) + 1
         return normalize(weights)
 

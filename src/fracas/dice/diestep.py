@@ -15,12 +15,11 @@ Fraction(1, 4)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Roll, check_faces, normalize
+from fracas.dice.core import Mechanic, Roll, normalize
 from fracas.dice.errors import DiceError
 from fracas.dice.pmf import best_of_two, uniform
 from fracas.dice.scanner import Scanner
@@ -84,16 +83,18 @@ class DieStep(Mechanic):
         """The same roll with the die moved ``ranks`` along the ladder."""
         return DieStep(shift(self.sides, ranks), self.advantage)
 
-    def evaluate(self, faces: Sequence[int]) -> Roll:
-        faces = tuple(faces)
-        check_faces(faces, self.dice())
+    def read(self, faces: tuple[int, ...]) -> Roll:
         if self.advantage > 0:
-            result, how = max(faces), "higher of"
+            result = max(faces)
         elif self.advantage < 0:
-            result, how = min(faces), "lower of"
+            result = min(faces)
         else:
-            result, how = faces[0], f"d{self.sides}"
-        return Roll(result, faces, self.dice(), {}, f"{how} {list(faces)} = {result}")
+            result = faces[0]
+        return Roll(result, faces, self.dice(), {}, self)
+
+    def explain(self, roll: Roll) -> str:
+        how = {1: "higher of", -1: "lower of", 0: f"d{self.sides}"}[self.advantage]
+        return f"{how} {list(roll.faces)} = {roll.result}"
 
     def pmf(self) -> dict[int, Fraction]:
         w = uniform(self.sides)

@@ -17,14 +17,13 @@ Fraction(1, 1)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from math import comb
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Roll, check_faces
+from fracas.dice.core import Mechanic, Roll
 from fracas.dice.errors import LimitError
 from fracas.dice.scanner import Scanner
 
@@ -105,56 +104,47 @@ class HeimrChallenge(Mechanic):
     def notation(self) -> str:
         return f"C{self.consistency}P{self.potential}"
 
-    def dice(self) -> tuple[int, ...]:
+    @cached_property
+    def _dice(self) -> tuple[int, ...]:
         return (6,) + (10,) * abs(self.consistency)
+
+    def dice(self) -> tuple[int, ...]:
+        return self._dice
 
     def die_names(self) -> tuple[str, ...]:
         return ("the d6",) + tuple(f"d10 #{i + 1}" for i in range(abs(self.consistency)))
 
-    def read(self, faces: Sequence[int]) -> tuple[int, int, int]:
-        """The kept die, the bonus (or minus the penalty) and the raw result, before potential."""
+    def read(self, faces: tuple[int, ...]) -> Roll:
+        """Read faces; the first is the d6.
+
+        >>> HeimrChallenge(-4, -4).evaluate([1, 1, 1, 4, 9]).explanation
+        'lowest 1 - 2 (three 1s) - 4 = -5'
+        """
         c = self.consistency
         if c == 0:
-            return faces[0], 0, faces[0]
-        if c > 0:
+            kept, bonus = faces[0], 0
+        elif c > 0:
             kept = max(faces)
             tens = faces.count(10)
             bonus = tens - 1 if tens >= 2 else 0
         else:
             kept = min(faces)
             ones = faces.count(1)
-            bonus = -(ones - 1) if ones >= 2 else 0
-        return kept, bonus, kept + bonus
+            bonus = 1 - ones if ones >= 2 else 0
+        raw = kept + bonus
+        parts = {"raw": raw, "d6": faces[0], "kept": kept, "bonus": bonus}
+        return Roll(raw + self.potential, faces, self._dice, parts, self)
 
-    def evaluate(self, faces: Sequence[int]) -> Roll:
-        """Read hand-rolled faces; the first is the d6.
-
-        >>> print(HeimrChallenge(-4, -4).evaluate([1, 1, 1, 4, 9]).explanation)
-        lowest 1 - 2 (three 1s) - 4 = -5
-        """
-        faces = tuple(faces)
-        check_faces(faces, self.dice(), self.die_names())
-        kept, bonus, raw = self.read(faces)
-        result = raw + self.potential
-        return Roll(
-            result=result,
-            faces=faces,
-            dice=self.dice(),
-            parts={"raw": raw, "d6": faces[0], "kept": kept, "bonus": bonus},
-            explanation=self._explain(kept, bonus, faces, result),
-        )
-
-    def _explain(self, kept: int, bonus: int, faces: Sequence[int], result: int) -> str:
-        c = self.consistency
-        head = "d6" if c == 0 else ("highest" if c > 0 else "lowest")
-        text = f"{head} {kept}"
+    def explain(self, roll: Roll) -> str:
+        c, kept, bonus = self.consistency, roll.parts["kept"], roll.parts["bonus"]
+        text = f"{'d6' if c == 0 else ('highest' if c > 0 else 'lowest')} {kept}"
         if bonus:
             face = 10 if bonus > 0 else 1
-            words = _COUNT_WORDS.get(faces.count(face), str(faces.count(face)))
+            count = roll.faces.count(face)
+            words = _COUNT_WORDS.get(count, str(count))
             text += f" {'+' if bonus > 0 else '-'} {abs(bonus)} ({words} {face}s)"
         p = self.potential
-        text += f" {'+' if p >= 0 else '-'} {abs(p)} = {result}"
-        return text
+        return text + f" {'+' if p >= 0 else '-'} {abs(p)} = {roll.result}"
 
     def joint(self) -> dict[tuple[int, int], Fraction]:
         """Exact joint distribution of (result before potential, d6 face).
@@ -167,12 +157,46 @@ class HeimrChallenge(Mechanic):
         return {key: Fraction(w, total) for key, w in sorted(weights.items())}
 
     def pmf(self) -> dict[int, Fraction]:
-        weights: dict[int, int] = {}
-        for (raw, _d6), w in _raw_weights(self.consistency).items():
-            r = raw + self.potential
-            weights[r] = weights.get(r, 0) + w
+        """Exact distribution of the result, from :func:`raw_weights` (tested against
+        :meth:`joint` and brute force)."""
         total = 6 * 10 ** abs(self.consistency)
-        return {r: Fraction(w, total) for r, w in sorted(weights.items())}
+        p = self.potential
+        return {raw + p: Fraction(w, total) for raw, w in raw_weights(self.consistency)}
+
+
+def raw_weights(consistency: int) -> list[tuple[int, int]]:
+    """Weights of each result before potential, over all ``6 * 10**|C|`` throws, ascending.
+
+    Closed forms: with C > 0 the result v <= 6 needs every die at most v and one equal
+    (``v**(n+1) - (v-1)**(n+1)``); 7..9 are the d10s alone; k tens give ``9 + k``.
+    With C < 0, K dice showing 1 (the d6 among them) give ``2 - K`` when K >= 2, 1 when
+    K = 1, and otherwise the lowest die, 2..6.
+
+    >>> raw_weights(1)
+    [(1, 1), (2, 3), (3, 5), (4, 7), (5, 9), (6, 11), (7, 6), (8, 6), (9, 6), (10, 6)]
+    """
+    n = abs(consistency)
+    if n == 0:
+        return [(v, 1) for v in range(1, 7)]
+    out: list[tuple[int, int]] = []
+    if consistency > 0:
+        for v in range(1, 7):
+            out.append((v, v ** (n + 1) - (v - 1) ** (n + 1)))
+        for v in range(7, 10):
+            out.append((v, 6 * (v**n - (v - 1) ** n)))
+        for k in range(1, n + 1):
+            out.append((9 + k, 6 * comb(n, k) * 9 ** (n - k)))
+        return out
+    for ones in range(n + 1, 1, -1):
+        # the d6 shows 1 and ones - 1 d10 do, or the d6 does not and ones d10 do
+        w = comb(n, ones - 1) * 9 ** (n - ones + 1)
+        if ones <= n:
+            w += 5 * comb(n, ones) * 9 ** (n - ones)
+        out.append((2 - ones, w))
+    out.append((1, 9**n + 5 * n * 9 ** (n - 1)))
+    for v in range(2, 7):
+        out.append((v, (7 - v) * (11 - v) ** n - (6 - v) * (10 - v) ** n))
+    return out
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

@@ -13,7 +13,6 @@ die-step succeeds on equal or greater (D-ATK-2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -58,18 +57,31 @@ class Opposed(Mechanic):
             f"second: {n}" for n in self.second.die_names()
         )
 
-    def evaluate(self, faces: Sequence[int]) -> Roll:
+    def check(self, faces: tuple[int, ...]) -> None:
         n = len(self.first.dice())
-        return self.resolve(self.first.evaluate(faces[:n]), self.second.evaluate(faces[n:]))
+        self.first.check(faces[:n])
+        self.second.check(faces[n:])
+
+    def read(self, faces: tuple[int, ...]) -> Roll:
+        n = len(self.first.dice())
+        return self.resolve(self.first.read(faces[:n]), self.second.read(faces[n:]))
 
     def resolve(self, a: Roll, b: Roll) -> Roll:
         """Combine two rolls already made (for example typed in separately)."""
         margin = a.result - b.result
         won = margin > 0 or (margin == 0 and self.ties_to_first)
-        parts = {"first": a.result, "second": b.result, "success": int(won)}
-        text = f"{a.explanation} vs {b.explanation}: margin {margin:+d}, "
-        text += "first side wins" if won else "second side holds"
-        return Roll(margin, a.faces + b.faces, a.dice + b.dice, parts, text)
+        parts = {"first": a.result, "second": b.result, "success": int(won), "split": len(a.faces)}
+        return Roll(margin, a.faces + b.faces, a.dice + b.dice, parts, self)
+
+    def sides(self, roll: Roll) -> tuple[Roll, Roll]:
+        """The two rolls an opposed roll was made of."""
+        k = roll.parts["split"]
+        return self.first.read(roll.faces[:k]), self.second.read(roll.faces[k:])
+
+    def explain(self, roll: Roll) -> str:
+        a, b = self.sides(roll)
+        won = "first side wins" if roll.parts["success"] else "second side holds"
+        return f"{a.explanation} vs {b.explanation}: margin {roll.result:+d}, {won}"
 
     def roll(self, rng: Rng) -> Roll:
         return self.resolve(self.first.roll(rng), self.second.roll(rng))

@@ -18,9 +18,10 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Roll, check_faces, normalize
+from fracas.dice.core import Mechanic, Rng, Roll, normalize
 from fracas.dice.errors import LimitError
 from fracas.dice.pmf import Weights, best_of_two, convolve, keep_weights, power, transform, uniform
 from fracas.dice.scanner import Scanner
@@ -145,11 +146,57 @@ class StandardExpression(Mechanic):
             text += f"{self.comparison[0]}{self.comparison[1]}"
         return text
 
-    def dice(self) -> tuple[int, ...]:
+    @cached_property
+    def _dice(self) -> tuple[int, ...]:
         return tuple(s for t in self.terms for s in t.dice())
+
+    @cached_property
+    def _plain(self) -> tuple[int, ...] | None:
+        """The sign of each die when no term keeps dice or rolls twice: the fast path."""
+        if any(t.keep is not None or t.advantage for t in self.terms):
+            return None
+        return tuple(t.sign for t in self.terms for _ in range(t.count))
+
+    @cached_property
+    def _fast(self) -> tuple[tuple[int, int, int], ...] | None:
+        """(sides, bits, sign) of each die for :meth:`roll`'s fast path."""
+        signs = self._plain
+        if signs is None:
+            return None
+        return tuple((d, d.bit_length(), sg) for d, sg in zip(self._dice, signs, strict=True))
+
+    def dice(self) -> tuple[int, ...]:
+        return self._dice
+
+    def roll(self, rng: Rng) -> Roll:
+        """Throw the dice; plain sums drawn from a ``random.Random`` take a fast path
+        that draws exactly as :func:`~fracas.dice.core.draw` does."""
+        fast = self._fast
+        getrandbits = getattr(rng, "getrandbits", None)
+        if fast is None or getrandbits is None:
+            return super().roll(rng)
+        faces = []
+        total = self.constant
+        for sides, bits, sign in fast:
+            r = getrandbits(bits)
+            while r >= sides:
+                r = getrandbits(bits)
+            faces.append(r + 1)
+            total += sign * (r + 1)
+        result = total
+        if self.comparison is not None:
+            op, target = self.comparison
+            result = int(COMPARISONS[op](total, target))
+        # tuple.__new__ skips the named tuple's argument handling on this hot path
+        return tuple.__new__(Roll, (result, tuple(faces), self._dice, {"total": total}, self))
 
     def total(self, faces: Sequence[int]) -> int:
         """The sum before any comparison."""
+        signs = self._plain
+        if signs is not None:
+            if len(signs) == 1:
+                return self.constant + signs[0] * faces[0]
+            return self.constant + sum(f * s for f, s in zip(faces, signs, strict=True))
         value, i = self.constant, 0
         for t in self.terms:
             n = len(t.dice())
@@ -157,17 +204,19 @@ class StandardExpression(Mechanic):
             i += n
         return value
 
-    def evaluate(self, faces: Sequence[int]) -> Roll:
-        faces = tuple(faces)
-        check_faces(faces, self.dice())
+    def read(self, faces: tuple[int, ...]) -> Roll:
         total = self.total(faces)
-        explanation = f"{list(faces)} -> {total}"
-        result = total
+        if self.comparison is None:
+            return Roll(total, faces, self._dice, {"total": total}, self)
+        op, target = self.comparison
+        return Roll(int(COMPARISONS[op](total, target)), faces, self._dice, {"total": total}, self)
+
+    def explain(self, roll: Roll) -> str:
+        text = f"{list(roll.faces)} -> {roll.parts['total']}"
         if self.comparison:
             op, target = self.comparison
-            result = int(COMPARISONS[op](total, target))
-            explanation += f" {op} {target}: {'success' if result else 'failure'}"
-        return Roll(result, faces, self.dice(), {"total": total}, explanation)
+            text += f" {op} {target}: {'success' if roll.result else 'failure'}"
+        return text
 
     def total_weights(self) -> Weights:
         work = sum(t.work() for t in self.terms)

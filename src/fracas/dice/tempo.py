@@ -21,12 +21,11 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Rng, Roll, check_faces
+from fracas.dice.core import Mechanic, Rng, Roll, check_faces, draw
 from fracas.dice.errors import FacesError, LimitError
 from fracas.dice.scanner import Scanner
 
@@ -72,15 +71,14 @@ class PrismaticCheck(Mechanic):
     def roll(self, rng: Rng) -> Roll:
         faces: list[int] = []
         for _ in range(MAX_REROLLS + 1):
-            throw = [rng.randint(1, 6) for _ in range(POOL)]
+            throw = [draw(rng, 6) for _ in range(POOL)]
             faces.extend(throw)
             if 6 in throw:
-                return self.evaluate(faces)
+                return self.read(tuple(faces))
         raise LimitError(f"no 6 in {MAX_REROLLS + 1} throws of the pool")
 
-    def evaluate(self, faces: Sequence[int]) -> Roll:
-        """Read faces in colour order, eight per throw; every throw but the last has no 6."""
-        faces = tuple(faces)
+    def check(self, faces: tuple[int, ...]) -> None:
+        """Faces in colour order, eight per throw; every throw but the last has no 6."""
         if not faces or len(faces) % POOL:
             raise FacesError(
                 f"expected the pool's faces in colour order, eight per throw "
@@ -91,20 +89,23 @@ class PrismaticCheck(Mechanic):
             check_faces(throw, self.dice(), self.die_names())
             if 6 in throw and n < len(throws) - 1:
                 raise FacesError(f"throw {n + 1} already shows a 6: the pool is not rolled again")
-        last = throws[-1]
-        if 6 not in last:
+        if 6 not in throws[-1]:
             raise FacesError(f"throw {len(throws)} shows no 6: roll the pool again and add 8")
-        first = last.index(6)
-        rerolls = len(throws) - 1
+
+    def read(self, faces: tuple[int, ...]) -> Roll:
+        rerolls = (len(faces) - 1) // POOL
+        first = faces.index(6, POOL * rerolls) - POOL * rerolls
         pool = POOL * rerolls + first
-        result = pool + self.modifier
-        explanation = f"{COLOURS[first]} shows the first 6: {first}"
+        parts = {"pool": pool, "rerolls": rerolls, "colour": first}
+        return Roll(pool + self.modifier, faces, (6,) * len(faces), parts, self)
+
+    def explain(self, roll: Roll) -> str:
+        rerolls, first = roll.parts["rerolls"], roll.parts["colour"]
+        text = f"{COLOURS[first]} shows the first 6: {first}"
         if rerolls:
-            explanation += f" + {POOL * rerolls} ({rerolls} re-roll{'s' if rerolls > 1 else ''})"
-        explanation += f" {'+' if self.modifier >= 0 else '-'} {abs(self.modifier)} = {result}"
-        return Roll(
-            result, faces, (6,) * len(faces), {"pool": pool, "rerolls": rerolls}, explanation
-        )
+            text += f" + {POOL * rerolls} ({rerolls} re-roll{'s' if rerolls > 1 else ''})"
+        m = self.modifier
+        return text + f" {'+' if m >= 0 else '-'} {abs(m)} = {roll.result}"
 
     def pmf(self) -> dict[int, Fraction]:
         """Exact odds up to :attr:`bound` re-rolls: the pool value is the number of dice
