@@ -532,7 +532,8 @@ def report(
         "compared as `Fraction`s, all 21 C). One repetition computes all 21; "
         f"{HEIMR_REPEAT} repetitions each.",
         "- **Caches.** fracas: `pmf()` keeps no cache (the `_raw_weights` cache behind "
-        "`joint()` is cleared before each repetition anyway). icepool: {ICEPOOL_CACHE_METHOD} With its caches kept (warm), icepool "
+        "`joint()` is cleared before each repetition anyway). "
+        f"icepool: {ICEPOOL_CACHE_METHOD} With its caches kept (warm), icepool "
         f"takes {warm * 1e3:.3f} ms for the 21: that is what the clearing removes.",
         f"- **Rolling `{ROLL_TEXT}`.** d20: `d20.roll(text).total`, which rolls with the "
         "module-level `random`; fracas: `parse('standard', text).roll(rng).result` with a "
