@@ -1,0 +1,142 @@
+"""The tables of the Heimr core that the rules read: effects, injuries, the grid, XP.
+
+Their values live in ``data/tables.yaml``; a campaign overrides them key by key.
+
+>>> from fracas.rules.heimr.campaign import Campaign
+>>> tables = Campaign.default().tables
+>>> tables.effects["Stumble"].number, tables.effects["Hit"].unit
+(2, 'points')
+>>> tables.climbing["Stone wall"], tables.movement_limits["Double door"]
+(11, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from fracas.yamlfile import KeyPath, Problems, unknown_name
+
+__all__ = ["Concealment", "Effect", "Fatigue", "InjuryLevel", "Model", "Tables"]
+
+NonNegative = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
+
+
+class Model(BaseModel):
+    """The base of every Heimr data model: frozen, strict types, no unknown keys."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Effect(Model):
+    """H-EFF-1: an effect's default number (seconds or points); reactions have none."""
+
+    number: NonNegative | None
+    unit: Literal["seconds", "points"] | None
+    reaction: bool = False
+    summary: str = ""
+
+
+class InjuryLevel(Model):
+    """H-HP-1: an injury level, for hit points from ``highest`` down to ``lowest``."""
+
+    highest: int
+    lowest: int | None
+    needs_treatment: bool
+    short_rest: bool
+    unconscious_after_minutes: NonNegative | None
+    dies_after_minutes: NonNegative | None
+
+
+class Concealment(Model):
+    """H-GRID-9: concealment effectiveness (a consistency penalty) and height."""
+
+    effectiveness: NonNegative
+    effectiveness_max: NonNegative | None = None
+    height: NonNegative | None
+    height_or_more: bool = False
+
+
+class Fatigue(Model):
+    """H-FAT-2, H-FAT-3: base fatigue = max(minimum, base - attribute); bounds; breather."""
+
+    attribute: str
+    base: int
+    minimum: int
+    maximum: int
+    breather: NonNegative
+
+
+class Tables(Model):
+    """The tables of seed 000 that the rules read (see ``data/tables.yaml``)."""
+
+    effects: dict[str, Effect]
+    bind_locations: dict[str, str]
+    injury_levels: dict[str, InjuryLevel]
+    injury_effects: dict[str, str]
+    body_parts: dict[int, str]
+    movement_limits: dict[str, Positive]
+    crossing_challenges: dict[str, int]
+    structural_barriers: dict[str, NonNegative]
+    climbing: dict[str, int | None]
+    concealment: dict[str, Concealment]
+    lighting: dict[str, NonNegative]
+    fatigue: Fatigue
+    training_costs: Annotated[list[Positive], Field(min_length=2)]
+    attribute_progress: Annotated[dict[int, Positive], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _cross_check(self) -> Tables:
+        problems = list(self._problems())
+        if problems:
+            raise Problems(problems)
+        return self
+
+    def _problems(self) -> Iterator[tuple[KeyPath, str]]:
+        for part, effect in self.injury_effects.items():
+            if effect not in self.effects:
+                yield ("injury_effects", part), unknown_name("effect", effect, self.effects)
+        for face, part in self.body_parts.items():
+            if part not in self.injury_effects:
+                yield ("body_parts", face), unknown_name("body part", part, self.injury_effects)
+        if sorted(self.body_parts) != [1, 2, 3, 4, 5, 6]:
+            yield ("body_parts",), "needs one body part for each d6 face 1 to 6"
+        expected: int | None = 0
+        for name, level in sorted(self.injury_levels.items(), key=lambda kv: -kv[1].highest):
+            if expected is None or level.highest != expected:
+                want = "nothing (the level above has no floor)" if expected is None else expected
+                yield ("injury_levels", name, "highest"), f"should be {want}, to follow on"
+            if level.lowest is not None and level.lowest > level.highest:
+                yield ("injury_levels", name, "lowest"), "is above highest"
+            expected = None if level.lowest is None else level.lowest - 1
+        keys = sorted(self.attribute_progress)
+        if keys != list(range(keys[0], keys[-1] + 1)):
+            yield ("attribute_progress",), "needs one entry for every value between its ends"
+
+    def injury_level(self, hit_points: int) -> str | None:
+        """H-HP-1: the injury level's name, or ``None`` with 1 or more hit points.
+
+        >>> from fracas.rules.heimr.campaign import Campaign
+        >>> tables = Campaign.default().tables
+        >>> [tables.injury_level(hp) for hp in (1, 0, -3, -4, -9)]
+        [None, 'Bloodied', 'Mangled', 'Mutilated', 'Dead']
+        """
+        for name, level in self.injury_levels.items():
+            low = level.lowest
+            if hit_points <= level.highest and (low is None or hit_points >= low):
+                return name
+        return None
+
+    def body_part(self, d6: int) -> str:
+        """H-ATK-5: the body part an attack hits, by its d6.
+
+        >>> from fracas.rules.heimr.campaign import Campaign
+        >>> [Campaign.default().tables.body_part(face) for face in (6, 4, 1)]
+        ['torso', 'sword arm', 'left leg']
+        """
+        if d6 not in self.body_parts:
+            raise ValueError(f"a d6 shows 1 to 6, not {d6}")
+        return self.body_parts[d6]

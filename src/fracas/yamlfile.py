@@ -1,0 +1,312 @@
+"""YAML files people write, read with the line of every key, and errors that point at it.
+
+A :class:`YamlDocument` is the loaded data plus a map from each key path (mapping
+keys and list indices) to the file and line it came from. :func:`validate` checks
+a document against a pydantic model and turns every failure into one
+:class:`CampaignError` whose lines read ``file, line N, a.b.c: what is wrong``.
+:func:`merge_documents` lays a file over package defaults: mappings merge key by
+key, anything else replaces, and a mapping tagged ``!replace`` replaces outright.
+
+>>> doc = parse_yaml("hero:\\n  str: two\\n", "campaign.yaml")
+>>> doc.location(("hero", "str"))
+Location(file='campaign.yaml', line=2)
+>>> from pydantic import BaseModel
+>>> class File(BaseModel):
+...     hero: dict[str, int]
+>>> validate(File, doc)
+Traceback (most recent call last):
+...
+fracas.yamlfile.CampaignError: campaign.yaml, line 2, hero.str: Input should be a valid integer...
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+__all__ = [
+    "CampaignError",
+    "KeyPath",
+    "Location",
+    "Problems",
+    "Replace",
+    "YamlDocument",
+    "deep_merge",
+    "format_path",
+    "load_yaml",
+    "merge_documents",
+    "parse_yaml",
+    "unknown_name",
+    "validate",
+]
+
+#: A path into loaded data: mapping keys and list indices, outermost first.
+KeyPath = tuple[Any, ...]
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class CampaignError(ValueError):
+    """A mistake in a file a person wrote; every line names the file, the line and the field."""
+
+
+class Problems(ValueError):
+    """Raised inside a model validator to report mistakes at paths below the model.
+
+    :func:`validate` unwraps it, so each problem gets its own file and line.
+
+    >>> str(Problems([(("abilities", "Duelling"), "unknown ability")]))
+    'abilities.Duelling: unknown ability'
+    """
+
+    def __init__(self, problems: Sequence[tuple[KeyPath, str]]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(f"{format_path(p)}: {m}" for p, m in self.problems))
+
+
+class Replace(dict[Any, Any]):
+    """A mapping tagged ``!replace`` in YAML: it replaces the default instead of merging."""
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a value was written: a file and a line (counted from 1)."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}, line {self.line}"
+
+
+@dataclass(frozen=True)
+class YamlDocument:
+    """Loaded YAML data and the location of every key path in it."""
+
+    data: Any
+    locations: Mapping[KeyPath, Location] = field(default_factory=dict)
+    name: str = "<data>"
+
+    def location(self, path: Sequence[Any]) -> Location:
+        """The location of ``path``, or of its longest prefix that was written down."""
+        path = tuple(path)
+        for end in range(len(path), -1, -1):
+            found = self.locations.get(path[:end])
+            if found is not None:
+                return found
+        return Location(self.name, 1)
+
+    def error(self, problems: Iterable[tuple[KeyPath, str]]) -> CampaignError:
+        """A :class:`CampaignError` for problems at paths of this document."""
+        lines = []
+        for path, message in problems:
+            where = f"{self.location(path)}, {format_path(path)}" if path else self.location(path)
+            lines.append(f"{where}: {message}")
+        return CampaignError("\n".join(lines))
+
+
+def unknown_name(kind: str, name: str, known: Iterable[str]) -> str:
+    """The message for a name that is not among ``known``, with the closest as a hint.
+
+    >>> unknown_name("ability", "Duelling", ["Dueling", "Archery"])
+    "unknown ability 'Duelling' (known: Archery, Dueling); did you mean 'Dueling'?"
+    """
+    names = sorted(set(known), key=str.casefold)
+    folded = {n.casefold(): n for n in names}
+    close = difflib.get_close_matches(name.casefold(), list(folded), n=1)
+    hint = f"; did you mean {folded[close[0]]!r}?" if close else ""
+    return f"unknown {kind} {name!r} (known: {', '.join(names)}){hint}"
+
+
+def format_path(path: Sequence[Any]) -> str:
+    """Dotted keys, with list indices in brackets.
+
+    >>> format_path(("characters", "ylva", "skills", 1))
+    'characters.ylva.skills[1]'
+    """
+    text = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader plus the ``!replace`` tag."""
+
+
+def _construct_replace(loader: _Loader, node: yaml.Node) -> Replace:
+    if not isinstance(node, yaml.MappingNode):
+        raise yaml.constructor.ConstructorError(
+            None, None, "!replace applies to a mapping", node.start_mark
+        )
+    return Replace(loader.construct_mapping(node, deep=True))
+
+
+_Loader.add_constructor("!replace", _construct_replace)
+
+
+def parse_yaml(text: str, name: str) -> YamlDocument:
+    """Parse YAML text (safe tags only); ``name`` is the file name used in messages.
+
+    >>> parse_yaml("hero:\\n  str: 1\\n   dex: 2\\n", "x.yaml")
+    Traceback (most recent call last):
+    ...
+    fracas.yamlfile.CampaignError: x.yaml, line 3: mapping values are not allowed here
+    """
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return YamlDocument(None, {(): Location(name, 1)}, name)
+        locations: dict[KeyPath, Location] = {(): Location(name, node.start_mark.line + 1)}
+        _locate(loader, node, (), name, locations, set())
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 1
+        problem = exc.problem or exc.context or "malformed YAML"
+        if exc.problem and exc.context:
+            problem += f" ({exc.context})"
+        raise CampaignError(f"{name}, line {line}: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise CampaignError(f"{name}: {exc}") from None
+    finally:
+        loader.dispose()
+    return YamlDocument(data, locations, name)
+
+
+def _locate(
+    loader: _Loader,
+    node: yaml.Node,
+    path: KeyPath,
+    name: str,
+    out: dict[KeyPath, Location],
+    active: set[int],
+) -> None:
+    """Record the line of every key and item below ``node``; reject duplicate keys.
+
+    Runs before construction, which flattens merge keys (``<<``) into the mapping.
+    """
+    if id(node) in active:  # a recursive alias
+        return
+    active.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        seen: set[Any] = set()
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                merged = (
+                    value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+                )
+                for source in merged:
+                    _locate(loader, source, path, name, out, active)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                continue
+            key = loader.construct_object(key_node)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise CampaignError(
+                    f"{name}, line {line}, {format_path((*path, key))}: duplicate key"
+                )
+            seen.add(key)
+            out[(*path, key)] = Location(name, line)
+            _locate(loader, value_node, (*path, key), name, out, active)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            out[(*path, index)] = Location(name, item.start_mark.line + 1)
+            _locate(loader, item, (*path, index), name, out, active)
+    active.discard(id(node))
+
+
+def load_yaml(path: str | Path) -> YamlDocument:
+    """Read and parse a YAML file; unreadable files are a :class:`CampaignError` too."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CampaignError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise CampaignError(f"{name}: not UTF-8 text ({exc.reason})") from None
+    return parse_yaml(text, name)
+
+
+def deep_merge(base: Any, override: Any) -> Any:
+    """``override`` laid over ``base``: mappings merge key by key, anything else replaces.
+
+    A :class:`Replace` mapping (YAML ``!replace``) replaces instead of merging.
+
+    >>> deep_merge({"a": {"x": 1, "y": 2}, "b": [1]}, {"a": {"y": 3}, "b": [2]})
+    {'a': {'x': 1, 'y': 3}, 'b': [2]}
+    >>> deep_merge({"a": {"x": 1}}, {"a": Replace({"z": 0})})
+    {'a': {'z': 0}}
+    """
+    if isinstance(override, Replace):
+        return {key: deep_merge(None, value) for key, value in override.items()}
+    if isinstance(base, Mapping) and isinstance(override, Mapping):
+        merged = dict(base)
+        for key, value in override.items():
+            merged[key] = deep_merge(merged.get(key), value)
+        return merged
+    if isinstance(override, Mapping):
+        return {key: deep_merge(None, value) for key, value in override.items()}
+    return override
+
+
+def merge_documents(base: YamlDocument, override: YamlDocument) -> YamlDocument:
+    """:func:`deep_merge` of the data, keeping the location each value was last written at."""
+    if override.data is None:
+        return base
+    for doc in (base, override):
+        if doc.data is not None and not isinstance(doc.data, Mapping):
+            raise doc.error([((), "the file should hold a mapping of keys to values")])
+    locations = {**base.locations, **override.locations}
+    return YamlDocument(deep_merge(base.data, override.data), locations, override.name)
+
+
+def validate(model: type[M], document: YamlDocument) -> M:
+    """``model`` validated from the document's data, or one :class:`CampaignError` for all errors.
+
+    Errors at the same field are joined; pydantic's type tags (``int``,
+    ``literal['melee']``) are left out of the path.
+    """
+    try:
+        return model.model_validate(document.data)
+    except ValidationError as exc:
+        problems: dict[KeyPath, list[str]] = {}
+        for error in exc.errors():
+            loc = tuple(error["loc"])
+            inner = error.get("ctx", {}).get("error")
+            if isinstance(inner, Problems):
+                for path, message in inner.problems:
+                    problems.setdefault((*loc, *path), []).append(message)
+                continue
+            path = _data_path(document.data, loc, keep_last=error["type"] == "missing")
+            message = error["msg"].removeprefix("Value error, ")
+            if message not in problems.setdefault(path, []):
+                problems[path].append(message)
+        raise document.error((p, "; or ".join(m)) for p, m in problems.items()) from None
+
+
+def _data_path(data: Any, loc: KeyPath, *, keep_last: bool) -> KeyPath:
+    """The part of a pydantic ``loc`` that exists in ``data`` (plus a missing field's name)."""
+    path: list[Any] = []
+    node = data
+    for index, part in enumerate(loc):
+        in_list = (
+            isinstance(node, list) and isinstance(part, int) and -len(node) <= part < len(node)
+        )
+        if in_list or (isinstance(node, Mapping) and part in node):
+            node = node[part]
+        elif not (keep_last and index == len(loc) - 1):
+            continue
+        path.append(part)
+    return tuple(path)
