@@ -529,11 +529,9 @@ def test_wielding_is_checked(tmp_path: Path, items: str, message: str) -> None:
         Campaign.load(path)
 
 
-# -- the shipped tables -------------------------------------------------------------------------
+# -- the shipped tables (data only; the rules that read them are tested in play) --
 
 
-@pytest.mark.rule("H-EFF-1", "H-EFF-2", "H-EFF-3", "H-EFF-4", "H-EFF-5")
-@pytest.mark.rule("H-EFF-6", "H-EFF-7", "H-EFF-8", "H-EFF-9")
 def test_effects_and_their_default_numbers() -> None:
     effects = HEIMR.tables.effects
     # "either two (as in seconds) or one (as in point)": Hit and Drain cost points.
@@ -553,7 +551,6 @@ def test_effects_and_their_default_numbers() -> None:
     assert sorted(HEIMR.tables.bind_locations) == ["Arm", "Body", "Feet", "Hands", "Leg"]
 
 
-@pytest.mark.rule("H-HP-1")
 @pytest.mark.parametrize(
     ("hit_points", "level"),
     [(3, None), (1, None), (0, "Bloodied"), (-1, "Bloodied"), (-2, "Mangled")]
@@ -563,7 +560,6 @@ def test_injury_levels(hit_points: int, level: str | None) -> None:
     assert HEIMR.tables.injury_level(hit_points) == level
 
 
-@pytest.mark.rule("H-HP-1")
 def test_injury_level_timers() -> None:
     levels = HEIMR.tables.injury_levels
     # Mangled: dies in 10 minutes, unconscious half way (5); Mutilated: unconscious at
@@ -578,7 +574,6 @@ def test_injury_level_timers() -> None:
     assert levels["Bloodied"].dies_after_minutes is None
 
 
-@pytest.mark.rule("H-ATK-5", "H-HP-2")
 def test_body_parts_by_d6_and_their_injury_effects() -> None:
     tables = HEIMR.tables
     parts = [tables.body_part(face) for face in range(1, 7)]
@@ -589,7 +584,6 @@ def test_body_parts_by_d6_and_their_injury_effects() -> None:
         tables.body_part(7)
 
 
-@pytest.mark.rule("H-GRID-3", "H-GRID-5", "H-GRID-9")
 def test_environment_tables() -> None:
     t = HEIMR.tables
     assert t.movement_limits == {
