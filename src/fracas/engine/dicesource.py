@@ -1,0 +1,118 @@
+"""Where dice come from: seeded random, scripted faces, or a person at the table.
+
+Every roll the rules make goes through a :class:`DiceSource`, which also records the
+faces, so a log can be replayed exactly.
+
+>>> from fracas.dice import HeimrChallenge
+>>> dice = ScriptedDice([1, 4, 9, 10])
+>>> dice.roll(HeimrChallenge(3, 3), "ylva attacks").result
+13
+>>> dice.remaining()
+0
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from fracas.dice import FacesError, Mechanic, Roll
+from fracas.dice.core import die_name
+
+
+@dataclass(frozen=True)
+class DrawnRoll:
+    """A roll as the log keeps it: what was rolled, why, and the faces."""
+
+    notation: str
+    purpose: str
+    faces: tuple[int, ...]
+
+
+class DiceSource(ABC):
+    """A source of rolls; subclasses decide where faces come from."""
+
+    def __init__(self) -> None:
+        self.drawn: list[DrawnRoll] = []
+
+    def roll(self, mechanic: Mechanic, purpose: str) -> Roll:
+        """Roll ``mechanic`` for ``purpose`` (shown to a person typing in dice)."""
+        result = self._roll(mechanic, purpose)
+        self.drawn.append(DrawnRoll(mechanic.notation(), purpose, result.faces))
+        return result
+
+    @abstractmethod
+    def _roll(self, mechanic: Mechanic, purpose: str) -> Roll: ...
+
+    def mark(self) -> object:
+        """A bookmark to :meth:`rewind` to when an action is refused half way."""
+        return len(self.drawn)
+
+    def rewind(self, mark: object) -> None:
+        assert isinstance(mark, int)
+        del self.drawn[mark:]
+
+
+class RandomDice(DiceSource):
+    """Pseudo-random dice from a seed: the same seed and actions give the same encounter."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
+        return mechanic.roll(self.rng)
+
+    def mark(self) -> object:
+        return (len(self.drawn), self.rng.getstate())
+
+    def rewind(self, mark: object) -> None:
+        assert isinstance(mark, tuple)
+        count, state = mark
+        del self.drawn[count:]
+        self.rng.setstate(state)
+
+
+class ScriptedDice(DiceSource):
+    """Faces given in advance, read in order: for tests, scripts and replays."""
+
+    def __init__(self, faces: Iterable[int] = ()) -> None:
+        super().__init__()
+        self.faces = list(faces)
+        self.position = 0
+
+    def add(self, faces: Iterable[int]) -> None:
+        self.faces.extend(faces)
+
+    def remaining(self) -> int:
+        return len(self.faces) - self.position
+
+    def randint(self, a: int, b: int) -> int:
+        """The next scripted face, which must lie between ``a`` and ``b``."""
+        if self.position >= len(self.faces):
+            raise FacesError(f"the script has run out of dice: a {die_name(b)} is needed")
+        face = self.faces[self.position]
+        if not a <= face <= b:
+            raise FacesError(f"scripted face {face} cannot be shown by a {die_name(b)}")
+        self.position += 1
+        return face
+
+    def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
+        start = self.position
+        try:
+            return mechanic.roll(self)
+        except FacesError as err:
+            self.position = start
+            raise FacesError(f"{purpose}: {err}") from None
+
+    def mark(self) -> object:
+        return (len(self.drawn), self.position)
+
+    def rewind(self, mark: object) -> None:
+        assert isinstance(mark, tuple)
+        count, position = mark
+        del self.drawn[count:]
+        self.position = position

@@ -1,0 +1,61 @@
+"""What a rule system gives the engine. The engine itself knows no rules.
+
+A ruleset builds the starting state from a setup, proposes candidate actions,
+checks and applies them, says whose turn it is and what a side may observe.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from fracas.engine.actions import Action
+from fracas.engine.dicesource import DiceSource
+from fracas.engine.events import Event
+
+
+class State(Protocol):
+    """A ruleset's state: comparable, and cheap to clone for the undo stack."""
+
+    def clone(self) -> Self: ...
+
+    def __eq__(self, other: object) -> bool: ...
+
+
+S = TypeVar("S", bound=State)
+
+
+class Ruleset(ABC, Generic[S]):
+    """The rules of one system, registered by :attr:`id` in :mod:`fracas.rules`."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+
+    @abstractmethod
+    def start(self, setup: Mapping[str, Any]) -> S:
+        """The state before the first action, from a setup (characters, sides, field)."""
+
+    @abstractmethod
+    def candidates(self, state: S, actor: str | None) -> Iterator[Action]:
+        """Actions worth offering ``actor`` (everyone when ``None``); legality is checked apart."""
+
+    @abstractmethod
+    def check(self, state: S, action: Action) -> None:
+        """Raise :class:`~fracas.engine.errors.IllegalAction` unless ``action`` is legal now."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action, dice: DiceSource) -> list[Event]:
+        """Carry out a legal ``action`` on ``state`` (changing it) and return what happened."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> str | None:
+        """Who acts now, or ``None`` when nobody is waited for (or the encounter is over)."""
+
+    @abstractmethod
+    def observe(self, state: S, side: str | None) -> dict[str, Any]:
+        """What ``side`` may know of ``state``; ``None`` is the game master, who sees all."""
+
+    def is_over(self, state: S) -> bool:
+        """Whether the encounter has ended."""
+        return False

@@ -1,0 +1,488 @@
+"""Attacks and defence (H-ATK-1..10, H-DEF-1..4, H-POS-1..2).
+
+Defences are pre-rolled at the end of one's turn and again once used (H-DEF-2); an
+attack hits when it is higher than the defence (H-ATK-4). Fatigue fails physical
+rolls outright and rises on a low d6 (H-FAT-1, H-FAT-2), through :mod:`.rolls`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fracas.engine import DiceSource, Event, IllegalAction
+from fracas.rules.heimr import effects, health
+from fracas.rules.heimr.rolls import Check, Modifier, challenge, tire
+from fracas.rules.heimr.state import (
+    Ability,
+    ActiveEffect,
+    Combatant,
+    Defence,
+    HeimrState,
+    PreRolled,
+    Weapon,
+)
+
+#: H-ATK-5: aiming at a chosen body part costs this much consistency.
+AIM_PENALTY = 2
+#: H-DEF-3: each use of a dodge or block since one's last turn costs this on the next.
+REPEAT_PENALTY = 2
+#: H-ACT-1: an ongoing action costs this on defence rolls until the next turn.
+ONGOING_PENALTY = 2
+#: H-POS-1: prone characters attack and defend at this penalty.
+PRONE_PENALTY = 2
+#: H-ACT-3: a readied dodge adds this potential to the next dodge against a ranged attack.
+READY_DODGE_BONUS = 2
+
+
+def defence_ability(who: Combatant, kind: Defence) -> tuple[Ability, int] | None:
+    """H-DEF-1: the ability and potential bonus of a defence, or ``None`` if unavailable."""
+    abilities = who.stats.abilities
+    if kind == "dodge":
+        return abilities["Agility"], 0
+    if kind == "block":
+        if who.shield is None:
+            return None
+        return abilities[who.shield.ability], who.shield.potential_bonus
+    melee = [w for w in who.weapons() if w.melee]
+    if not melee or who.uses.get("parry", 0) >= len(melee):
+        return None  # H-DEF-3: one parry per wielded melee weapon between turns
+    weapon = melee[min(who.uses.get("parry", 0), len(melee) - 1)]
+    return abilities[weapon.ability], weapon.potential_bonus
+
+
+def defence_mods(who: Combatant, kind: Defence) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if kind in ("dodge", "block") and who.uses.get(kind):
+        mods.append((f"{who.uses[kind]} earlier {kind}", -REPEAT_PENALTY * who.uses[kind]))
+    if who.ongoing:
+        mods.append(("ongoing action", -ONGOING_PENALTY))
+    if who.prone:
+        mods.append(("prone", -PRONE_PENALTY))
+    return mods
+
+
+def roll_defence(
+    state: HeimrState,
+    who: Combatant,
+    kind: Defence,
+    dice: DiceSource,
+    events: list[Event],
+    potential: list[Modifier] | None = None,
+) -> PreRolled | None:
+    found = defence_ability(who, kind)
+    if found is None:
+        return None
+    ability, bonus = found
+    pot = [("item", bonus)] if bonus else []
+    pot += potential or []
+    check = challenge(
+        who,
+        ability,
+        dice,
+        f"{who.name}'s {kind}",
+        defence_mods(who, kind),
+        pot,
+        events,
+        fatigue=False,
+    )  # H-DEF-2: fatigue changes only when used
+    return PreRolled(kind, check.result, check.raw, check.d6, check.failed_outright)
+
+
+def preroll_defence(
+    state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]
+) -> None:
+    """H-DEF-2: roll the next defence of the character's chosen kind (dodge if it cannot)."""
+    if who.out or who.stance == "none":
+        who.defence = None
+        return
+    for kind in (who.stance, "block", "dodge"):
+        rolled = roll_defence(state, who, kind, dice, events)
+        if rolled is not None:
+            who.defence = rolled
+            return
+    who.defence = None
+
+
+@dataclass
+class Outcome:
+    hit: bool
+    defended_with: Defence | None
+    margin: int | None
+
+
+def defend(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    attack: Check,
+    ranged: bool,
+    dice: DiceSource,
+    events: list[Event],
+    choice: str | None = None,
+) -> Outcome:
+    """The target's defence against one attack roll (H-ATK-4, H-DEF-2..4)."""
+    if not effects.can_defend(target) or choice == "none" or target.defence is None:
+        why = "does not defend" if choice == "none" else "cannot defend"
+        events.append(Event("defence", f"{target.name} {why}", {"who": target.id}))
+        return Outcome(True, None, None)  # H-DEF-4: no penalty follows
+    held = target.defence
+    if ranged and held.kind == "parry":
+        # H-DEF-2: no parrying a shot; roll dodge or block now, keep the parry for melee.
+        kind: Defence = "block" if choice == "block" and target.shield else "dodge"
+        bonus = (
+            [("readied dodge", READY_DODGE_BONUS)] if kind == "dodge" and target.ready_dodge else []
+        )
+        used = roll_defence(state, target, kind, dice, events, bonus)
+        assert used is not None
+        keep = held
+    else:
+        used, keep = held, None
+    target.uses[used.kind] = target.uses.get(used.kind, 0) + 1
+    if used.kind == "dodge":
+        target.ready_dodge = False
+    tire(target, used.d6, events)  # H-DEF-2, H-FAT-2: fatigue moves when the defence is used
+    hit = used.failed or attack.result > used.result
+    text = f"{target.name}'s {used.kind} {used.result}"
+    text += " failed outright on fatigue" if used.failed else ""
+    text += f" against {attack.result}: {'hit' if hit else 'miss'}"
+    events.append(
+        Event(
+            "defence",
+            text,
+            {
+                "who": target.id,
+                "kind": used.kind,
+                "defence": used.result,
+                "attack": attack.result,
+                "hit": hit,
+            },
+        )
+    )
+    if not hit and used.kind == "dodge" and not ranged:
+        target.dodged_melee_of.append(attacker.id)  # H-ATK-9
+    if keep is not None:
+        target.defence = keep
+    else:
+        preroll_defence(state, target, dice, events)  # H-DEF-2: rolled again once used
+    return Outcome(hit, used.kind, attack.result - used.result)
+
+
+def distance(a: str, b: str) -> int:
+    """Orthogonal steps between two squares named like a chessboard (H-ATK-6)."""
+    return abs(ord(a[0].upper()) - ord(b[0].upper())) + abs(int(a[1:]) - int(b[1:]))
+
+
+def join_cluster(state: HeimrState, a: Combatant, b: Combatant) -> None:
+    """H-ATK-1: a melee attack puts both in one combat cluster."""
+    ca, cb = state.cluster_of(a.id), state.cluster_of(b.id)
+    if ca is not None and ca is cb:
+        return
+    merged = [*(ca or [a.id]), *(cb or [b.id])]
+    state.clusters = [c for c in state.clusters if c is not ca and c is not cb]
+    state.clusters.append(merged)
+
+
+def attack_mods(
+    state: HeimrState, attacker: Combatant, target: Combatant, weapon: Weapon, part: str | None
+) -> list[Modifier]:
+    mods: list[Modifier] = []
+    if part is not None:
+        mods.append(("aimed at the " + part, -AIM_PENALTY))
+    if attacker.prone:
+        mods.append(("prone", -PRONE_PENALTY))
+    if not weapon.melee:
+        d = distance(attacker.square, target.square)
+        if d:
+            mods.append((f"distance {d}", -(d // 2)))
+        if target.prone:
+            mods.append(("shooting a prone target", -PRONE_PENALTY))
+    return mods
+
+
+def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatant) -> None:
+    if target.id == attacker.id:
+        raise IllegalAction("H-ATK-2", f"{attacker.name} cannot attack itself")
+    weapons = attacker.weapons()
+    if not weapons:
+        raise IllegalAction("H-ATK-2", f"{attacker.name} wields no weapon: draw one or brawl")
+    if target.dead:
+        raise IllegalAction("H-ATK-2", f"{target.name} is dead")
+    stumbling = attacker.has("Stumble")
+    for w in weapons:
+        if w.melee:
+            if attacker.square != target.square:
+                raise IllegalAction(
+                    "H-ATK-1",
+                    f"{target.name} is in {target.square}, not in "
+                    f"{attacker.name}'s square {attacker.square}: melee "
+                    "reaches only the same square",
+                )
+            cluster = state.cluster_of(attacker.id)
+            if stumbling and (cluster is None or target.id not in cluster):
+                raise IllegalAction(
+                    "H-EFF-4",
+                    f"{attacker.name} is stumbling: melee only against "
+                    "characters in a cluster with it",
+                )
+        else:
+            if stumbling:
+                raise IllegalAction("H-EFF-4", f"{attacker.name} is stumbling: no ranged attacks")
+            assert w.ranged is not None
+            if distance(attacker.square, target.square) > w.ranged:
+                raise IllegalAction(
+                    "H-ATK-6", f"{target.name} is beyond the {w.name}'s range {w.ranged}"
+                )
+    if attacker.held_by is not None and any(
+        p.part == "hands" for p in attacker.effects if p.name == "Bind"
+    ):
+        raise IllegalAction("H-EFF-7", f"{attacker.name}'s hands are bound")
+
+
+def weapon_attack(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    dice: DiceSource,
+    events: list[Event],
+    part: str | None = None,
+    hit_effect: int | None = None,
+    defence: str | None = None,
+    melee_only: bool = False,
+) -> None:
+    """H-ATK-2: one roll per wielded weapon against one target; H-ATK-4 damage on a hit."""
+    for weapon in attacker.weapons():
+        if melee_only and not weapon.melee:
+            continue
+        if target.dead:
+            break
+        ability = attacker.stats.abilities[weapon.ability]
+        pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
+        mods = attack_mods(state, attacker, target, weapon, part)
+        check = challenge(
+            attacker,
+            ability,
+            dice,
+            f"{attacker.name} attacks {target.name} with the {weapon.name}",
+            mods,
+            pot,
+            events,
+        )
+        if weapon.melee:
+            join_cluster(state, attacker, target)
+            attacker.attacked_melee.append(target.id)
+        effects.interrupt(target, "attack", events)
+        if not held_attack_passes(state, attacker, check, dice, events):
+            continue
+        if check.failed_outright:
+            events.append(
+                Event(
+                    "attack",
+                    f"{attacker.name}'s attack fails outright on fatigue: "
+                    f"{target.name} need not defend",
+                    {"who": attacker.id, "target": target.id, "hit": False},
+                )
+            )
+            continue
+        outcome = defend(state, attacker, target, check, not weapon.melee, dice, events, defence)
+        if outcome.hit:
+            struck = part or state.tables.body_part(check.d6)
+            hurt(state, attacker, target, hit_effect or weapon.damage, struck, events)
+
+
+def hurt(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    amount: int,
+    part: str,
+    events: list[Event],
+) -> None:
+    """A hit: lose hit points in ``part``; a hold ends when the held hits its holder."""
+    if attacker.held_by == target.id:
+        effects.release_hold(state, target, f"hit by {attacker.name}", events)  # H-ATK-10
+    health.lose_hit_points(state, target, amount, part, events)
+
+
+def held_attack_passes(
+    state: HeimrState, who: Combatant, check: Check, dice: DiceSource, events: list[Event]
+) -> bool:
+    """H-ATK-10: the holder's brawl roll is the CR of a held character's physical action;
+    passing it breaks the hold."""
+    if who.held_by is None or not check.physical:
+        return True
+    holder = state.combatants[who.held_by]
+    cr = challenge(
+        holder,
+        holder.stats.abilities["Brawl"],
+        dice,
+        f"{holder.name} holds {who.name} back",
+        events=events,
+    )
+    if check.result >= cr.result:
+        effects.release_hold(state, holder, f"{who.name} breaks free", events)
+        return True
+    events.append(
+        Event(
+            "hold",
+            f"{holder.name} holds {who.name}: the action fails",
+            {"who": who.id, "holder": holder.id},
+        )
+    )
+    return False
+
+
+def brawl(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    effect: str,
+    dice: DiceSource,
+    events: list[Event],
+    defence: str | None = None,
+) -> None:
+    """H-ATK-8..10: a punch (Hit 1) or a grab (Bind), chosen before the roll."""
+    armed = any(w.melee for w in target.weapons())
+    if armed and target.id not in attacker.dodged_melee_of and effects.can_act(target):
+        # H-ATK-9: the armed opponent strikes first, as if readied; only a dodge lets one in.
+        events.append(
+            Event(
+                "brawl",
+                f"{target.name} is armed: {attacker.name} must get past the weapon",
+                {"who": attacker.id, "target": target.id},
+            )
+        )
+        weapon = next(w for w in target.weapons() if w.melee)
+        ability = target.stats.abilities[weapon.ability]
+        pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
+        strike = challenge(
+            target,
+            ability,
+            dice,
+            f"{target.name} strikes at {attacker.name} with the {weapon.name}",
+            attack_mods(state, target, attacker, weapon, None),
+            pot,
+            events,
+        )
+        join_cluster(state, attacker, target)
+        dodge = roll_defence(state, attacker, "dodge", dice, events)
+        assert dodge is not None
+        attacker.uses["dodge"] = attacker.uses.get("dodge", 0) + 1
+        tire(attacker, dodge.d6, events)
+        dodged = not strike.failed_outright and not dodge.failed and dodge.result >= strike.result
+        dodged = dodged or strike.failed_outright
+        if not dodged:
+            events.append(
+                Event(
+                    "brawl",
+                    f"{attacker.name} fails to dodge: the brawl attack fails",
+                    {"who": attacker.id, "hit": False},
+                )
+            )
+            hurt(state, target, attacker, weapon.damage, state.tables.body_part(strike.d6), events)
+            return
+        events.append(
+            Event(
+                "brawl",
+                f"{attacker.name} dodges the {weapon.name} and closes in",
+                {"who": attacker.id},
+            )
+        )
+    check = challenge(
+        attacker,
+        attacker.stats.abilities["Brawl"],
+        dice,
+        f"{attacker.name} brawls {target.name} ({effect})",
+        events=events,
+    )
+    join_cluster(state, attacker, target)
+    attacker.attacked_melee.append(target.id)
+    effects.interrupt(target, "attack", events)
+    if not held_attack_passes(state, attacker, check, dice, events):
+        return
+    if check.failed_outright:
+        events.append(
+            Event(
+                "attack",
+                f"{attacker.name}'s brawl fails outright on fatigue",
+                {"who": attacker.id, "hit": False},
+            )
+        )
+        return
+    outcome = defend(state, attacker, target, check, False, dice, events, defence)
+    part = state.tables.body_part(check.d6)
+    # H-ATK-8: equal to the defence or one below it touches, costing no hit points.
+    touch = not outcome.hit and outcome.margin is not None and outcome.margin >= -1
+    if not outcome.hit and not touch:
+        return
+    if effect == "bind":
+        grab(state, attacker, target, part, events)
+    elif outcome.hit and not touch:
+        hurt(state, attacker, target, 1, part, events)
+    else:
+        events.append(
+            Event(
+                "brawl",
+                f"{attacker.name} touches {target.name}: no hit points lost",
+                {"who": attacker.id, "touch": True},
+            )
+        )
+
+
+def grab(
+    state: HeimrState, holder: Combatant, held: Combatant, part: str, events: list[Event]
+) -> None:
+    """H-ATK-8, H-ATK-10: Bind on the body part the brawl roll picked."""
+    effects.release_hold(state, holder, "takes a new hold", events)
+    holder.holding = held.id
+    held.held_by = holder.id
+    bind_part = {
+        "sword arm": "arm",
+        "other arm": "arm",
+        "right leg": "leg",
+        "left leg": "leg",
+        "torso": "body",
+    }[part]
+    held.effects.append(ActiveEffect("Bind", 0, 0, source=holder.id, part=bind_part))
+    events.append(
+        Event(
+            "hold",
+            f"{holder.name} grabs {held.name} by the {part}: Bind "
+            f"({bind_part}); {held.name} cannot defend while held",
+            {"who": holder.id, "held": held.id, "part": bind_part},
+        )
+    )
+
+
+def finish_upcoming(state: HeimrState, who: Combatant, events: list[Event]) -> None:
+    """H-ACT-1: an upcoming action completes as this turn's standard action."""
+    action, who.upcoming = who.upcoming, None
+    if action is None:
+        return
+    verb, _, rest = action.partition(" ")
+    if verb == "crawl":
+        who.square = rest
+        effects.leave_cluster(state, who, events)
+        events.append(
+            Event("move", f"{who.name} crawls into {rest}", {"who": who.id, "square": rest})
+        )
+    elif verb == "breather":
+        breather(state, who, events)
+
+
+def breather(state: HeimrState, who: Combatant, events: list[Event]) -> None:
+    """H-FAT-3: fatigue falls by 2, not below base."""
+    base = base_fatigue(state, who)
+    who.fatigue = max(base, who.fatigue - state.tables.fatigue.breather)
+    events.append(
+        Event(
+            "fatigue",
+            f"{who.name} takes a breather: fatigue {who.fatigue}",
+            {"who": who.id, "fatigue": who.fatigue},
+        )
+    )
+
+
+def base_fatigue(state: HeimrState, who: Combatant) -> int:
+    """H-FAT-3: max(1, 4 - sta), with the numbers of the campaign's fatigue table."""
+    table = state.tables.fatigue
+    return max(table.minimum, table.base - who.stats.attributes.get(table.attribute, 0))

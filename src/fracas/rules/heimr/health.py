@@ -1,0 +1,164 @@
+"""Hit points, injuries and the dying clock (H-HP-1..5).
+
+At 0 or fewer hit points a character is injured; the level follows the hit points.
+The body part hit while injured gives an injury effect (H-HP-2). Mangled and
+Mutilated characters fall unconscious and die on the in-game clock (H-HP-5) unless
+stabilized (H-HP-4). The levels and their clocks are the campaign's table
+``injury_levels``; below -5 a character dies at once (docs/decisions.md, H-HP-1).
+"""
+
+from __future__ import annotations
+
+from fracas.engine import Event
+from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState
+from fracas.rules.heimr.tables import InjuryLevel
+
+
+def level(state: HeimrState, hp: int) -> InjuryLevel | None:
+    """The injury level at ``hp`` hit points (H-HP-1, from the campaign's tables)."""
+    name = state.tables.injury_level(hp)
+    return None if name is None else state.tables.injury_levels[name]
+
+
+def level_name(state: HeimrState, hp: int) -> str | None:
+    return state.tables.injury_level(hp)
+
+
+def lose_hit_points(
+    state: HeimrState, who: Combatant, amount: int, part: str | None, events: list[Event]
+) -> None:
+    """Take ``amount`` hit points from ``who``; an injury follows at 0 or fewer."""
+    if amount <= 0 or who.dead:
+        return
+    before = level(state, who.hp)
+    who.hp -= amount
+    events.append(
+        Event(
+            "damage",
+            f"{who.name} loses {amount} hit point{'s' if amount != 1 else ''} "
+            f"({who.hp} left)" + (f", hit in the {part}" if part else ""),
+            {"who": who.id, "amount": amount, "hp": who.hp, "part": part},
+        )
+    )
+    if who.hp > 0:
+        return
+    injure(state, who, part, before, events)
+
+
+def set_hit_points(
+    state: HeimrState, who: Combatant, hp: int, parts: list[str], events: list[Event]
+) -> None:
+    """Set hit points directly (a fall, H-GRID-6), injuring ``parts`` if at 0 or fewer."""
+    before = level(state, who.hp)
+    who.hp = min(who.hp, hp)
+    events.append(
+        Event(
+            "damage", f"{who.name} is reduced to {who.hp} hit points", {"who": who.id, "hp": who.hp}
+        )
+    )
+    if who.hp <= 0:
+        for part in parts:
+            injure(state, who, part, before, events)
+            before = level(state, who.hp)
+
+
+def injure(
+    state: HeimrState,
+    who: Combatant,
+    part: str | None,
+    before: InjuryLevel | None,
+    events: list[Event],
+) -> None:
+    now = level(state, who.hp)
+    assert now is not None
+    if now.dies_after_minutes == 0:
+        die(who, f"{who.name} falls to {who.hp} hit points and dies", events)
+        return
+    if part is not None and part not in who.injuries:
+        who.injuries.append(part)
+        name = state.tables.injury_effects[part]
+        who.effects.append(ActiveEffect(name, 0, 0, source=None, part=part, injury=True))
+        if name == "Fall":
+            who.prone = True
+        events.append(
+            Event(
+                "injury",
+                f"{who.name}'s {part} is injured: {name} while injured",
+                {"who": who.id, "part": part, "effect": name},
+            )
+        )
+    if before is None or now.highest < before.highest:
+        # A new or worse level starts its own count (docs/decisions.md, H-HP-1).
+        who.injured_at = state.clock
+        who.stabilized = False
+        level_now = level_name(state, who.hp)
+        events.append(
+            Event("injury", f"{who.name} is {level_now}", {"who": who.id, "level": level_now})
+        )
+        if now.unconscious_after_minutes == 0:
+            knock_out(who, events)
+
+
+def knock_out(who: Combatant, events: list[Event]) -> None:
+    if who.unconscious:
+        return
+    who.unconscious = True
+    who.prone = True
+    who.helpless = True
+    who.defence = None
+    events.append(Event("unconscious", f"{who.name} falls unconscious", {"who": who.id}))
+
+
+def die(who: Combatant, text: str, events: list[Event]) -> None:
+    who.dead = True
+    who.unconscious = True
+    who.helpless = True
+    who.prone = True
+    who.defence = None
+    events.append(Event("death", text, {"who": who.id}))
+
+
+def tick(state: HeimrState, events: list[Event]) -> None:
+    """Run the dying clocks up to ``state.clock`` (H-HP-5)."""
+    for who in state.combatants.values():
+        lv = level(state, who.hp)
+        if who.dead or lv is None or who.stabilized or who.injured_at is None:
+            continue
+        elapsed = state.clock - who.injured_at
+        if lv.dies_after_minutes is not None and elapsed >= 60 * lv.dies_after_minutes:
+            name = str(level_name(state, who.hp)).lower()
+            die(who, f"{who.name} dies of a {name} injury", events)
+        elif (
+            lv.unconscious_after_minutes is not None
+            and elapsed >= 60 * lv.unconscious_after_minutes
+        ):
+            knock_out(who, events)
+
+
+def stabilize(who: Combatant, events: list[Event]) -> None:
+    """H-HP-4: no longer dying, and conscious again."""
+    who.stabilized = True
+    if who.unconscious and not who.dead:
+        who.unconscious = False
+        who.helpless = False
+    events.append(Event("stabilized", f"{who.name} is stabilized", {"who": who.id}))
+
+
+def reopen(state: HeimrState, who: Combatant, events: list[Event]) -> None:
+    """H-HP-4: moving the injured part reopens the injury; the count restarts from zero."""
+    who.stabilized = False
+    who.injured_at = state.clock
+    events.append(Event("injury", f"{who.name}'s injury reopens", {"who": who.id}))
+
+
+def heal(who: Combatant, to: int, events: list[Event]) -> None:
+    """Restore hit points; above 0 the injury and its effects end."""
+    who.hp = min(who.stats.hit_points, max(who.hp, to))
+    if who.hp > 0:
+        who.injuries.clear()
+        who.effects = [e for e in who.effects if not e.injury]
+        who.injured_at = None
+        who.stabilized = False
+    events.append(
+        Event("heal", f"{who.name} has {who.hp} hit points", {"who": who.id, "hp": who.hp})
+    )

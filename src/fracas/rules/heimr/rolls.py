@@ -1,0 +1,113 @@
+"""Dice challenges made by a combatant: situational changes, fatigue and the log line.
+
+Every roll a Heimr character makes in an encounter goes through :func:`challenge`,
+so the situational penalties (H-DICE-6), fatigue failing a physical roll outright
+(H-FAT-1) and fatigue rising on a low d6 (H-FAT-2) are applied in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fracas.dice import HeimrChallenge, Roll
+from fracas.dice.heimr import MAX_CONSISTENCY
+from fracas.engine import DiceSource, Event
+from fracas.rules.heimr.state import Ability, Combatant
+
+Modifier = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A challenge one combatant rolled."""
+
+    roll: Roll
+    consistency: int
+    potential: int
+    physical: bool
+    failed_outright: bool  # H-FAT-1: result before potential below fatigue
+
+    @property
+    def result(self) -> int:
+        return self.roll.result
+
+    @property
+    def raw(self) -> int:
+        return self.roll.parts["raw"]
+
+    @property
+    def d6(self) -> int:
+        return self.roll.parts["d6"]
+
+
+def describe(consistency: Sequence[Modifier], potential: Sequence[Modifier]) -> str:
+    """The situational changes in words: ``C-2 prone, P+3 weapon``."""
+    parts = [f"C{v:+d} {why}" for why, v in consistency if v]
+    parts += [f"P{v:+d} {why}" for why, v in potential if v]
+    return ", ".join(parts)
+
+
+def challenge(
+    who: Combatant,
+    ability: Ability,
+    dice: DiceSource,
+    purpose: str,
+    consistency: Sequence[Modifier] = (),
+    potential: Sequence[Modifier] = (),
+    events: list[Event] | None = None,
+    fatigue: bool = True,
+    seen_by: frozenset[str] | None = None,
+) -> Check:
+    """Roll ``ability`` for ``who``; append the roll (and any fatigue) to ``events``.
+
+    With ``fatigue=False`` the roll may still fail outright, but fatigue does not rise
+    (pre-rolled defences raise it only when used, H-DEF-2; a cluster shot's re-rolls
+    never, H-ATK-7).
+    """
+    c = ability.consistency + sum(v for _, v in consistency)
+    c = max(-MAX_CONSISTENCY, min(MAX_CONSISTENCY, c))
+    p = ability.potential + sum(v for _, v in potential)
+    roll = dice.roll(HeimrChallenge(c, p), purpose)
+    physical = who.stats.physical(ability)
+    failed = physical and roll.parts["raw"] < who.fatigue
+    check = Check(roll, c, p, physical, failed)
+    if events is not None:
+        changes = describe(consistency, potential)
+        base = f"C{ability.consistency}P{ability.potential}"
+        text = f"{purpose}: C{c}P{p}" + (f" ({base}; {changes})" if changes else "")
+        text += f", rolls {list(roll.faces)}: {roll.explanation}"
+        if failed:
+            text += f"; fails outright, {roll.parts['raw']} is below fatigue {who.fatigue}"
+        events.append(
+            Event(
+                "roll",
+                text,
+                {
+                    "who": who.id,
+                    "purpose": purpose,
+                    "challenge": f"C{c}P{p}",
+                    "faces": list(roll.faces),
+                    "result": roll.result,
+                    "failed_outright": failed,
+                },
+                seen_by,
+            )
+        )
+        if physical and fatigue:
+            tire(who, roll.parts["d6"], events)
+    return check
+
+
+def tire(who: Combatant, d6: int, events: list[Event]) -> None:
+    """H-FAT-2: a d6 below fatigue raises it by 1, at most once a turn window."""
+    if d6 < who.fatigue and not who.fatigue_raised and who.fatigue < who.max_fatigue:
+        who.fatigue += 1
+        who.fatigue_raised = True
+        events.append(
+            Event(
+                "fatigue",
+                f"{who.name}'s d6 shows {d6}, below fatigue: fatigue rises to {who.fatigue}",
+                {"who": who.id, "fatigue": who.fatigue},
+            )
+        )

@@ -1,0 +1,242 @@
+"""The Heimr Tabletop RPG Core as a ruleset of the engine (``fracas.rules.find("heimr")``).
+
+It checks an action against the turn (H-ACT-1: one standard action, each free action
+once, ongoing and upcoming actions end the turn) and the verb's own conditions, then
+applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.rules.heimr import effects, health, setup, turns
+from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
+from fracas.rules.heimr.verbs import VERBS
+
+GM = "gm"
+
+
+class HeimrRules(Ruleset[HeimrState]):
+    """Heimr combat: initiative, turns, attacks, defences, effects, health and fatigue."""
+
+    id: ClassVar[str] = "heimr"
+    name: ClassVar[str] = "Heimr Tabletop RPG Core"
+
+    def start(self, setup_data: Mapping[str, Any]) -> HeimrState:
+        return setup.build(setup_data)
+
+    # -- whose turn --------------------------------------------------------------------
+
+    def to_move(self, state: HeimrState) -> str | None:
+        if not state.started:
+            return GM
+        if self.is_over(state):
+            return None
+        return state.current
+
+    def is_over(self, state: HeimrState) -> bool:
+        if not state.started:
+            return False
+        standing = {c.side for c in state.combatants.values() if not c.out}
+        return len(standing) <= 1
+
+    # -- checking ----------------------------------------------------------------------
+
+    def check(self, state: HeimrState, action: Action) -> None:
+        verb = VERBS.get(action.verb)
+        if verb is None:
+            known = ", ".join(sorted(VERBS))
+            raise IllegalAction("H-ACT-3", f"unknown action {action.verb!r}: known are {known}")
+        if verb.kind == "gm":
+            if action.actor != GM:
+                raise IllegalAction("H-ACT-3", f"only the game master ({GM}) may {action.verb}")
+        else:
+            if action.actor not in state.combatants:
+                known = ", ".join([GM, *state.combatants])
+                raise IllegalAction(
+                    "H-CHAR-5", f"no combatant called {action.actor!r} (there are {known})"
+                )
+            self._check_turn(state, action, state.combatants[action.actor], verb.kind)
+        verb.check(state, action)
+
+    def _check_turn(self, state: HeimrState, action: Action, who: Combatant, kind: str) -> None:
+        if kind == "any":
+            return
+        if kind == "start" and action.verb == "rest":
+            if state.started and not self.is_over(state):
+                raise IllegalAction("H-HP-3", "a short rest is taken out of combat")
+            return
+        if not state.started or state.turn is None:
+            raise IllegalAction("H-INIT-1", "combat has not begun: the game master begins it")
+        if self.is_over(state):
+            raise IllegalAction("H-INIT-2", "the encounter is over")
+        if kind == "reaction":
+            if who.out:
+                raise IllegalAction("H-POS-2", f"{who.name} is out of the fight")
+            return
+        if state.turn.actor != who.id:
+            current = state.combatants[state.turn.actor].name
+            raise IllegalAction("H-INIT-2", f"it is {current}'s turn, not {who.name}'s")
+        if action.verb == "end":
+            return
+        if not effects.can_act(who):
+            why = "dazed" if who.has("Daze") else "helpless"
+            raise IllegalAction(
+                "H-EFF-5" if why == "dazed" else "H-POS-2",
+                f"{who.name} is {why} and can take no actions: end the turn",
+            )
+        turn = state.turn
+        if kind in ("standard", "ongoing") and turn.standard:
+            raise IllegalAction(
+                "H-ACT-1", f"{who.name} has already used the standard action this turn"
+            )
+        if kind in ("free", "upcoming") and action.verb in turn.free:
+            raise IllegalAction(
+                "H-ACT-1",
+                f"{who.name} has already used {action.verb} this "
+                "turn: each free action once a turn",
+            )
+        if kind == "upcoming" and turn.standard:
+            raise IllegalAction(
+                "H-ACT-1",
+                "an upcoming action continues as next turn's "
+                "standard action; this turn's is already spent",
+            )
+
+    # -- applying ----------------------------------------------------------------------
+
+    def apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
+        verb = VERBS[action.verb]
+        events: list[Event] = []
+        turn = state.turn
+        acting = turn is not None and turn.actor == action.actor
+        verb.apply(state, action, dice, events)
+        if not acting or turn is None or state.turn is not turn or action.verb == "end":
+            return events
+        turn.acted = True
+        if verb.kind in ("standard", "ongoing"):
+            turn.standard = True
+        if verb.kind in ("free", "upcoming"):
+            turn.free.append(action.verb)
+        who = state.combatants[action.actor]
+        if verb.kind == "ongoing":
+            who.ongoing = True  # H-ACT-1: -2 on defence rolls until the next turn
+        if verb.kind in ("ongoing", "upcoming") or who.out:
+            turns.end_turn(state, dice, events)
+        return events
+
+    # -- offering ----------------------------------------------------------------------
+
+    def candidates(self, state: HeimrState, actor: str | None) -> Iterator[Action]:
+        if not state.started:
+            yield Action(GM, "begin")
+            return
+        for cid, c in state.combatants.items():
+            if actor is not None and actor != cid:
+                continue
+            if c.readied is not None:
+                yield Action(cid, "trigger")
+            if state.current != cid:
+                continue
+            yield Action(cid, "end")
+            for other in state.combatants.values():
+                if other.id == cid or other.dead or other.side == c.side:
+                    continue
+                yield Action(cid, "attack", other.id)
+                yield Action(cid, "brawl", other.id, (("effect", "hit"),))
+                yield Action(cid, "brawl", other.id, (("effect", "bind"),))
+                yield Action(cid, "charge", other.id)
+            for square in self._neighbours(state, c.square):
+                yield Action(cid, "move", square)
+                yield Action(cid, "run", square)
+                yield Action(cid, "crawl", square)
+            yield Action(cid, "move", "out")
+            for kind in (*DEFENCES, "none"):
+                if kind != c.stance:
+                    yield Action(cid, "defend", kind)
+            for simple in ("prone", "stand", "dodge", "breather", "release"):
+                yield Action(cid, simple)
+            for item in c.carried:
+                yield Action(cid, "draw", item.name)
+            for held in (c.sword_hand, c.off_hand, c.shield):
+                if held is not None:
+                    yield Action(cid, "sheathe", held.name)
+            for item in c.dropped:
+                yield Action(cid, "get", item.name)
+            if state.turn is not None and not state.turn.acted:
+                for anchor in state.order:
+                    if anchor != cid:
+                        yield Action(cid, "delay", None, (("after", anchor),))
+        if state.pending is not None:
+            pending = Action.parse(state.pending)
+            if pending.target is not None and actor in (None, pending.target):
+                yield Action(pending.target, "reroll")
+
+    @staticmethod
+    def _neighbours(state: HeimrState, square: str) -> list[str]:
+        cols, rows = state.options["columns"], state.options["rows"]
+        col, row = ord(square[0]) - 65, int(square[1:])
+        out = []
+        for dc, dr in ((0, 1), (0, -1), (-1, 0), (1, 0)):
+            c, r = col + dc, row + dr
+            if 0 <= c < cols and 1 <= r <= rows:
+                out.append(f"{chr(65 + c)}{r}")
+        return out
+
+    # -- observing ---------------------------------------------------------------------
+
+    def observe(self, state: HeimrState, side: str | None) -> dict[str, Any]:
+        """The game master sees everything; a side sees its own fully and others as a
+        character would: position, visible states, injuries and pre-rolled defences
+        (H-ATK-3), but not hit points, willpower, fatigue or readied actions."""
+        return {
+            "round": state.round,
+            "clock": state.clock,
+            "current": state.current,
+            "order": list(state.order),
+            "initiative": dict(state.initiative) if side is None else {},
+            "clusters": [list(c) for c in state.clusters],
+            "combatants": {
+                cid: self._observe_one(state, c, side is None or side == c.side)
+                for cid, c in state.combatants.items()
+            },
+        }
+
+    @staticmethod
+    def _observe_one(state: HeimrState, c: Combatant, full: bool) -> dict[str, Any]:
+        seen: dict[str, Any] = {
+            "name": c.name,
+            "side": c.side,
+            "square": c.square,
+            "prone": c.prone,
+            "dead": c.dead,
+            "unconscious": c.unconscious,
+            "injury": health.level_name(state, c.hp),
+            "injuries": list(c.injuries),
+            "effects": [e.name for e in c.effects],
+            "defence": None
+            if c.defence is None
+            else {
+                "kind": c.defence.kind,
+                "result": "fails" if c.defence.failed else c.defence.result,
+            },
+            "holding": c.holding,
+            "held_by": c.held_by,
+            "weapons": [w.name for w in c.weapons()] + ([c.shield.name] if c.shield else []),
+        }
+        if full:
+            seen.update(
+                hp=c.hp,
+                max_hp=c.stats.hit_points,
+                willpower=c.willpower,
+                fatigue=c.fatigue,
+                stance=c.stance,
+                readied=None
+                if c.readied is None
+                else {"action": c.readied.action, "trigger": c.readied.trigger},
+                upcoming=c.upcoming,
+                xp=c.xp,
+            )
+        return seen

@@ -1,0 +1,166 @@
+"""An encounter's setup: the campaign, the grid and who stands where, turned into a state.
+
+The setup is plain JSON (it is saved with the log), validated here with pydantic::
+
+    {"campaign": {...campaign file contents...},
+     "grid": {"columns": 3, "rows": 3},
+     "combatants": [{"character": "ylva", "square": "B2", "stance": "parry"}, ...]}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.engine import EngineError
+from fracas.rules.heimr.campaign import Campaign, CharacterSheet
+from fracas.rules.heimr.state import Ability, Combatant, HeimrState, Shield, Stats, Weapon
+from fracas.yamlfile import YamlDocument, unknown_name
+
+
+class Placement(BaseModel):
+    """One combatant: a character of the campaign, where it stands and how it starts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    character: str
+    id: str | None = None
+    side: str | None = None
+    square: str = "B2"
+    stance: Literal["dodge", "block", "parry", "none"] | None = None
+    hit_points: int | None = None
+    fatigue: int | None = None
+    prone: bool = False
+
+
+class Grid(BaseModel):
+    """H-GRID-1: at least 3 x 3 squares, named like a chessboard (A1 bottom left)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    columns: int = Field(default=3, ge=3, le=26)
+    rows: int = Field(default=3, ge=3, le=99)
+
+    def squares(self) -> list[str]:
+        return [f"{chr(65 + c)}{r + 1}" for r in range(self.rows) for c in range(self.columns)]
+
+
+class HeimrSetup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    campaign: dict[str, Any] = Field(default_factory=dict)
+    grid: Grid = Field(default_factory=Grid)
+    combatants: list[Placement] = Field(min_length=1)
+
+
+def build(setup: Mapping[str, Any]) -> HeimrState:
+    """The state before the first action; :class:`EngineError` says what is wrong."""
+    try:
+        spec = HeimrSetup.model_validate(setup)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    campaign = Campaign.from_documents(YamlDocument(spec.campaign, name="campaign"))
+    squares = set(spec.grid.squares())
+    combatants: dict[str, Combatant] = {}
+    for place in spec.combatants:
+        if place.character not in campaign.characters:
+            raise EngineError(unknown_name("character", place.character, campaign.characters))
+        sheet = campaign.characters[place.character]
+        cid = place.id or place.character
+        if cid in combatants:
+            raise EngineError(f"two combatants are called {cid!r}: give one an id")
+        if place.square.upper() not in squares:
+            raise EngineError(
+                f"{cid} stands in {place.square}, off the {spec.grid.columns}x{spec.grid.rows} grid"
+            )
+        combatants[cid] = combatant(campaign, sheet, cid, place)
+    return HeimrState(
+        combatants=combatants,
+        tables=campaign.tables,
+        options={"columns": spec.grid.columns, "rows": spec.grid.rows},
+    )
+
+
+def combatant(campaign: Campaign, sheet: CharacterSheet, cid: str, place: Placement) -> Combatant:
+    penalties = campaign.item_penalties(sheet.items)
+    abilities = {
+        name: Ability(
+            campaign.ability_consistency(sheet, name, penalties),
+            campaign.ability_potential(sheet, name),
+            tuple(spec.attributes),
+        )
+        for name, spec in campaign.abilities.items()
+    }
+    stats = Stats(
+        attributes=dict(sheet.attributes),
+        groups={name: a.group for name, a in campaign.attributes.items()},
+        abilities=abilities,
+        hit_points=sheet.hit_points,
+        willpower=sheet.willpower,
+    )
+    items = {name: item(campaign, sheet, name) for name in _item_names(sheet)}
+    sword = items.get(sheet.items.sword_hand or "")
+    off = items.get(sheet.items.off_hand or "")
+    fatigue = campaign.base_fatigue(sheet) if place.fatigue is None else place.fatigue
+    who = Combatant(
+        id=cid,
+        name=sheet.name,
+        side=place.side or sheet.side,
+        stats=stats,
+        hp=sheet.hit_points if place.hit_points is None else place.hit_points,
+        willpower=sheet.willpower,
+        fatigue=fatigue,
+        square=place.square.upper(),
+        max_fatigue=campaign.tables.fatigue.maximum,
+        sword_hand=sword if isinstance(sword, Weapon) else None,
+        off_hand=off if isinstance(off, Weapon) else None,
+        shield=off if isinstance(off, Shield) else None,
+        prone=place.prone,
+        carried=[i for n in sheet.items.carried if (i := items.get(n)) is not None],
+    )
+    who.stance = place.stance or default_stance(who)
+    return who
+
+
+def default_stance(who: Combatant) -> Literal["dodge", "block", "parry"]:
+    """Block with a shield, parry with a melee weapon, else dodge (docs/decisions.md)."""
+    if who.shield is not None:
+        return "block"
+    if any(w.melee for w in who.weapons()):
+        return "parry"
+    return "dodge"
+
+
+def _item_names(sheet: CharacterSheet) -> list[str]:
+    names = [sheet.items.sword_hand, sheet.items.off_hand, *sheet.items.carried]
+    return [n for n in names if n]
+
+
+def item(campaign: Campaign, sheet: CharacterSheet, name: str) -> Weapon | Shield | None:
+    """The armoury item ``name`` with the ability this character uses it with."""
+    if name not in campaign.weapons and name not in campaign.shields:
+        return None  # other gear: carried, not wielded
+    abilities = campaign.weapon_abilities(name)
+    # The first ability of the item this character has trained, else the first listed.
+    trained = [a for a in abilities if _trained(campaign, sheet, a)]
+    ability = (trained or abilities)[0]
+    if name in campaign.shields:
+        return Shield(name, ability, campaign.shields[name].potential_bonus)
+    w = campaign.weapons[name]
+    return Weapon(
+        name,
+        ability,
+        w.damage,
+        w.potential_bonus,
+        None if w.range == "melee" else int(w.range),
+        w.wielding,
+    )
+
+
+def _trained(campaign: Campaign, sheet: CharacterSheet, ability: str) -> bool:
+    t = campaign.training(sheet, ability)
+    return t.trained_consistency > 0 or t.trained_potential > 0

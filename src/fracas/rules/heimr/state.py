@@ -1,0 +1,226 @@
+"""The state of a Heimr encounter: combatants, the initiative order, clusters and the clock.
+
+Everything here is plain data; the rules that change it live in the modules named
+after them (:mod:`.turns`, :mod:`.combat`, :mod:`.effects`, :mod:`.health`).
+:meth:`HeimrState.clone` is the undo stack's snapshot, so it copies by hand what
+changes during play and shares what does not (the fixed :class:`Stats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from fracas.rules.heimr.tables import Tables
+
+Defence = Literal["dodge", "block", "parry"]
+DEFENCES: tuple[Defence, ...] = ("dodge", "block", "parry")
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An ability's challenge for one character (H-CHAR-2), before situational changes."""
+
+    consistency: int
+    potential: int
+    attributes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A wielded weapon as the armoury describes it (H-MOD-2, H-ATK-2)."""
+
+    name: str
+    ability: str
+    damage: int
+    potential_bonus: int = 0
+    ranged: int | None = None  # maximum range; None for melee
+    hands: str = "either hand"
+
+    @property
+    def melee(self) -> bool:
+        return self.ranged is None
+
+
+@dataclass(frozen=True)
+class Shield:
+    name: str
+    ability: str
+    potential_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Stats:
+    """What combat reads from a character sheet; fixed for the encounter."""
+
+    attributes: Mapping[str, int]
+    groups: Mapping[str, str]
+    abilities: Mapping[str, Ability]
+    hit_points: int
+    willpower: int
+
+    def physical(self, ability: Ability) -> bool:
+        """Whether a roll of ``ability`` is based on a physical attribute (H-FAT-1)."""
+        return any(self.groups.get(a) == "physical" for a in ability.attributes)
+
+
+@dataclass
+class ActiveEffect:
+    """An effect on a character (H-EFF-*): its number, and the turns it has left."""
+
+    name: str
+    number: int
+    turns: int  # own turns still to end before it passes (H-EFF-10)
+    odd: bool = False  # an odd number of seconds (H-EFF-5)
+    source: str | None = None
+    part: str | None = None
+    injury: bool = False  # lasts while injured (H-HP-2), not by turns
+    final_turn: bool = False  # the last turn of an odd duration has begun (H-EFF-5)
+
+
+@dataclass
+class PreRolled:
+    """A defence rolled in advance (H-DEF-2): its kind, result and the dice fatigue reads."""
+
+    kind: Defence
+    result: int
+    raw: int
+    d6: int
+    failed: bool = False  # failed outright on fatigue (H-FAT-1)
+
+
+@dataclass
+class Readied:
+    """A readied action and its trigger (H-INIT-4)."""
+
+    action: str
+    trigger: str
+
+
+@dataclass
+class Combatant:
+    """One character in the encounter."""
+
+    id: str
+    name: str
+    side: str
+    stats: Stats
+    hp: int
+    willpower: int
+    fatigue: int
+    square: str
+    max_fatigue: int = 20  # H-FAT-2, from the campaign's fatigue table
+    sword_hand: Weapon | None = None
+    off_hand: Weapon | None = None
+    shield: Shield | None = None
+    stance: Defence | Literal["none"] = "dodge"
+    defence: PreRolled | None = None
+    uses: dict[str, int] = field(default_factory=dict)  # defences used since the last turn
+    effects: list[ActiveEffect] = field(default_factory=list)
+    injuries: list[str] = field(default_factory=list)  # body parts hit while injured
+    injured_at: int | None = None  # clock second the injury (re)started
+    stabilized: bool = False
+    dead: bool = False
+    prone: bool = False
+    unconscious: bool = False
+    helpless: bool = False
+    fatigue_raised: bool = False  # this turn window (H-FAT-2)
+    ongoing: bool = False  # -2 on defence until the next turn (H-ACT-1)
+    upcoming: str | None = None  # an upcoming action to finish next turn (H-ACT-1)
+    readied: Readied | None = None
+    ran_from: str | None = None  # cannot be charged from there until its next turn (H-ACT-5)
+    ready_dodge: bool = False  # +2 potential to the next dodge (H-ACT-3)
+    holding: str | None = None  # whom this character grabs (H-ATK-10)
+    held_by: str | None = None
+    dodged_melee_of: list[str] = field(default_factory=list)  # in their last turn (H-ATK-9)
+    attacked_melee: list[str] = field(default_factory=list)  # whom it attacked this turn
+    carried: list[Weapon | Shield] = field(default_factory=list)  # stowed, drawn by an action
+    dropped: list[Weapon | Shield] = field(default_factory=list)  # on the ground, its square
+    xp: int = 0
+
+    def clone(self) -> Combatant:
+        return replace(
+            self,
+            uses=dict(self.uses),
+            effects=[replace(e) for e in self.effects],
+            injuries=list(self.injuries),
+            defence=replace(self.defence) if self.defence else None,
+            readied=replace(self.readied) if self.readied else None,
+            dodged_melee_of=list(self.dodged_melee_of),
+            attacked_melee=list(self.attacked_melee),
+            carried=list(self.carried),
+            dropped=list(self.dropped),
+        )
+
+    def has(self, effect: str) -> bool:
+        return any(e.name == effect for e in self.effects)
+
+    @property
+    def injured(self) -> bool:
+        return self.hp <= 0
+
+    @property
+    def out(self) -> bool:
+        """Dead or unconscious: no longer fighting."""
+        return self.dead or self.unconscious
+
+    def weapons(self) -> list[Weapon]:
+        return [w for w in (self.sword_hand, self.off_hand) if w is not None]
+
+    def free_hand(self) -> bool:
+        return self.sword_hand is None or (self.off_hand is None and self.shield is None)
+
+
+@dataclass
+class Turn:
+    """What the character whose turn it is has done this turn (H-ACT-1, H-ACT-2)."""
+
+    actor: str
+    standard: bool = False  # the standard action is spent
+    free: list[str] = field(default_factory=list)  # free actions used
+    acted: bool = False  # any action taken (delay only at the start)
+    square_at_start: str = ""
+
+    def clone(self) -> Turn:
+        return replace(self, free=list(self.free))
+
+
+@dataclass
+class HeimrState:
+    """The whole encounter."""
+
+    combatants: dict[str, Combatant]
+    tables: Tables  # the campaign's tables: shared, never changed in play
+    order: list[str] = field(default_factory=list)  # initiative order, first to act first
+    initiative: dict[str, int] = field(default_factory=dict)
+    round: int = 0
+    index: int = 0
+    clock: int = 0  # in-game seconds since the encounter began (H-HP-5)
+    turn: Turn | None = None
+    clusters: list[list[str]] = field(default_factory=list)
+    started: bool = False
+    xp_remainder: int = 0
+    pending: str | None = None  # a failed challenge that may be re-rolled (H-DICE-7)
+    options: dict[str, int] = field(default_factory=dict)
+
+    def clone(self) -> HeimrState:
+        return replace(
+            self,
+            combatants={k: c.clone() for k, c in self.combatants.items()},
+            order=list(self.order),
+            initiative=dict(self.initiative),
+            turn=self.turn.clone() if self.turn else None,
+            clusters=[list(c) for c in self.clusters],
+            options=dict(self.options),
+        )
+
+    @property
+    def current(self) -> str | None:
+        return self.turn.actor if self.turn else None
+
+    def cluster_of(self, cid: str) -> list[str] | None:
+        for cluster in self.clusters:
+            if cid in cluster:
+                return cluster
+        return None
