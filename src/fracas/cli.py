@@ -1,8 +1,9 @@
-"""The ``fracas`` command: roll dice, show exact odds and run the Heimr demo.
+"""The ``fracas`` command: play encounters, roll dice, show exact odds, run the demo.
 
-A thin layer over :mod:`fracas.dice`: it reads words, calls the dice layer and
-prints what comes back. Bad input (a ``ValueError`` from the dice layer, or an
-unreadable ``--dice``) ends with exit status 2 and one message on stderr.
+A thin layer over :mod:`fracas.dice`, :mod:`fracas.engine` and :mod:`fracas.tracker`:
+it reads words, calls the core and prints what comes back. Bad input (a ``ValueError``
+from the core, or an unreadable ``--dice``) ends with exit status 2 and one message on
+stderr.
 """
 
 from __future__ import annotations
@@ -13,16 +14,17 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from fracas import dice
+from fracas import dice, encounterfile, tracker
 from fracas.dice import Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.opposed import TIE_RULE_TEXT
+from fracas.engine import Encounter, RandomDice, view
 
 T = TypeVar("T")
 
@@ -510,3 +512,74 @@ def _demo_odds(console: Console) -> None:
             f"{c:+d}" if c else "0", f"{float(_mean(pmf)):.2f}", *(_pct(p, 1) for p in at_least)
         )
     console.print(table)
+
+
+# --- play ------------------------------------------------------------------------
+
+
+@app.command()
+def play(
+    file: Annotated[Path, typer.Argument(help="An encounter file (YAML) or a save (JSON).")],
+    script: Annotated[
+        Path | None, typer.Option(help="Play these actions, one a line, and print the log.")
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed the dice, to replay a game (a script may say '# seed: N')."),
+    ] = None,
+    save: Annotated[Path | None, typer.Option(help="Write the encounter here at the end.")] = None,
+    side: Annotated[str | None, typer.Option(help="Show only what this side may know.")] = None,
+    physical_dice: Annotated[
+        bool, typer.Option("--physical-dice", help="Ask for every roll's faces.")
+    ] = False,
+) -> None:
+    """Run an encounter turn by turn with the rules enforced, or play a script."""
+    console = Console()
+    if script is not None and not script.is_file():
+        _fail(f"no script at {script}")
+    if script is not None and seed is None:
+        seed = tracker.script_seed(script)
+    try:
+        if file.suffix.lower() == ".json":
+            encounter = tracker.load_save(file, RandomDice(seed))
+            title = file.stem
+        else:
+            ruleset, setup, title = encounterfile.load(file)
+            encounter = Encounter(ruleset, setup, RandomDice(seed))
+    except (ValueError, OSError) as err:
+        _fail(str(err))
+    if physical_dice:
+        encounter.dice = tracker.AskedDice(
+            lambda prompt: console.input(prompt), lambda text: console.print(text)
+        )
+    if script is None:
+        _play_interactive(tracker.Tracker(encounter, title, console), console, side)
+        return
+    problem = tracker.run_script(encounter, script)
+    console.print("\n".join(tracker.log_lines(encounter, side)), highlight=False)
+    console.print(tracker.combatants_table(_view_state(encounter, side)))
+    if encounter.is_over():
+        console.print("The encounter is over.")
+    if save is not None:
+        save.write_text(encounter.dumps(), encoding="utf-8")
+    if problem is not None:
+        _fail(problem[1])
+
+
+def _view_state(encounter: Encounter[Any], side: str | None) -> dict[str, Any]:
+    state: dict[str, Any] = view(encounter, side)["state"]
+    return state
+
+
+def _play_interactive(track: tracker.Tracker, console: Console, side: str | None) -> None:
+    track.side = side
+    while True:
+        console.clear()
+        console.print(track.screen())
+        try:
+            line = console.input("[bold]> [/]")
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return
+        if not track.handle(line, lambda prompt: console.input(prompt)):
+            return
