@@ -541,7 +541,8 @@ def play(
         seed = tracker.script_seed(script)
     try:
         if file.suffix.lower() == ".json":
-            encounter = tracker.load_save(file, RandomDice(seed))
+            # Without --seed the dice go on from the state the save recorded.
+            encounter = tracker.load_save(file, None if seed is None else RandomDice(seed))
             title = file.stem
         else:
             ruleset, setup, title = encounterfile.load(file)
