@@ -25,21 +25,35 @@ Apply = Callable[[HeimrState, Action, DiceSource, list[Event]], None]
 class Verb:
     kind: Kind
     rule: str
-    check: Check
     apply: Apply
     summary: str
 
+    def check(self, state: HeimrState, action: Action) -> None:
+        """The verb's own conditions, registered with :func:`checks`."""
+        CHECKS.get(action.verb, _no_check)(state, action)
+
 
 VERBS: dict[str, Verb] = {}
+CHECKS: dict[str, Check] = {}
 
 
 def verb(name: str, kind: Kind, rule: str, summary: str) -> Callable[[Apply], Apply]:
-    """Register ``name``; the decorated function applies it, ``_check_<name>`` checks it."""
+    """Register the function that applies the action ``name``."""
 
     def register(apply: Apply) -> Apply:
-        check = globals().get(f"_check_{name.replace('-', '_')}", _no_check)
-        VERBS[name] = Verb(kind, rule, check, apply, summary)
+        VERBS[name] = Verb(kind, rule, apply, summary)
         return apply
+
+    return register
+
+
+def checks(*names: str) -> Callable[[Check], Check]:
+    """Register the function that checks the actions ``names`` before they apply."""
+
+    def register(check: Check) -> Check:
+        for name in names:
+            CHECKS[name] = check
+        return check
 
     return register
 
@@ -79,6 +93,7 @@ def ability_of(state: HeimrState, c: Combatant, name: str | None) -> str:
 # -- the game master ---------------------------------------------------------------------
 
 
+@checks("begin")
 def _check_begin(state: HeimrState, action: Action) -> None:
     if state.started:
         raise IllegalAction("H-INIT-1", "combat has already begun")
@@ -89,6 +104,7 @@ def _begin(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     turns.begin(state, dice, events)
 
 
+@checks("effect")
 def _check_effect(state: HeimrState, action: Action) -> None:
     who(state, action.target)
     name = effects.name_of(state, action.option("name") or "")
@@ -122,6 +138,7 @@ def hold_on(state: HeimrState, target: Combatant, dice: DiceSource, events: list
     return None
 
 
+@checks("wait")
 def _check_wait(state: HeimrState, action: Action) -> None:
     if (number(action, "seconds") or 0) <= 0:
         raise IllegalAction("H-HP-5", "wait seconds=N, with N above 0")
@@ -135,6 +152,7 @@ def _wait(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     health.tick(state, events)
 
 
+@checks("stabilize")
 def _check_stabilize(state: HeimrState, action: Action) -> None:
     target = who(state, action.target)
     if not target.injured or target.dead:
@@ -157,6 +175,7 @@ def _heal(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     health.heal(target, number(action, "hp", target.stats.hit_points) or 0, events)
 
 
+@checks("challenge")
 def _check_challenge(state: HeimrState, action: Action) -> None:
     c = who(state, action.target)
     if action.option("attribute") is None:
@@ -208,6 +227,7 @@ def roll_challenge(
     return passed
 
 
+@checks("reroll")
 def _check_reroll(state: HeimrState, action: Action) -> None:
     if state.pending is None or Action.parse(state.pending).target != action.actor:
         raise IllegalAction("H-DICE-7", f"{action.actor} has no failed challenge to re-roll")
@@ -232,6 +252,7 @@ def _reroll(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         state.pending = None
 
 
+@checks("contest")
 def _check_contest(state: HeimrState, action: Action) -> None:
     a, b = who(state, action.target), who(state, action.option("against"))
     ability_of(state, a, action.option("ability"))
@@ -303,6 +324,7 @@ def _pcs(action: Action) -> set[str]:
     return {side} if side else {action.target} if action.target else set()
 
 
+@checks("award")
 def _check_award(state: HeimrState, action: Action) -> None:
     if number(action, "xp") is None or not (action.option("side") or action.target):
         raise IllegalAction("H-XP-1", "award <side> xp=N")
@@ -313,6 +335,7 @@ def _skip(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     turns.end_turn(state, dice, events)
 
 
+@checks("skip")
 def _check_skip(state: HeimrState, action: Action) -> None:
     if state.turn is None:
         raise IllegalAction("H-INIT-2", "combat has not begun")
@@ -326,6 +349,7 @@ def _end(state: HeimrState, action: Action, dice: DiceSource, events: list[Event
     turns.end_turn(state, dice, events)
 
 
+@checks("attack")
 def _check_attack(state: HeimrState, action: Action) -> None:
     combat.check_weapon_attack(state, who(state, action.actor), who(state, action.target))
     part = action.option("part")
@@ -349,6 +373,7 @@ def _attack(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
     )
 
 
+@checks("brawl")
 def _check_brawl(state: HeimrState, action: Action) -> None:
     attacker, target = who(state, action.actor), who(state, action.target)
     if attacker.square != target.square:
@@ -378,11 +403,13 @@ def _release(state: HeimrState, action: Action, dice: DiceSource, events: list[E
     effects.release_hold(state, who(state, action.actor), "releases the hold", events)
 
 
+@checks("release")
 def _check_release(state: HeimrState, action: Action) -> None:
     if who(state, action.actor).holding is None:
         raise IllegalAction("H-ATK-10", f"{action.actor} holds nobody")
 
 
+@checks("defend")
 def _check_defend(state: HeimrState, action: Action) -> None:
     if action.target not in (*DEFENCES, "none"):
         raise IllegalAction("H-DEF-1", "defend dodge, block, parry or none")
@@ -414,6 +441,7 @@ def _prone(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     events.append(Event("position", f"{c.name} drops prone", {"who": c.id}))
 
 
+@checks("prone")
 def _check_prone(state: HeimrState, action: Action) -> None:
     if who(state, action.actor).prone:
         raise IllegalAction("H-POS-1", f"{action.actor} is already prone")
@@ -426,6 +454,7 @@ def _stand(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     events.append(Event("position", f"{c.name} stands up", {"who": c.id}))
 
 
+@checks("stand")
 def _check_stand(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if not c.prone:
@@ -436,6 +465,7 @@ def _check_stand(state: HeimrState, action: Action) -> None:
         )
 
 
+@checks("move", "run")
 def _check_move(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if c.prone:
@@ -476,9 +506,6 @@ def _move(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
         )
 
 
-_check_run = _check_move
-
-
 @verb("run", "ongoing", "H-ACT-5", "run to a bordering square")
 def _run(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
@@ -488,6 +515,7 @@ def _run(state: HeimrState, action: Action, dice: DiceSource, events: list[Event
         c.ran_from = left
 
 
+@checks("charge")
 def _check_charge(state: HeimrState, action: Action) -> None:
     c, target = who(state, action.actor), who(state, action.target)
     if c.prone:
@@ -523,6 +551,7 @@ def _charge(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         )
 
 
+@checks("crawl")
 def _check_crawl(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if not c.prone:
@@ -563,6 +592,7 @@ def _rest(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     )
 
 
+@checks("rest")
 def _check_rest(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if c.hp < 1:
@@ -571,6 +601,7 @@ def _check_rest(state: HeimrState, action: Action) -> None:
         )
 
 
+@checks("delay")
 def _check_delay(state: HeimrState, action: Action) -> None:
     assert state.turn is not None
     if state.turn.acted:
@@ -594,6 +625,7 @@ def _delay(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     )
 
 
+@checks("ready")
 def _check_ready(state: HeimrState, action: Action) -> None:
     text = action.option("action")
     if text is None or action.option("trigger") is None:
@@ -612,6 +644,7 @@ def _ready(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     )
 
 
+@checks("trigger")
 def _check_trigger(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if c.readied is None:
@@ -653,6 +686,7 @@ def _speak(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     events.append(Event("speak", f"{c.name}: {action.option('text', '...')}", {"who": c.id}))
 
 
+@checks("observe")
 def _check_observe(state: HeimrState, action: Action) -> None:
     ability_of(state, who(state, action.actor), action.option("ability", "Perception"))
 
@@ -681,6 +715,7 @@ def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[E
     )
 
 
+@checks("draw")
 def _check_draw(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if not any(i.name.lower() == (action.target or "").lower() for i in c.carried):
@@ -705,6 +740,7 @@ def _draw(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     events.append(Event("item", f"{c.name} draws the {item.name}", {"who": c.id}))
 
 
+@checks("sheathe")
 def _check_sheathe(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     held = [i for i in (c.sword_hand, c.off_hand, c.shield) if i is not None]
@@ -725,6 +761,7 @@ def _sheathe(state: HeimrState, action: Action, dice: DiceSource, events: list[E
             return
 
 
+@checks("get")
 def _check_get(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if not any(i.name.lower() == (action.target or "").lower() for i in c.dropped):
