@@ -22,7 +22,7 @@ $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 run: $(VENV)/.installed
-	$(BIN)/fracas demo
+	$(BIN)/fracas play examples/heimr/duel.yaml
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks
