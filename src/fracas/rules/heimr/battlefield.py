@@ -1,0 +1,277 @@
+"""The Heimr battlefield (H-GRID-1..9): squares like a chessboard, the borders between
+them, heights, terrain, concealment and light.
+
+A battlefield is written in the encounter file (docs/formats.md)::
+
+    battlefield:
+      columns: 4
+      rows: 3
+      darkness: 2                       # concealment everywhere, 1..3 (H-GRID-9)
+      squares:
+        B2: {name: courtyard, terrain: difficult, light: Torch}
+        C2: {name: wall walk, height: 4, concealment: [Stone merlon], roof: true}
+      borders:
+        - {between: [A2, B2], preset: Single door}
+        - {between: [B2, C2], climb: Ladder or stairs}
+
+Presets are the names of the campaign's tables (movement limits, crossing challenges,
+structural barriers, climbing); a preset may appear in several (a Window limits to 1
+and is a crossing challenge of 5).
+
+>>> >>> field = Battlefield.build({"columns": 3, "rows": 3}, Campaign.default().tables)
+>>> field.neighbours("A1"), field.distance("A1", "C3")
+(['A2', 'B1'], 4)
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.engine import EngineError
+from fracas.rules.heimr.tables import Tables
+from fracas.yamlfile import unknown_name
+
+__all__ = ["Battlefield", "Border", "Square", "square_name"]
+
+
+def square_name(column: int, row: int) -> str:
+    """Chessboard names: column 0 is A, row 0 is 1 (H-GRID-1).
+
+    >>> square_name(0, 0), square_name(2, 2)
+    ('A1', 'C3')
+    """
+    return f"{chr(65 + column)}{row + 1}"
+
+
+def coordinates(square: str) -> tuple[int, int]:
+    return ord(square[0]) - 65, int(square[1:]) - 1
+
+
+class _Spec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SquareSpec(_Spec):
+    name: str = ""
+    terrain: Literal["normal", "difficult"] = "normal"
+    height: int = Field(default=0, ge=0)
+    concealment: list[str] = Field(default_factory=list)
+    light: str | None = None
+    roof: bool = False
+
+
+class BorderSpec(_Spec):
+    between: tuple[str, str]
+    preset: str | None = None
+    limit: int | None = Field(default=None, ge=1)
+    cr: int | None = None
+    toughness: int | None = Field(default=None, ge=0)
+    climb: str | None = None
+    one_way_from: str | None = None
+
+
+class BattlefieldSpec(_Spec):
+    columns: int = Field(default=3, ge=3, le=26)
+    rows: int = Field(default=3, ge=3, le=99)
+    darkness: int = Field(default=0, ge=0, le=3)
+    weather: int = Field(default=0, ge=0, le=3)
+    squares: dict[str, SquareSpec] = Field(default_factory=dict)
+    borders: list[BorderSpec] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Square:
+    """A location: its name, terrain, height, concealment, light and roof."""
+
+    id: str
+    name: str = ""
+    difficult: bool = False
+    height: int = 0
+    concealment: tuple[tuple[str, int], ...] = ()
+    light: int | None = None  # the distance a light source here reaches
+    roof: bool = False
+
+
+@dataclass(frozen=True)
+class Border:
+    """What stands between two bordering squares (H-GRID-3)."""
+
+    squares: frozenset[str]
+    name: str = ""
+    limit: int | None = None  # movement limit: characters per count
+    cr: int | None = None  # crossing challenge requirement
+    toughness: int | None = None  # structural barrier: cannot be crossed until broken
+    climb: int | None = None  # climbing CR for each height (None: no roll)
+    one_way_from: str | None = None  # the limit/challenge applies crossing from here only
+
+    def applies_from(self, square: str) -> bool:
+        return self.one_way_from is None or self.one_way_from == square
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """The squares and borders of a combat grid; fixed for an encounter."""
+
+    columns: int
+    rows: int
+    squares: dict[str, Square] = field(default_factory=dict)
+    borders: dict[frozenset[str], Border] = field(default_factory=dict)
+    darkness: int = 0
+    weather: int = 0
+
+    @classmethod
+    def build(cls, spec: dict[str, Any] | None, tables: Tables) -> Battlefield:
+        """A battlefield from its spec; :class:`EngineError` names the square or border."""
+        try:
+            parsed = BattlefieldSpec.model_validate(spec or {})
+        except ValidationError as err:
+            first = err.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise EngineError(f"battlefield, {where}: {first['msg']}") from None
+        names = {square_name(c, r) for r in range(parsed.rows) for c in range(parsed.columns)}
+        squares: dict[str, Square] = {}
+        for name in sorted(names):
+            s = parsed.squares.get(name, SquareSpec())
+            squares[name] = _square(name, s, tables)
+        for name in parsed.squares:
+            if name not in names:
+                raise EngineError(
+                    f"battlefield, square {name}: off the {parsed.columns}x{parsed.rows} grid"
+                )
+        borders: dict[frozenset[str], Border] = {}
+        for i, b in enumerate(parsed.borders):
+            border = _border(i, b, names, tables)
+            borders[border.squares] = border
+        return cls(parsed.columns, parsed.rows, squares, borders, parsed.darkness, parsed.weather)
+
+    def __contains__(self, square: object) -> bool:
+        return square in self.squares
+
+    def neighbours(self, square: str) -> list[str]:
+        """H-GRID-2: the squares up, down, left and right, as on the grid."""
+        c, r = coordinates(square)
+        found = []
+        for dc, dr in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+            name = square_name(c + dc, r + dr)
+            if 0 <= c + dc < self.columns and 0 <= r + dr < self.rows:
+                found.append(name)
+        return sorted(found)
+
+    def border(self, a: str, b: str) -> Border | None:
+        return self.borders.get(frozenset((a, b)))
+
+    def steps(self, a: str, b: str) -> int | None:
+        """Turns to go from square ``a`` into bordering ``b`` (H-ATK-6, H-GRID-5): one move,
+        plus a climb for each height above the first; jumping down is free. ``None``
+        when a structural barrier stands between them."""
+        border = self.border(a, b)
+        if border is not None and border.toughness is not None:
+            return None
+        up = self.squares[b].height - self.squares[a].height
+        return 1 + max(0, up - 1)
+
+    def distance(self, a: str, b: str) -> int:
+        """H-ATK-6: the fewest turns to move, climb or jump down from ``a`` to ``b``."""
+        best = {a: 0}
+        queue = [(0, a)]
+        while queue:
+            d, here = heapq.heappop(queue)
+            if here == b:
+                return d
+            if d > best.get(here, d):
+                continue
+            for there in self.neighbours(here):
+                step = self.steps(here, there)
+                if step is not None and d + step < best.get(there, 1 << 30):
+                    best[there] = d + step
+                    heapq.heappush(queue, (d + step, there))
+        # Walled off: count orthogonal steps as the crow flies.
+        (ac, ar), (bc, br) = coordinates(a), coordinates(b)
+        return abs(ac - bc) + abs(ar - br)
+
+    def lit(self, square: str) -> bool:
+        """H-GRID-9: within reach of a torch (1) or a camp fire (2)."""
+        return any(
+            s.light is not None and self.grid_steps(s.id, square) <= s.light
+            for s in self.squares.values()
+        )
+
+    def grid_steps(self, a: str, b: str) -> int:
+        (ac, ar), (bc, br) = coordinates(a), coordinates(b)
+        return abs(ac - bc) + abs(ar - br)
+
+    def concealment(self, square: str) -> int:
+        """H-GRID-9: the concealment of someone in ``square``: its cover, plus darkness
+        where no light reaches, plus weather where no roof covers."""
+        s = self.squares[square]
+        total = max((v for _, v in s.concealment), default=0)
+        if self.darkness and not self.lit(square):
+            total += self.darkness
+        if self.weather and not s.roof:
+            total += self.weather
+        return total
+
+
+def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
+    cover = []
+    for item in spec.concealment:
+        if item not in tables.concealment:
+            raise EngineError(
+                f"battlefield, square {name}: "
+                + unknown_name("concealment", item, tables.concealment)
+            )
+        cover.append((item, tables.concealment[item].effectiveness))
+    light = None
+    if spec.light is not None:
+        if spec.light not in tables.lighting:
+            raise EngineError(
+                f"battlefield, square {name}: " + unknown_name("light", spec.light, tables.lighting)
+            )
+        light = tables.lighting[spec.light]
+    return Square(
+        name, spec.name, spec.terrain == "difficult", spec.height, tuple(cover), light, spec.roof
+    )
+
+
+def _border(i: int, spec: BorderSpec, names: set[str], tables: Tables) -> Border:
+    a, b = spec.between
+    label = f"battlefield, border {i + 1} ({a}-{b})"
+    for sq in (a, b):
+        if sq not in names:
+            raise EngineError(f"{label}: {sq} is not a square of the grid")
+    (ac, ar), (bc, br) = coordinates(a), coordinates(b)
+    if abs(ac - bc) + abs(ar - br) != 1:
+        raise EngineError(f"{label}: {a} and {b} are not bordering squares (H-GRID-2)")
+    limit, cr, toughness, climb = spec.limit, spec.cr, spec.toughness, None
+    if spec.preset is not None:
+        found = False
+        if spec.preset in tables.movement_limits:
+            limit, found = limit or tables.movement_limits[spec.preset], True
+        if spec.preset in tables.crossing_challenges:
+            cr, found = cr if cr is not None else tables.crossing_challenges[spec.preset], True
+        if spec.preset in tables.structural_barriers:
+            toughness = (
+                toughness if toughness is not None else tables.structural_barriers[spec.preset]
+            )
+            found = True
+        if not found:
+            known = {
+                **tables.movement_limits,
+                **tables.crossing_challenges,
+                **tables.structural_barriers,
+            }
+            raise EngineError(f"{label}: " + unknown_name("preset", spec.preset, known))
+    if spec.climb is not None:
+        if spec.climb not in tables.climbing:
+            raise EngineError(f"{label}: " + unknown_name("climb", spec.climb, tables.climbing))
+        climb = tables.climbing[spec.climb]
+    if spec.one_way_from is not None and spec.one_way_from not in (a, b):
+        raise EngineError(f"{label}: one_way_from must be {a} or {b}")
+    return Border(
+        frozenset((a, b)), spec.preset or "", limit, cr, toughness, climb, spec.one_way_from
+    )
+
