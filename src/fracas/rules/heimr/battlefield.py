@@ -18,7 +18,8 @@ Presets are the names of the campaign's tables (movement limits, crossing challe
 structural barriers, climbing); a preset may appear in several (a Window limits to 1
 and is a crossing challenge of 5).
 
->>> >>> field = Battlefield.build({"columns": 3, "rows": 3}, Campaign.default().tables)
+>>> from fracas.rules.heimr.campaign import Campaign
+>>> field = Battlefield.build({"columns": 3, "rows": 3}, Campaign.default().tables)
 >>> field.neighbours("A1"), field.distance("A1", "C3")
 (['A2', 'B1'], 4)
 """
