@@ -53,9 +53,11 @@ def setup(
     sheets: Iterable[Mapping[str, Any]],
     squares: Mapping[str, str] | None = None,
     stances: Mapping[str, str] | None = None,
+    place: Mapping[str, Mapping[str, Any]] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """An encounter setup with every sheet placed (B2 unless ``squares`` says otherwise)."""
+    """An encounter setup with every sheet placed (B2 unless ``squares`` says otherwise);
+    ``place`` adds placement fields by name (``{"ylva": {"fatigue": 7}}``)."""
     sheets = list(sheets)
     characters = {s["name"]: dict(s) for s in sheets}
     placements = []
@@ -63,6 +65,7 @@ def setup(
         p: dict[str, Any] = {"character": s["name"], "square": (squares or {}).get(s["name"], "B2")}
         if stances and s["name"] in stances:
             p["stance"] = stances[s["name"]]
+        p.update((place or {}).get(s["name"], {}))
         placements.append(p)
     return {"campaign": {"characters": characters}, "combatants": placements, **extra}
 
@@ -72,10 +75,13 @@ def encounter(
     faces: Iterable[int] = (),
     squares: Mapping[str, str] | None = None,
     stances: Mapping[str, str] | None = None,
+    place: Mapping[str, Mapping[str, Any]] | None = None,
     **extra: Any,
 ) -> Encounter[HeimrState]:
     """An encounter whose dice are the scripted ``faces`` (add more with ``enc.dice.add``)."""
-    return Encounter(find("heimr"), setup(sheets, squares, stances, **extra), ScriptedDice(faces))
+    return Encounter(
+        find("heimr"), setup(sheets, squares, stances, place, **extra), ScriptedDice(faces)
+    )
 
 
 def texts(enc: Encounter[HeimrState], last: int | None = None) -> list[str]:

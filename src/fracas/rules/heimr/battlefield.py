@@ -275,4 +275,3 @@ def _border(i: int, spec: BorderSpec, names: set[str], tables: Tables) -> Border
     return Border(
         frozenset((a, b)), spec.preset or "", limit, cr, toughness, climb, spec.one_way_from
     )
-

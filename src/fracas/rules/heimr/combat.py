@@ -7,7 +7,7 @@ rolls outright and rises on a low d6 (H-FAT-1, H-FAT-2), through :mod:`.rolls`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
 from fracas.rules.heimr import effects, health
@@ -119,26 +119,40 @@ def defend(
     dice: DiceSource,
     events: list[Event],
     choice: str | None = None,
+    holding: bool | None = None,
 ) -> Outcome:
-    """The target's defence against one attack roll (H-ATK-4, H-DEF-2..4)."""
-    if not effects.can_defend(target) or choice == "none" or target.defence is None:
+    """The target's defence against one attack roll (H-ATK-4, H-DEF-2..4).
+
+    ``holding`` says whether the target held someone in a grab when the attack was made
+    (H-ATK-10), in case the attack has broken the hold since.
+    """
+    holding = target.holding is not None if holding is None else holding
+    if not effects.can_defend(target) or holding or choice == "none" or target.defence is None:
         why = "does not defend" if choice == "none" else "cannot defend"
         events.append(Event("defence", f"{target.name} {why}", {"who": target.id}))
         return Outcome(True, None, None)  # H-DEF-4: no penalty follows
     held = target.defence
+    readied = ranged and target.ready_dodge  # H-ACT-3: +2 potential to dodge this shot
+    bonus = [("readied dodge", READY_DODGE_BONUS)] if readied else []
     if ranged and held.kind == "parry":
         # H-DEF-2: no parrying a shot; roll dodge or block now, keep the parry for melee.
         kind: Defence = "block" if choice == "block" and target.shield else "dodge"
-        bonus = (
-            [("readied dodge", READY_DODGE_BONUS)] if kind == "dodge" and target.ready_dodge else []
-        )
-        used = roll_defence(state, target, kind, dice, events, bonus)
+        used = roll_defence(state, target, kind, dice, events, bonus if kind == "dodge" else [])
         assert used is not None
         keep = held
     else:
         used, keep = held, None
+        if readied and used.kind == "dodge":
+            used = replace(used, result=used.result + READY_DODGE_BONUS)
+            events.append(
+                Event(
+                    "defence",
+                    f"{target.name}'s readied dodge: P+{READY_DODGE_BONUS}, {used.result}",
+                    {"who": target.id, "defence": used.result},
+                )
+            )
     target.uses[used.kind] = target.uses.get(used.kind, 0) + 1
-    if used.kind == "dodge":
+    if readied and used.kind == "dodge":
         target.ready_dodge = False
     tire(target, used.d6, events)  # H-DEF-2, H-FAT-2: fatigue moves when the defence is used
     hit = used.failed or attack.result > used.result
@@ -158,8 +172,6 @@ def defend(
             },
         )
     )
-    if not hit and used.kind == "dodge" and not ranged:
-        target.dodged_melee_of.append(attacker.id)  # H-ATK-9
     if keep is not None:
         target.defence = keep
     else:
@@ -271,6 +283,7 @@ def weapon_attack(
             join_cluster(state, attacker, target)
             attacker.attacked_melee.append(target.id)
         effects.interrupt(target, "attack", events)
+        holding = target.holding is not None
         if not held_attack_passes(state, attacker, check, dice, events):
             continue
         if check.failed_outright:
@@ -283,10 +296,17 @@ def weapon_attack(
                 )
             )
             continue
-        outcome = defend(state, attacker, target, check, not weapon.melee, dice, events, defence)
+        outcome = defend(
+            state, attacker, target, check, not weapon.melee, dice, events, defence, holding
+        )
+        if weapon.melee and outcome.defended_with == "dodge" and not outcome.hit:
+            target.dodged_melee_of.append(attacker.id)  # H-ATK-9: lets a brawler in
         if outcome.hit:
             struck = part or state.tables.body_part(check.d6)
-            hurt(state, attacker, target, hit_effect or weapon.damage, struck, events)
+            # H-ATK-4: a Hit effect called on a hit replaces the weapon's damage.
+            called = hit_effect is not None
+            damage = hit_effect if hit_effect is not None else weapon.damage
+            hurt(state, attacker, target, damage, struck, events, effect=called)
 
 
 def hurt(
@@ -296,10 +316,14 @@ def hurt(
     amount: int,
     part: str,
     events: list[Event],
+    effect: bool = False,
 ) -> None:
-    """A hit: lose hit points in ``part``; a hold ends when the held hits its holder."""
+    """A hit: lose hit points in ``part``. A hold ends when the held hits its holder, or
+    when the holder receives an effect: a called Hit (``effect``) is one (H-ATK-10)."""
     if attacker.held_by == target.id:
-        effects.release_hold(state, target, f"hit by {attacker.name}", events)  # H-ATK-10
+        effects.release_hold(state, target, f"hit by {attacker.name}", events)
+    elif effect:
+        effects.release_hold(state, target, "receives an effect", events)
     health.lose_hit_points(state, target, amount, part, events)
 
 
@@ -341,62 +365,20 @@ def brawl(
     defence: str | None = None,
 ) -> None:
     """H-ATK-8..10: a punch (Hit 1) or a grab (Bind), chosen before the roll."""
-    armed = any(w.melee for w in target.weapons())
-    if armed and target.id not in attacker.dodged_melee_of and effects.can_act(target):
-        # H-ATK-9: the armed opponent strikes first, as if readied; only a dodge lets one in.
-        events.append(
-            Event(
-                "brawl",
-                f"{target.name} is armed: {attacker.name} must get past the weapon",
-                {"who": attacker.id, "target": target.id},
-            )
-        )
-        weapon = next(w for w in target.weapons() if w.melee)
-        ability = target.stats.abilities[weapon.ability]
-        pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
-        strike = challenge(
-            target,
-            ability,
-            dice,
-            f"{target.name} strikes at {attacker.name} with the {weapon.name}",
-            attack_mods(state, target, attacker, weapon, None),
-            pot,
-            events,
-        )
-        join_cluster(state, attacker, target)
-        dodge = roll_defence(state, attacker, "dodge", dice, events)
-        assert dodge is not None
-        attacker.uses["dodge"] = attacker.uses.get("dodge", 0) + 1
-        tire(attacker, dodge.d6, events)
-        dodged = not strike.failed_outright and not dodge.failed and dodge.result >= strike.result
-        dodged = dodged or strike.failed_outright
-        if not dodged:
-            events.append(
-                Event(
-                    "brawl",
-                    f"{attacker.name} fails to dodge: the brawl attack fails",
-                    {"who": attacker.id, "hit": False},
-                )
-            )
-            hurt(state, target, attacker, weapon.damage, state.tables.body_part(strike.d6), events)
-            return
-        events.append(
-            Event(
-                "brawl",
-                f"{attacker.name} dodges the {weapon.name} and closes in",
-                {"who": attacker.id},
-            )
-        )
+    if not past_the_weapon(state, attacker, target, dice, events):
+        return
     check = challenge(
         attacker,
         attacker.stats.abilities["Brawl"],
         dice,
         f"{attacker.name} brawls {target.name} ({effect})",
+        [("prone", -PRONE_PENALTY)] if attacker.prone else [],  # H-POS-1: all attacks
         events=events,
     )
     join_cluster(state, attacker, target)
     attacker.attacked_melee.append(target.id)
     effects.interrupt(target, "attack", events)
+    holding = target.holding is not None
     if not held_attack_passes(state, attacker, check, dice, events):
         return
     if check.failed_outright:
@@ -408,16 +390,16 @@ def brawl(
             )
         )
         return
-    outcome = defend(state, attacker, target, check, False, dice, events, defence)
+    outcome = defend(state, attacker, target, check, False, dice, events, defence, holding)
     part = state.tables.body_part(check.d6)
     # H-ATK-8: equal to the defence or one below it touches, costing no hit points.
     touch = not outcome.hit and outcome.margin is not None and outcome.margin >= -1
     if not outcome.hit and not touch:
         return
     if effect == "bind":
-        grab(state, attacker, target, part, events)
-    elif outcome.hit and not touch:
-        hurt(state, attacker, target, 1, part, events)
+        grab(state, attacker, target, part, events)  # a touch grabs too (docs/decisions.md)
+    elif outcome.hit:
+        hurt(state, attacker, target, 1, part, events, effect=True)  # the Hit 1 effect
     else:
         events.append(
             Event(
@@ -426,6 +408,90 @@ def brawl(
                 {"who": attacker.id, "touch": True},
             )
         )
+
+
+def past_the_weapon(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    dice: DiceSource,
+    events: list[Event],
+) -> bool:
+    """H-ATK-9: whether a brawler gets past the melee weapon of ``target``.
+
+    Free when it dodged the target's melee attack in the target's last turn (or the target
+    cannot act). Otherwise the target first makes a weapon attack, as if readied, with its
+    first melee weapon; the brawler must dodge it (its pre-rolled dodge if it holds one,
+    else a dodge rolled now), and a hit ends the brawl. The order does not change.
+    """
+    weapon = next((w for w in target.weapons() if w.melee), None)
+    if weapon is None or target.id in attacker.dodged_melee_of or not effects.can_act(target):
+        return True
+    events.append(
+        Event(
+            "brawl",
+            f"{target.name} is armed: {attacker.name} must get past the weapon",
+            {"who": attacker.id, "target": target.id},
+        )
+    )
+    pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
+    strike = challenge(
+        target,
+        target.stats.abilities[weapon.ability],
+        dice,
+        f"{target.name} strikes at {attacker.name} with the {weapon.name}",
+        attack_mods(state, target, attacker, weapon, None),
+        pot,
+        events,
+    )
+    join_cluster(state, attacker, target)
+    holding = attacker.holding is not None
+    if not held_attack_passes(state, target, strike, dice, events) or strike.failed_outright:
+        return True  # no attack to dodge (H-ATK-10, H-FAT-1)
+    dodge = provoked_dodge(state, attacker, holding, dice, events)
+    if dodge is not None and not dodge.failed and dodge.result >= strike.result:
+        events.append(
+            Event(
+                "brawl",
+                f"{attacker.name} dodges the {weapon.name} ({dodge.result} against "
+                f"{strike.result}) and closes in",
+                {"who": attacker.id},
+            )
+        )
+        return True
+    events.append(
+        Event(
+            "brawl",
+            f"{attacker.name} fails to dodge the {weapon.name}: the brawl attack fails",
+            {"who": attacker.id, "hit": False},
+        )
+    )
+    hurt(state, target, attacker, weapon.damage, state.tables.body_part(strike.d6), events)
+    return False
+
+
+def provoked_dodge(
+    state: HeimrState, who: Combatant, holding: bool, dice: DiceSource, events: list[Event]
+) -> PreRolled | None:
+    """H-ATK-9: the dodge against a provoked attack, or ``None`` if ``who`` cannot defend.
+
+    A pre-rolled dodge is used (and rolled again, H-DEF-2); with another defence held, a
+    dodge is rolled now and the held one kept, as for a parry against a shot.
+    """
+    if not effects.can_defend(who) or holding:
+        events.append(Event("defence", f"{who.name} cannot defend", {"who": who.id}))
+        return None
+    held = who.defence
+    if held is not None and held.kind == "dodge":
+        used: PreRolled | None = held
+    else:
+        used = roll_defence(state, who, "dodge", dice, events)
+    assert used is not None
+    who.uses["dodge"] = who.uses.get("dodge", 0) + 1
+    tire(who, used.d6, events)
+    if used is held:
+        preroll_defence(state, who, dice, events)
+    return used
 
 
 def grab(
@@ -447,7 +513,7 @@ def grab(
         Event(
             "hold",
             f"{holder.name} grabs {held.name} by the {part}: Bind "
-            f"({bind_part}); {held.name} cannot defend while held",
+            f"({bind_part}); {holder.name} cannot defend while holding on",
             {"who": holder.id, "held": held.id, "part": bind_part},
         )
     )

@@ -3,7 +3,9 @@
 The number is 2 (seconds) or 1 (point) unless called otherwise ("Stumble four").
 Durations count the affected character's own turns: floor(seconds / 2) of them
 (H-EFF-10). An effect passes at the end of its last turn; one of 0 turns passes at the
-start of the affected character's next turn.
+start of the affected character's next turn. An effect received during the affected
+character's own turn does not count that turn (docs/decisions.md, H-EFF-10). Injury
+effects last while injured (H-HP-2) and a grab's Bind until it is released (H-ATK-10).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState, Shield
 
 #: H-EFF-7: where a Bind can be called.
 BIND_PARTS = ("hands", "arm", "feet", "leg", "body")
+
+#: H-EFF-4: the directions of the grid, as (column, row) steps; A1 is bottom left.
+DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, 1), "down": (0, -1)}
 
 
 def turns(seconds: int) -> int:
@@ -43,8 +48,13 @@ def receive(
     source: str | None = None,
     part: str | None = None,
     reaction: str | None = None,
+    direction: str | None = None,
 ) -> None:
-    """``who`` receives the effect ``name``; a reaction (Resist, Miss) negates it (H-EFF-9)."""
+    """``who`` receives the effect ``name``; a reaction (Resist, Miss) negates it (H-EFF-9).
+
+    A Stumble bars the direction it came from (H-EFF-4): ``direction``, or the one
+    way from ``who`` towards the source (see :func:`stumble_direction`).
+    """
     spec = state.tables.effects[name]
     n = (spec.number or 0) if number is None else number
     label = f"{name} {n}" + (f" on the {part}" if part else "")
@@ -87,11 +97,87 @@ def receive(
         drop(who, part or "sword arm", events)
     elif name == "Stumble":
         leave_cluster(state, who, events)
-    elif name == "Bind" and part is not None and part not in BIND_PARTS:
-        raise IllegalAction("H-EFF-7", f"a Bind is called on {', '.join(BIND_PARTS)}, not {part}")
+        direction = stumble_direction(state, who, source, direction)
+    elif name == "Bind":
+        part = bind_part(part)
     if spec.unit != "seconds":
         return
-    who.effects.append(ActiveEffect(name, n, turns(n), odd=n % 2 == 1, source=source, part=part))
+    who.effects.append(
+        ActiveEffect(
+            name,
+            n,
+            turns(n),
+            odd=n % 2 == 1,
+            source=source,
+            part=part,
+            fresh=state.current == who.id,
+            direction=direction if name == "Stumble" else None,
+        )
+    )
+
+
+def bind_part(part: str | None) -> str:
+    """H-EFF-7: a Bind is called on the hands, an arm, the feet, a leg or the body."""
+    if part is None or part.lower() not in BIND_PARTS:
+        raise IllegalAction(
+            "H-EFF-7", f"a Bind is called on a body part: part= one of {', '.join(BIND_PARTS)}"
+        )
+    return part.lower()
+
+
+def bound(who: Combatant, *parts: str) -> bool:
+    """H-EFF-7: whether a Bind holds one of ``parts`` of ``who``."""
+    return any(e.name == "Bind" and e.part in parts for e in who.effects)
+
+
+def directions_towards(square: str, origin: str) -> list[str]:
+    """H-EFF-4: the grid directions from ``square`` towards ``origin``: one when they line
+    up, two on a diagonal, all four in the same square.
+
+    >>> directions_towards("B2", "B3"), directions_towards("B2", "A3")
+    (['up'], ['left', 'up'])
+    """
+    dc = ord(origin[0].upper()) - ord(square[0].upper())
+    dr = int(origin[1:]) - int(square[1:])
+    found = [name for name, (c, r) in DIRECTIONS.items() if c * dc > 0 or r * dr > 0]
+    return found or list(DIRECTIONS)
+
+
+def stumble_direction(
+    state: HeimrState, who: Combatant, source: str | None, chosen: str | None
+) -> str | None:
+    """H-EFF-4: the direction a Stumble came from, which ``who`` cannot move in.
+
+    With a combatant as the source it is the way towards it; where several fit (the same
+    square, a diagonal) the causer chooses one (``chosen``). Without either, none.
+    """
+    causer = state.combatants.get(source or "")
+    fits = directions_towards(who.square, causer.square) if causer else list(DIRECTIONS)
+    if chosen is not None:
+        if chosen.lower() not in fits:
+            raise IllegalAction(
+                "H-EFF-4", f"the Stumble comes from {' or '.join(fits)}, not {chosen}"
+            )
+        return chosen.lower()
+    if causer is None:
+        return None
+    if len(fits) > 1:
+        raise IllegalAction(
+            "H-EFF-4",
+            f"the Stumble could come from {', '.join(fits)}: the causer chooses with direction=",
+        )
+    return fits[0]
+
+
+def barred(who: Combatant, square: str) -> str | None:
+    """H-EFF-4: the barred direction a step from ``who``'s square to ``square`` takes."""
+    if square == who.square:
+        return None
+    ways = directions_towards(who.square, square)
+    for e in who.effects:
+        if e.name == "Stumble" and e.direction in ways:
+            return e.direction
+    return None
 
 
 def drop(who: Combatant, part: str, events: list[Event]) -> None:
@@ -146,10 +232,20 @@ def release_hold(state: HeimrState, who: Combatant, why: str, events: list[Event
     )
 
 
+def timed(who: Combatant, effect: ActiveEffect) -> bool:
+    """Whether ``effect`` runs out by turns: not an injury's (H-HP-2), which lasts while
+    injured, nor the Bind of a grab, which lasts until released (H-ATK-10)."""
+    if effect.injury:
+        return False
+    return not (
+        effect.name == "Bind" and effect.source is not None and effect.source == who.held_by
+    )
+
+
 def start_of_turn(who: Combatant, events: list[Event]) -> None:
     """Effects of 0 turns pass now; a final odd-numbered turn lets the dazed defend."""
     for e in list(who.effects):
-        if e.injury:
+        if not timed(who, e):
             continue
         if e.turns <= 0:
             expire(who, e, events)
@@ -158,9 +254,13 @@ def start_of_turn(who: Combatant, events: list[Event]) -> None:
 
 
 def end_of_turn(who: Combatant, events: list[Event]) -> None:
-    """Each timed effect has one turn fewer; at none it passes."""
+    """Each timed effect has one turn fewer; at none it passes. An effect received in
+    this very turn starts counting with the next one."""
     for e in list(who.effects):
-        if e.injury or (e.name == "Bind" and e.source in (None, "hold")):
+        if not timed(who, e):
+            continue
+        if e.fresh:
+            e.fresh = False
             continue
         e.turns -= 1
         if e.turns <= 0:
@@ -185,9 +285,8 @@ def can_act(who: Combatant) -> bool:
 
 def can_defend(who: Combatant) -> bool:
     """H-EFF-5: no defence while dazed, except in the last turn of an odd daze;
-    H-POS-2 helpless; H-ATK-10 held in a grab."""
-    if who.helpless or who.out or who.held_by is not None:
+    H-POS-2 helpless; H-ATK-10 holding someone in a grab ("If you have an opponent
+    grabbed using bind, you can not make any defensive rolls")."""
+    if who.helpless or who.out or who.holding is not None:
         return False
-    return all(e.final_turn for e in who.effects if e.name == "Daze" and not e.injury) and not any(
-        e.name == "Daze" and e.injury for e in who.effects
-    )
+    return all(e.final_turn and not e.injury for e in who.effects if e.name == "Daze")

@@ -80,6 +80,10 @@ def injure(
         who.effects.append(ActiveEffect(name, 0, 0, source=None, part=part, injury=True))
         if name == "Fall":
             who.prone = True
+        elif name == "Drop":
+            from fracas.rules.heimr.effects import drop  # effects imports this module
+
+            drop(who, part, events)
         events.append(
             Event(
                 "injury",
@@ -145,10 +149,14 @@ def stabilize(who: Combatant, events: list[Event]) -> None:
 
 
 def reopen(state: HeimrState, who: Combatant, events: list[Event]) -> None:
-    """H-HP-4: moving the injured part reopens the injury; the count restarts from zero."""
+    """H-HP-4: moving the injured part reopens the injury; the count restarts from zero,
+    so a Mutilated character falls unconscious again at once."""
     who.stabilized = False
     who.injured_at = state.clock
     events.append(Event("injury", f"{who.name}'s injury reopens", {"who": who.id}))
+    now = level(state, who.hp)
+    if now is not None and now.unconscious_after_minutes == 0:
+        knock_out(who, events)
 
 
 def heal(who: Combatant, to: int, events: list[Event]) -> None:

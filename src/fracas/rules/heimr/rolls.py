@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fracas.dice import HeimrChallenge, Roll
 from fracas.dice.heimr import MAX_CONSISTENCY
 from fracas.engine import DiceSource, Event
-from fracas.rules.heimr.state import Ability, Combatant
+from fracas.rules.heimr.state import Ability, Combatant, HeimrState
 
 Modifier = tuple[str, int]
 
@@ -58,12 +58,14 @@ def challenge(
     events: list[Event] | None = None,
     fatigue: bool = True,
     seen_by: frozenset[str] | None = None,
+    in_combat: bool = True,
 ) -> Check:
     """Roll ``ability`` for ``who``; append the roll (and any fatigue) to ``events``.
 
     With ``fatigue=False`` the roll may still fail outright, but fatigue does not rise
     (pre-rolled defences raise it only when used, H-DEF-2; a cluster shot's re-rolls
-    never, H-ATK-7).
+    never, H-ATK-7). Out of combat (``in_combat=False``) every low d6 raises fatigue:
+    the once-a-turn limit is for combat (H-FAT-2).
     """
     c = ability.consistency + sum(v for _, v in consistency)
     c = max(-MAX_CONSISTENCY, min(MAX_CONSISTENCY, c))
@@ -95,19 +97,29 @@ def challenge(
             )
         )
         if physical and fatigue:
-            tire(who, roll.parts["d6"], events)
+            tire(who, roll.parts["d6"], events, in_combat)
     return check
 
 
-def tire(who: Combatant, d6: int, events: list[Event]) -> None:
-    """H-FAT-2: a d6 below fatigue raises it by 1, at most once a turn window."""
-    if d6 < who.fatigue and not who.fatigue_raised and who.fatigue < who.max_fatigue:
-        who.fatigue += 1
+def turns_running(state: HeimrState) -> bool:
+    """Whether turns are running: combat has begun and two sides still stand."""
+    return state.started and len({c.side for c in state.combatants.values() if not c.out}) > 1
+
+
+def tire(who: Combatant, d6: int, events: list[Event], in_combat: bool = True) -> None:
+    """H-FAT-2: a d6 below fatigue raises it by 1 (never above the maximum, 20); in
+    combat at most once a turn window: one's own turn and the defences until the next."""
+    if d6 >= who.fatigue or who.fatigue >= who.max_fatigue:
+        return
+    if in_combat and who.fatigue_raised:
+        return
+    who.fatigue += 1
+    if in_combat:
         who.fatigue_raised = True
-        events.append(
-            Event(
-                "fatigue",
-                f"{who.name}'s d6 shows {d6}, below fatigue: fatigue rises to {who.fatigue}",
-                {"who": who.id, "fatigue": who.fatigue},
-            )
+    events.append(
+        Event(
+            "fatigue",
+            f"{who.name}'s d6 shows {d6}, below fatigue: fatigue rises to {who.fatigue}",
+            {"who": who.id, "fatigue": who.fatigue},
         )
+    )

@@ -13,9 +13,13 @@ from typing import Any, ClassVar
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.rules.heimr import effects, health, setup, turns
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
-from fracas.rules.heimr.verbs import VERBS
+from fracas.rules.heimr.verbs import VERBS, kind_of
 
 GM = "gm"
+
+#: H-ACT-2: pairs of standard actions that go together in one turn, one pair a turn: a
+#: weapon drawn or put away during a move (not a charge, docs/decisions.md).
+SIMULTANEOUS = {frozenset({"move", "draw"}), frozenset({"move", "sheathe"})}
 
 
 class HeimrRules(Ruleset[HeimrState]):
@@ -58,8 +62,23 @@ class HeimrRules(Ruleset[HeimrState]):
                 raise IllegalAction(
                     "H-CHAR-5", f"no combatant called {action.actor!r} (there are {known})"
                 )
-            self._check_turn(state, action, state.combatants[action.actor], verb.kind)
+            self._check_turn(state, action, state.combatants[action.actor], kind_of(action))
+        if self._upcoming_due(state, action):
+            # The action meets the state in which the upcoming action has completed.
+            state = state.clone()
+            turns.finish_upcoming(state, state.combatants[action.actor], [])
         verb.check(state, action)
+
+    @staticmethod
+    def _upcoming_due(state: HeimrState, action: Action) -> bool:
+        """H-ACT-1: the actor's upcoming action completes as this turn's standard action
+        before whatever it does first, unless it cancels it (or delays its turn)."""
+        if state.turn is None or state.turn.actor != action.actor:
+            return False
+        return state.combatants[action.actor].upcoming is not None and action.verb not in (
+            "cancel",
+            "delay",
+        )
 
     def _check_turn(self, state: HeimrState, action: Action, who: Combatant, kind: str) -> None:
         if kind == "any":
@@ -72,11 +91,7 @@ class HeimrRules(Ruleset[HeimrState]):
             raise IllegalAction("H-INIT-1", "combat has not begun: the game master begins it")
         if self.is_over(state):
             raise IllegalAction("H-INIT-2", "the encounter is over")
-        if kind == "reaction":
-            if who.out:
-                raise IllegalAction("H-POS-2", f"{who.name} is out of the fight")
-            return
-        if state.turn.actor != who.id:
+        if kind != "reaction" and state.turn.actor != who.id:
             current = state.combatants[state.turn.actor].name
             raise IllegalAction("H-INIT-2", f"it is {current}'s turn, not {who.name}'s")
         if action.verb == "end":
@@ -85,45 +100,52 @@ class HeimrRules(Ruleset[HeimrState]):
             why = "dazed" if who.has("Daze") else "helpless"
             raise IllegalAction(
                 "H-EFF-5" if why == "dazed" else "H-POS-2",
-                f"{who.name} is {why} and can take no actions: end the turn",
+                f"{who.name} is {why} and can take no actions",
             )
+        if kind == "reaction":
+            return
         turn = state.turn
         if kind in ("standard", "ongoing") and turn.standard:
-            raise IllegalAction(
-                "H-ACT-1", f"{who.name} has already used the standard action this turn"
-            )
+            if frozenset({turn.standard_verb, action.verb}) not in SIMULTANEOUS:
+                raise IllegalAction(
+                    "H-ACT-1", f"{who.name} has already used the standard action this turn"
+                )
+            if turn.simultaneous:
+                raise IllegalAction(
+                    "H-ACT-2", f"{who.name} has already used a simultaneous action this turn"
+                )
         if kind in ("free", "upcoming") and action.verb in turn.free:
             raise IllegalAction(
                 "H-ACT-1",
                 f"{who.name} has already used {action.verb} this "
                 "turn: each free action once a turn",
             )
-        if kind == "upcoming" and turn.standard:
-            raise IllegalAction(
-                "H-ACT-1",
-                "an upcoming action continues as next turn's "
-                "standard action; this turn's is already spent",
-            )
 
     # -- applying ----------------------------------------------------------------------
 
     def apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
         verb = VERBS[action.verb]
+        kind = kind_of(action)
         events: list[Event] = []
         turn = state.turn
         acting = turn is not None and turn.actor == action.actor
+        if self._upcoming_due(state, action):
+            turns.finish_upcoming(state, state.combatants[action.actor], events)
         verb.apply(state, action, dice, events)
         if not acting or turn is None or state.turn is not turn or action.verb == "end":
             return events
         turn.acted = True
-        if verb.kind in ("standard", "ongoing"):
-            turn.standard = True
-        if verb.kind in ("free", "upcoming"):
+        if kind in ("standard", "ongoing"):
+            if turn.standard:
+                turn.simultaneous = True  # H-ACT-2
+            else:
+                turn.standard, turn.standard_verb = True, action.verb
+        if kind in ("free", "upcoming"):
             turn.free.append(action.verb)
         who = state.combatants[action.actor]
-        if verb.kind == "ongoing":
+        if kind == "ongoing":
             who.ongoing = True  # H-ACT-1: -2 on defence rolls until the next turn
-        if verb.kind in ("ongoing", "upcoming") or who.out:
+        if kind in ("ongoing", "upcoming") or who.out:
             turns.end_turn(state, dice, events)
         return events
 
@@ -156,13 +178,15 @@ class HeimrRules(Ruleset[HeimrState]):
             for kind in (*DEFENCES, "none"):
                 if kind != c.stance:
                     yield Action(cid, "defend", kind)
-            for simple in ("prone", "stand", "dodge", "breather", "release"):
+            for simple in ("prone", "stand", "dodge", "breather", "release", "cancel", "swap"):
                 yield Action(cid, simple)
+            yield Action(cid, "breather", None, (("as", "upcoming"),))
             for item in c.carried:
                 yield Action(cid, "draw", item.name)
             for held in (c.sword_hand, c.off_hand, c.shield):
                 if held is not None:
                     yield Action(cid, "sheathe", held.name)
+                    yield Action(cid, "drop", held.name)
             for item in c.dropped:
                 yield Action(cid, "get", item.name)
             if state.turn is not None and not state.turn.acted:

@@ -77,6 +77,8 @@ class ActiveEffect:
     part: str | None = None
     injury: bool = False  # lasts while injured (H-HP-2), not by turns
     final_turn: bool = False  # the last turn of an odd duration has begun (H-EFF-5)
+    fresh: bool = False  # received in the affected's own turn, which does not count
+    direction: str | None = None  # Stumble: the way it came from, barred (H-EFF-4)
 
 
 @dataclass
@@ -96,6 +98,7 @@ class Readied:
 
     action: str
     trigger: str
+    intent_failed: bool = False  # an intent trigger lost its insight roll this turn (H-INIT-5)
 
 
 @dataclass
@@ -169,6 +172,9 @@ class Combatant:
         return [w for w in (self.sword_hand, self.off_hand) if w is not None]
 
     def free_hand(self) -> bool:
+        """A hand holding nothing: a two-hands weapon fills both (H-ATK-2, H-ATK-8)."""
+        if self.sword_hand is not None and self.sword_hand.hands == "two-hands":
+            return False
         return self.sword_hand is None or (self.off_hand is None and self.shield is None)
 
 
@@ -178,6 +184,8 @@ class Turn:
 
     actor: str
     standard: bool = False  # the standard action is spent
+    standard_verb: str | None = None  # the verb it was spent on
+    simultaneous: bool = False  # the one simultaneous action is used (H-ACT-2)
     free: list[str] = field(default_factory=list)  # free actions used
     acted: bool = False  # any action taken (delay only at the start)
     square_at_start: str = ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fracas.dice import HeimrChallenge
 from fracas.engine import DiceSource, Event
 from fracas.rules.heimr import effects, health
+from fracas.rules.heimr.rolls import challenge
 from fracas.rules.heimr.state import Combatant, HeimrState, Turn
 
 SECONDS_PER_ROUND = 2
@@ -68,15 +69,19 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
             "turn", f"round {state.round}: {who.name}'s turn", {"who": who.id, "round": state.round}
         )
     )
-    # H-DEF-3: defence uses are restored; H-ACT-1: the ongoing penalty ends.
+    # H-DEF-3: defence uses are restored; H-ACT-1: the ongoing penalty ends; a readied
+    # dodge was for the attacks until this turn (docs/decisions.md, H-ACT-3).
     who.uses.clear()
     who.ongoing = False
+    who.ready_dodge = False
     who.fatigue_raised = False
     who.attacked_melee.clear()
     # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in.
     for other in state.combatants.values():
         if who.id in other.dodged_melee_of:
             other.dodged_melee_of.remove(who.id)
+        if other.readied is not None:
+            other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
     # H-INIT-4: a readied action not triggered by now is lost.
     if who.readied is not None:
         events.append(
@@ -89,8 +94,17 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
         who.readied = None
     effects.start_of_turn(who, events)
     if who.upcoming is not None:
-        state.turn.standard = True  # H-ACT-1: the upcoming action is this turn's standard
-        finish_upcoming(state, who, events)
+        # H-ACT-1: the upcoming action is this turn's standard action. It completes with
+        # the character's first action, unless cancelled first (``cancel``).
+        state.turn.standard = True
+        events.append(
+            Event(
+                "upcoming",
+                f"{who.name}'s upcoming {who.upcoming} completes as this turn's standard "
+                "action, unless cancelled now",
+                {"who": who.id, "upcoming": who.upcoming},
+            )
+        )
 
 
 def finish_upcoming(state: HeimrState, who: Combatant, events: list[Event]) -> None:
@@ -123,13 +137,53 @@ def _advance(state: HeimrState, events: list[Event]) -> None:
         health.tick(state, events)
 
 
+def sees_intent(
+    readier: Combatant, actor: Combatant, dice: DiceSource, events: list[Event]
+) -> bool:
+    """H-INIT-5: ``actor`` rolls Persuasion to hide what it means to do; the readier's
+    Insight is a dice challenge against that roll, passed when equal or higher (H-DICE-7)."""
+    hide = challenge(
+        actor,
+        actor.stats.abilities["Persuasion"],
+        dice,
+        f"{actor.name} rolls Persuasion",
+        events=events,
+    )
+    see = challenge(
+        readier,
+        readier.stats.abilities["Insight"],
+        dice,
+        f"{readier.name} rolls Insight",
+        events=events,
+    )
+    seen = not see.failed_outright and (hide.failed_outright or see.result >= hide.result)
+    events.append(
+        Event(
+            "contest",
+            f"{readier.name}'s Insight {see.result} against {actor.name}'s Persuasion "
+            f"{hide.result}: {readier.name} {'sees' if seen else 'misses'} the intent",
+            {"winner": readier.id if seen else actor.id},
+        )
+    )
+    return seen
+
+
+def delayed_order(order: list[str], cid: str, anchor: str, after: bool) -> list[str]:
+    """The order with ``cid`` just before or after ``anchor`` (H-INIT-3, H-INIT-4).
+
+    >>> delayed_order(["a", "b", "c"], "a", "b", after=True)
+    ['b', 'a', 'c']
+    """
+    moved = [c for c in order if c != cid]
+    moved.insert(moved.index(anchor) + (1 if after else 0), cid)
+    return moved
+
+
 def move_in_order(state: HeimrState, cid: str, anchor: str, after: bool) -> None:
-    """Put ``cid`` just before or after ``anchor`` in the order (H-INIT-3, H-INIT-4)."""
+    """H-INIT-4: put ``cid`` just before or after ``anchor``; the current turn goes on."""
     current = state.order[state.index]
-    state.order.remove(cid)
-    at = state.order.index(anchor) + (1 if after else 0)
-    state.order.insert(at, cid)
-    state.index = state.order.index(current) if current in state.order else state.index
+    state.order = delayed_order(state.order, cid, anchor, after)
+    state.index = state.order.index(current)
 
 
 def delay(
@@ -143,12 +197,11 @@ def delay(
     """H-INIT-3: at the start of its turn a character moves itself in the order.
 
     Moving later hands the turn to whoever now stands at its place; moving earlier
-    (before a character who has already acted this round) ends its turn for this round.
+    (before a character who has already acted this round) ends its turn for this round,
+    and the character who came after it in the old order acts next.
     """
     old_index = state.index
-    state.order.remove(who.id)
-    at = state.order.index(anchor) + (1 if after else 0)
-    state.order.insert(at, who.id)
+    state.order = delayed_order(state.order, who.id, anchor, after)
     events.append(
         Event(
             "delay",
@@ -157,13 +210,9 @@ def delay(
             {"who": who.id, "anchor": anchor, "after": after},
         )
     )
-    new_index = state.order.index(who.id)
-    if new_index < old_index:
-        # Moved ahead of characters who already acted: the turn is over for this round.
-        state.index = new_index
+    state.index = old_index  # moving later: whoever came next now stands here
+    if state.order.index(who.id) < old_index:
+        # Moving earlier shifts those in between one place on, so the character that came
+        # next in the old order stands one further.
         _advance(state, events)
-    else:
-        state.index = old_index
-        if state.index >= len(state.order):
-            state.index = 0
     start_turn(state, dice, events)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.rules.heimr import combat, effects, health, turns
-from fracas.rules.heimr.rolls import challenge
+from fracas.rules.heimr.rolls import challenge, turns_running
 from fracas.rules.heimr.sheet import divide_xp
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState, Readied
 
@@ -111,6 +111,11 @@ def _check_effect(state: HeimrState, action: Action) -> None:
     if name in ("Resist", "Miss"):
         raise IllegalAction("H-EFF-9", f"{name} is a reaction: give it as reaction={name}")
     number(action, "number")
+    if action.option("reaction") is None and name == "Bind":
+        effects.bind_part(action.option("part"))
+    if action.option("reaction") is None and name == "Stumble":
+        target = who(state, action.target)
+        effects.stumble_direction(state, target, action.option("from"), action.option("direction"))
 
 
 @verb("effect", "gm", "H-EFF-1", "call an effect on a character: name= number= part= from=")
@@ -129,6 +134,7 @@ def _effect(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         source=action.option("from"),
         part=action.option("part"),
         reaction=reaction,
+        direction=action.option("direction"),
     )
     hold_on(state, target, dice, events)
 
@@ -162,6 +168,13 @@ def _check_stabilize(state: HeimrState, action: Action) -> None:
 @verb("stabilize", "gm", "H-HP-4", "a skill stabilizes an injured character")
 def _stabilize(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     health.stabilize(who(state, action.target), events)
+
+
+@checks("reopen")
+def _check_reopen(state: HeimrState, action: Action) -> None:
+    target = who(state, action.target)
+    if not target.injured or target.dead or not target.stabilized:
+        raise IllegalAction("H-HP-4", f"{target.name} has no stabilized injury to reopen")
 
 
 @verb("reopen", "gm", "H-HP-4", "moving the injured part reopens the injury")
@@ -213,7 +226,13 @@ def roll_challenge(
     penalty = number(action, "penalty", 0) or 0
     mods = [("situational", -penalty)] if penalty else []
     check = challenge(
-        c, ability, dice, f"{c.name} rolls {label} against CR {cr}", mods, events=events
+        c,
+        ability,
+        dice,
+        f"{c.name} rolls {label} against CR {cr}",
+        mods,
+        events=events,
+        in_combat=turns_running(state),
     )
     passed = not check.failed_outright and check.result >= cr
     events.append(
@@ -283,11 +302,22 @@ def contest(
     events: list[Event],
 ) -> bool:
     """H-DICE-8: both roll and compare; the first must beat the second (a tie holds)."""
+    fighting = turns_running(state)
     ra = challenge(
-        a, a.stats.abilities[ability_a], dice, f"{a.name} rolls {ability_a}", events=events
+        a,
+        a.stats.abilities[ability_a],
+        dice,
+        f"{a.name} rolls {ability_a}",
+        events=events,
+        in_combat=fighting,
     )
     rb = challenge(
-        b, b.stats.abilities[ability_b], dice, f"{b.name} rolls {ability_b}", events=events
+        b,
+        b.stats.abilities[ability_b],
+        dice,
+        f"{b.name} rolls {ability_b}",
+        events=events,
+        in_combat=fighting,
     )
     won = not ra.failed_outright and (rb.failed_outright or ra.result > rb.result)
     events.append(
@@ -352,6 +382,8 @@ def _end(state: HeimrState, action: Action, dice: DiceSource, events: list[Event
 @checks("attack")
 def _check_attack(state: HeimrState, action: Action) -> None:
     combat.check_weapon_attack(state, who(state, action.actor), who(state, action.target))
+    if effects.bound(who(state, action.actor), "hands"):
+        raise IllegalAction("H-EFF-7", f"{action.actor}'s hands are bound")
     part = action.option("part")
     if part is not None and part not in state.tables.injury_effects:
         raise IllegalAction("H-ATK-5", f"aim at one of {', '.join(state.tables.injury_effects)}")
@@ -383,6 +415,13 @@ def _check_brawl(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-ATK-8", "a brawl attack is effect=hit or effect=bind")
     if effect == "bind" and not attacker.free_hand():
         raise IllegalAction("H-ATK-8", f"{attacker.name} needs a free hand to grab")
+    if effect == "bind" and effects.bound(attacker, "hands"):
+        raise IllegalAction("H-EFF-7", f"{attacker.name}'s hands are bound")
+    cluster = state.cluster_of(attacker.id)
+    if attacker.has("Stumble") and (cluster is None or target.id not in cluster):
+        raise IllegalAction(
+            "H-EFF-4", f"{attacker.name} is stumbling: melee only against its combat cluster"
+        )
 
 
 @verb("brawl", "standard", "H-ATK-8", "punch or grab: <target> effect=hit|bind")
@@ -398,7 +437,7 @@ def _brawl(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     )
 
 
-@verb("release", "free", "H-ATK-10", "let go of the character you hold")
+@verb("release", "reaction", "H-ATK-10", "let go of the character you hold, at any time")
 def _release(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     effects.release_hold(state, who(state, action.actor), "releases the hold", events)
 
@@ -470,13 +509,21 @@ def _check_move(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if c.prone:
         raise IllegalAction("H-POS-1", f"{c.name} is prone: crawl, or stand up first")
-    if any(e.name == "Bind" and e.part in ("feet", "body") for e in c.effects):
+    if effects.bound(c, "feet", "body"):
         raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
     if action.target in (None, "out"):
         if state.cluster_of(c.id) is None:
             raise IllegalAction("H-ATK-1", f"{c.name} is in no combat cluster")
         return
-    adjacent_square(state, c, action.target)
+    stumble_check(c, adjacent_square(state, c, action.target))
+
+
+def stumble_check(c: Combatant, square: str) -> None:
+    direction = effects.barred(c, square)
+    if direction is not None:
+        raise IllegalAction(
+            "H-EFF-4", f"{c.name} is stumbling and cannot move {direction}, where it came from"
+        )
 
 
 def adjacent_square(state: HeimrState, c: Combatant, square: str) -> str:
@@ -520,6 +567,12 @@ def _check_charge(state: HeimrState, action: Action) -> None:
     c, target = who(state, action.actor), who(state, action.target)
     if c.prone:
         raise IllegalAction("H-POS-1", f"{c.name} is prone and cannot charge")
+    if c.has("Stumble"):
+        raise IllegalAction(
+            "H-EFF-4", f"{c.name} is stumbling: melee only against its combat cluster"
+        )
+    if effects.bound(c, "feet", "body"):
+        raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
     if target.square == c.square:
         raise IllegalAction("H-ACT-4", f"{target.name} is in {c.name}'s square: attack instead")
     adjacent_square(state, c, target.square)
@@ -561,7 +614,9 @@ def _check_crawl(state: HeimrState, action: Action) -> None:
         raise IllegalAction(
             "H-ACT-6", f"{c.name} has not been in this square since the start of the turn"
         )
-    adjacent_square(state, c, action.target or "")
+    if effects.bound(c, "body"):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s body is bound: no moving from its position")
+    stumble_check(c, adjacent_square(state, c, action.target or ""))
 
 
 @verb("crawl", "upcoming", "H-ACT-6", "crawl to a bordering square (done next turn)")
@@ -571,9 +626,49 @@ def _crawl(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     events.append(Event("upcoming", f"{c.name} starts crawling to {action.target}", {"who": c.id}))
 
 
-@verb("breather", "ongoing", "H-FAT-3", "take a breather: fatigue -2, not below base")
+@checks("breather")
+def _check_breather(state: HeimrState, action: Action) -> None:
+    if action.option("as") not in (None, "ongoing", "upcoming"):
+        raise IllegalAction("H-ACT-3", "a breather is taken as=ongoing (now) or as=upcoming")
+
+
+@verb("breather", "ongoing", "H-FAT-3", "take a breather: fatigue -2, not below base [as=upcoming]")
 def _breather(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
-    combat.breather(state, who(state, action.actor), events)
+    c = who(state, action.actor)
+    if kind_of(action) == "upcoming":
+        c.upcoming = "breather"
+        events.append(Event("upcoming", f"{c.name} starts taking a breather", {"who": c.id}))
+        return
+    combat.breather(state, c, events)
+
+
+def kind_of(action: Action) -> Kind:
+    """The action type (H-ACT-1) of ``action``: its verb's, except that a breather may be
+    taken as an upcoming action ("Taking a breather: Ongoing or upcoming", H-ACT-3)."""
+    if action.verb == "breather" and action.option("as") == "upcoming":
+        return "upcoming"
+    return VERBS[action.verb].kind
+
+
+@checks("cancel")
+def _check_cancel(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    assert state.turn is not None
+    if c.upcoming is None or state.turn.acted:
+        raise IllegalAction(
+            "H-ACT-1",
+            f"{c.name} has no upcoming action to cancel: that is done at the start of the "
+            "turn it would complete in",
+        )
+
+
+@verb("cancel", "start", "H-ACT-1", "cancel your upcoming action at the start of your turn")
+def _cancel(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    assert state.turn is not None
+    events.append(Event("upcoming", f"{c.name} cancels the upcoming {c.upcoming}", {"who": c.id}))
+    c.upcoming = None
+    state.turn.standard = False  # the standard action is the character's again
 
 
 @verb("rest", "start", "H-HP-3", "a short rest of five minutes, out of combat")
@@ -610,6 +705,9 @@ def _check_delay(state: HeimrState, action: Action) -> None:
     if anchor is None or anchor == action.actor:
         raise IllegalAction("H-INIT-3", "delay after=<character> or before=<character>")
     who(state, anchor)
+    after = action.option("after") is not None
+    if turns.delayed_order(state.order, action.actor, anchor, after) == state.order:
+        raise IllegalAction("H-INIT-3", f"{action.actor} already stands there in the order")
 
 
 @verb("delay", "start", "H-INIT-3", "move yourself in the order: after= or before=")
@@ -651,6 +749,10 @@ def _check_trigger(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-INIT-4", f"{c.name} has no readied action")
     if state.current == c.id:
         raise IllegalAction("H-INIT-4", "a readied action happens in another character's turn")
+    if action.option("intent") is not None and c.readied.intent_failed:
+        raise IllegalAction(
+            "H-INIT-5", f"{c.name} has already failed to see this intent: wait for the attack"
+        )
     readied = Action.parse(f"{c.id} {c.readied.action}")
     VERBS[readied.verb].check(state, readied)
 
@@ -661,10 +763,12 @@ def _trigger(state: HeimrState, action: Action, dice: DiceSource, events: list[E
     assert c.readied is not None and state.turn is not None
     trigger_actor = state.combatants[state.turn.actor]
     readied = Action.parse(f"{c.id} {c.readied.action}")
-    # H-INIT-5: on intent, the attacker hides it (persuasion) against the readier's insight.
-    if action.option("intent") is not None and not contest(
-        state, c, "Insight", trigger_actor, "Persuasion", dice, events
+    # H-INIT-5: on intent, the actor hides it (persuasion) and the readier's insight is a
+    # challenge against that roll.
+    if action.option("intent") is not None and not turns.sees_intent(
+        c, trigger_actor, dice, events
     ):
+        c.readied.intent_failed = True
         text = f"{c.name} does not see it coming in time: the readied action comes after"
         events.append(Event("ready", text, {"who": c.id}))
         return
@@ -677,6 +781,8 @@ def _trigger(state: HeimrState, action: Action, dice: DiceSource, events: list[E
     )
     c.readied = None
     VERBS[readied.verb].apply(state, readied, dice, events)
+    if VERBS[readied.verb].kind == "ongoing":
+        c.ongoing = True  # H-ACT-1: -2 on defence rolls until its next turn
     turns.move_in_order(state, c.id, trigger_actor.id, after=False)
 
 
@@ -699,7 +805,7 @@ def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[E
     if (
         action.target is not None
         and action.target.upper()[:1].isalpha()
-        and (action.target.upper() not in state.combatants)
+        and action.target not in state.combatants
     ):
         d = combat.distance(c.square, action.target.upper())
         bonus = [("same square", 2)] if d == 0 else [("bordering square", 1)] if d == 1 else []
@@ -722,6 +828,8 @@ def _check_draw(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-ACT-3", f"{c.name} carries no {action.target!r} to draw")
     if c.sword_hand is not None and (c.off_hand is not None or c.shield is not None):
         raise IllegalAction("H-ACT-3", f"{c.name} has no free hand")
+    if effects.bound(c, "hands"):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s hands are bound")
 
 
 @verb("draw", "standard", "H-ACT-3", "draw a weapon or ammunition")
@@ -768,6 +876,8 @@ def _check_get(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-ACT-3", f"no {action.target!r} lies at {c.name}'s feet")
     if c.has("Drop"):
         raise IllegalAction("H-EFF-3", f"{c.name} cannot pick it up until the Drop passes")
+    if effects.bound(c, "hands"):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s hands are bound: no picking up items")
 
 
 @verb("get", "ongoing", "H-ACT-3", "pick an item up (into the free hand)")
@@ -786,3 +896,47 @@ def _get(state: HeimrState, action: Action, dice: DiceSource, events: list[Event
     else:
         c.carried.append(item)
     events.append(Event("item", f"{c.name} picks up the {item.name}", {"who": c.id}))
+
+
+@checks("drop")
+def _check_drop(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    held = [i for i in (c.sword_hand, c.off_hand, c.shield) if i is not None]
+    if not held:
+        raise IllegalAction("H-ACT-3", f"{c.name} holds nothing to drop")
+    if action.target is not None and not any(i.name.lower() == action.target.lower() for i in held):
+        raise IllegalAction("H-ACT-3", f"{c.name} holds no {action.target!r}")
+
+
+@verb("drop", "free", "H-ACT-3", "drop a held item, or all of them: [item]")
+def _drop(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    wanted = None if action.target is None else action.target.lower()
+    for slot in ("sword_hand", "off_hand", "shield"):
+        item = getattr(c, slot)
+        if item is not None and wanted in (None, item.name.lower()):
+            setattr(c, slot, None)
+            c.dropped.append(item)
+            events.append(Event("drop", f"{c.name} drops the {item.name}", {"who": c.id}))
+
+
+@checks("swap")
+def _check_swap(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if c.shield is not None:
+        raise IllegalAction(
+            "H-ACT-3", f"{c.name}'s {c.shield.name} is wielded in the off-hand only"
+        )
+    if c.sword_hand is None and c.off_hand is None:
+        raise IllegalAction("H-ACT-3", f"{c.name} holds nothing to swap")
+    if c.sword_hand is not None and c.sword_hand.hands != "either-hand":
+        raise IllegalAction("H-ACT-3", f"the {c.sword_hand.name} cannot be wielded in the off-hand")
+    if effects.bound(c, "hands"):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s hands are bound")
+
+
+@verb("swap", "free", "H-ACT-3", "move the item of one hand to the other, or swap them")
+def _swap(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    c.sword_hand, c.off_hand = c.off_hand, c.sword_hand
+    events.append(Event("item", f"{c.name} swaps the items in its hands", {"who": c.id}))
