@@ -30,6 +30,7 @@ def sheet(
     sword: str | None = None,
     off: str | None = None,
     carried: Iterable[str] = (),
+    skills: Iterable[str] = (),
     **attributes: int,
 ) -> dict[str, Any]:
     """A character sheet; ``abilities`` maps a name to (trained C, trained P)."""
@@ -46,6 +47,7 @@ def sheet(
             for ability, (c, p) in (abilities or {}).items()
         },
         "items": {"sword_hand": sword, "off_hand": off, "carried": list(carried)},
+        "skills": list(skills),
     }
 
 

@@ -49,6 +49,7 @@ def receive(
     part: str | None = None,
     reaction: str | None = None,
     direction: str | None = None,
+    item: str | None = None,
 ) -> None:
     """``who`` receives the effect ``name``; a reaction (Resist, Miss) negates it (H-EFF-9).
 
@@ -90,7 +91,8 @@ def receive(
         )
         return
     if name == "Break":
-        return  # items' toughness comes with the battlefield rules
+        break_item(state, who, item, n, events)
+        return
     if name == "Fall":
         who.prone = True
     elif name == "Drop":
@@ -112,6 +114,44 @@ def receive(
             part=part,
             fresh=state.current == who.id,
             direction=direction if name == "Stumble" else None,
+        )
+    )
+
+
+def break_item(
+    state: HeimrState, who: Combatant, item: str | None, strength: int, events: list[Event]
+) -> None:
+    """H-EFF-6: Break on an item destroys it when at least as strong as its toughness
+    (the campaign's ``item_toughness`` table, docs/decisions.md)."""
+    held = [i for i in (who.sword_hand, who.off_hand, who.shield) if i is not None]
+    found = [
+        i for i in [*held, *who.carried] if item is not None and i.name.lower() == item.lower()
+    ]
+    if not found:
+        names = ", ".join(i.name for i in [*held, *who.carried]) or "nothing"
+        raise IllegalAction("H-EFF-6", f"Break is called on an item: item= one of {names}")
+    target = found[0]
+    toughness = state.tables.item_toughness.get(target.name, state.tables.item_toughness["default"])
+    if strength < toughness:
+        events.append(
+            Event(
+                "break",
+                f"the {target.name} holds: Break {strength} against toughness {toughness}",
+                {"who": who.id, "item": target.name, "broken": False},
+            )
+        )
+        return
+    for slot in ("sword_hand", "off_hand", "shield"):
+        if getattr(who, slot) is target:
+            setattr(who, slot, None)
+            break
+    else:
+        who.carried.remove(target)
+    events.append(
+        Event(
+            "break",
+            f"{who.name}'s {target.name} breaks: Break {strength} against toughness {toughness}",
+            {"who": who.id, "item": target.name, "broken": True},
         )
     )
 

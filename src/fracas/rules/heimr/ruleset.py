@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.rules.heimr import effects, health, setup, turns
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
-from fracas.rules.heimr.verbs import VERBS, kind_of
+from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 
 GM = "gm"
 
@@ -114,7 +114,7 @@ class HeimrRules(Ruleset[HeimrState]):
                 raise IllegalAction(
                     "H-ACT-2", f"{who.name} has already used a simultaneous action this turn"
                 )
-        if kind in ("free", "upcoming") and action.verb in turn.free:
+        if kind in ("free", "upcoming") and free_key(action) in turn.free:
             raise IllegalAction(
                 "H-ACT-1",
                 f"{who.name} has already used {action.verb} this "
@@ -141,7 +141,7 @@ class HeimrRules(Ruleset[HeimrState]):
             else:
                 turn.standard, turn.standard_verb = True, action.verb
         if kind in ("free", "upcoming"):
-            turn.free.append(action.verb)
+            turn.free.append(free_key(action))
         who = state.combatants[action.actor]
         if kind == "ongoing":
             who.ongoing = True  # H-ACT-1: -2 on defence rolls until the next turn

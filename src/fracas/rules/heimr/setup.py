@@ -121,6 +121,7 @@ def combatant(campaign: Campaign, sheet: CharacterSheet, cid: str, place: Placem
         shield=off if isinstance(off, Shield) else None,
         prone=place.prone,
         carried=[i for n in sheet.items.carried if (i := items.get(n)) is not None],
+        skills=tuple(sheet.skills),
     )
     who.stance = place.stance or default_stance(who)
     return who

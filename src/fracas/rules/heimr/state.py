@@ -138,6 +138,7 @@ class Combatant:
     held_by: str | None = None
     dodged_melee_of: list[str] = field(default_factory=list)  # in their last turn (H-ATK-9)
     attacked_melee: list[str] = field(default_factory=list)  # whom it attacked this turn
+    skills: tuple[str, ...] = ()  # from the sheet (H-CHAR-5); fixed in combat
     carried: list[Weapon | Shield] = field(default_factory=list)  # stowed, drawn by an action
     dropped: list[Weapon | Shield] = field(default_factory=list)  # on the ground, its square
     xp: int = 0

@@ -84,6 +84,7 @@ class Tables(Model):
     climbing: dict[str, int | None]
     concealment: dict[str, Concealment]
     lighting: dict[str, NonNegative]
+    item_toughness: dict[str, NonNegative]
     fatigue: Fatigue
     training_costs: Annotated[list[Positive], Field(min_length=2)]
     attribute_progress: Annotated[dict[int, Positive], Field(min_length=1)]
@@ -112,6 +113,8 @@ class Tables(Model):
             if level.lowest is not None and level.lowest > level.highest:
                 yield ("injury_levels", name, "lowest"), "is above highest"
             expected = None if level.lowest is None else level.lowest - 1
+        if "default" not in self.item_toughness:
+            yield ("item_toughness",), "needs a `default` toughness for items not named"
         keys = sorted(self.attribute_progress)
         if keys != list(range(keys[0], keys[-1] + 1)):
             yield ("attribute_progress",), "needs one entry for every value between its ends"

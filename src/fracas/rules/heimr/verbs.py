@@ -135,6 +135,7 @@ def _effect(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         part=action.option("part"),
         reaction=reaction,
         direction=action.option("direction"),
+        item=action.option("item"),
     )
     hold_on(state, target, dice, events)
 
@@ -644,10 +645,72 @@ def _breather(state: HeimrState, action: Action, dice: DiceSource, events: list[
 
 def kind_of(action: Action) -> Kind:
     """The action type (H-ACT-1) of ``action``: its verb's, except that a breather may be
-    taken as an upcoming action ("Taking a breather: Ongoing or upcoming", H-ACT-3)."""
+    taken as an upcoming action ("Taking a breather: Ongoing or upcoming", H-ACT-3) and a
+    skill's type "depends on the skill you use" (``as=``, standard by default)."""
     if action.verb == "breather" and action.option("as") == "upcoming":
         return "upcoming"
+    if action.verb == "skill" and action.option("as") in SKILL_KINDS:
+        return SKILL_KINDS[action.option("as") or "standard"]
     return VERBS[action.verb].kind
+
+
+def free_key(action: Action) -> str:
+    """What "the same free action" is (H-ACT-1): the verb, or for a skill the skill used
+    (two different skills are two actions, docs/decisions.md)."""
+    if action.verb == "skill":
+        return f"skill {(action.target or '').lower()}"
+    return action.verb
+
+
+SKILL_KINDS: dict[str, Kind] = {
+    "standard": "standard",
+    "free": "free",
+    "ongoing": "ongoing",
+    "upcoming": "upcoming",
+}
+
+
+def skill_cost(c: Combatant, action: Action) -> int:
+    """H-EFF-8: the willpower a skill costs: its own (``cost=``, 1 by default,
+    docs/decisions.md) and one more while Weakened."""
+    return (number(action, "cost", 1) or 0) + (1 if c.has("Weaken") else 0)
+
+
+@checks("skill")
+def _check_skill(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    name = action.target or ""
+    if name.lower() not in (s.lower() for s in c.skills):
+        known = ", ".join(c.skills) or "none"
+        raise IllegalAction("H-ACT-3", f"{c.name} has no skill {name!r} (skills: {known})")
+    if action.option("as") not in (None, *SKILL_KINDS):
+        raise IllegalAction("H-ACT-1", f"as= is one of {', '.join(SKILL_KINDS)}")
+    if c.has("Daze"):
+        raise IllegalAction("H-EFF-5", f"{c.name} is dazed and cannot use a skill")
+    cost = skill_cost(c, action)
+    if c.willpower < cost:
+        raise IllegalAction(
+            "H-EFF-8" if c.has("Weaken") else "H-ACT-3",
+            f"{name} costs {cost} willpower"
+            + (" while Weakened" if c.has("Weaken") else "")
+            + f"; {c.name} has {c.willpower}",
+        )
+
+
+@verb("skill", "standard", "H-ACT-3", "use a skill: <skill> [cost=N] [as=free|ongoing|...]")
+def _skill(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    cost = skill_cost(c, action)
+    c.willpower -= cost
+    extra = " (1 more while Weakened)" if c.has("Weaken") else ""
+    events.append(
+        Event(
+            "skill",
+            f"{c.name} uses {action.target} for {cost} willpower{extra}: {c.willpower} left",
+            {"who": c.id, "skill": action.target, "cost": cost, "willpower": c.willpower},
+        )
+    )
+    effects.interrupt(c, "skill", events)  # H-ACT-1: a skill cancels an upcoming action
 
 
 @checks("cancel")
