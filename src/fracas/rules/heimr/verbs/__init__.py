@@ -1,0 +1,23 @@
+"""The actions of a Heimr encounter: what each verb needs (check) and does (apply).
+
+Each verb has an action type (H-ACT-1): standard, free, ongoing, upcoming; ``reaction``
+for what a character does in another's turn; ``gm`` for the game master's calls. The
+verbs are grouped by concept; importing this package registers them all.
+"""
+
+from fracas.rules.heimr.verbs import fighting, gm, items, moving, turn
+from fracas.rules.heimr.verbs.registry import CHECKS, VERBS, Kind, Verb, free_key, kind_of
+
+__all__ = [
+    "CHECKS",
+    "VERBS",
+    "Kind",
+    "Verb",
+    "fighting",
+    "free_key",
+    "gm",
+    "items",
+    "kind_of",
+    "moving",
+    "turn",
+]

@@ -1,0 +1,297 @@
+"""The game master's calls: begin, effects, time, healing, challenges, contests, XP."""
+
+from __future__ import annotations
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.rules.heimr import effects, health, turns
+from fracas.rules.heimr.rolls import challenge, turns_running
+from fracas.rules.heimr.sheet import divide_xp
+from fracas.rules.heimr.state import Combatant, HeimrState
+from fracas.rules.heimr.verbs.registry import (
+    ability_of,
+    checks,
+    number,
+    verb,
+    who,
+)
+
+# -- the game master ---------------------------------------------------------------------
+
+
+@checks("begin")
+def _check_begin(state: HeimrState, action: Action) -> None:
+    if state.started:
+        raise IllegalAction("H-INIT-1", "combat has already begun")
+
+
+@verb("begin", "gm", "H-INIT-1", "roll initiative and start combat")
+def _begin(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    turns.begin(state, dice, events)
+
+
+@checks("effect")
+def _check_effect(state: HeimrState, action: Action) -> None:
+    who(state, action.target)
+    name = effects.name_of(state, action.option("name") or "")
+    if name in ("Resist", "Miss"):
+        raise IllegalAction("H-EFF-9", f"{name} is a reaction: give it as reaction={name}")
+    number(action, "number")
+    if action.option("reaction") is None and name == "Bind":
+        effects.bind_part(action.option("part"))
+    if action.option("reaction") is None and name == "Stumble":
+        target = who(state, action.target)
+        effects.stumble_direction(state, target, action.option("from"), action.option("direction"))
+
+
+@verb("effect", "gm", "H-EFF-1", "call an effect on a character: name= number= part= from=")
+def _effect(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    target = who(state, action.target)
+    name = effects.name_of(state, action.option("name") or "")
+    reaction = action.option("reaction")
+    if reaction is not None:
+        reaction = effects.name_of(state, reaction)
+    effects.receive(
+        state,
+        target,
+        name,
+        number(action, "number"),
+        events,
+        source=action.option("from"),
+        part=action.option("part"),
+        reaction=reaction,
+        direction=action.option("direction"),
+        item=action.option("item"),
+    )
+    hold_on(state, target, dice, events)
+
+
+def hold_on(state: HeimrState, target: Combatant, dice: DiceSource, events: list[Event]) -> None:
+    """H-GRID-7 (with the battlefield): a climber hit by an effect rolls to hold on."""
+    return None
+
+
+@checks("wait")
+def _check_wait(state: HeimrState, action: Action) -> None:
+    if (number(action, "seconds") or 0) <= 0:
+        raise IllegalAction("H-HP-5", "wait seconds=N, with N above 0")
+
+
+@verb("wait", "gm", "H-HP-5", "let in-game time pass out of combat: seconds=")
+def _wait(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    seconds = number(action, "seconds") or 0
+    state.clock += seconds
+    events.append(Event("clock", f"{seconds} seconds pass", {"clock": state.clock}))
+    health.tick(state, events)
+
+
+@checks("stabilize")
+def _check_stabilize(state: HeimrState, action: Action) -> None:
+    target = who(state, action.target)
+    if not target.injured or target.dead:
+        raise IllegalAction("H-HP-4", f"{target.name} is not dying")
+
+
+@verb("stabilize", "gm", "H-HP-4", "a skill stabilizes an injured character")
+def _stabilize(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    health.stabilize(who(state, action.target), events)
+
+
+@checks("reopen")
+def _check_reopen(state: HeimrState, action: Action) -> None:
+    target = who(state, action.target)
+    if not target.injured or target.dead or not target.stabilized:
+        raise IllegalAction("H-HP-4", f"{target.name} has no stabilized injury to reopen")
+
+
+@verb("reopen", "gm", "H-HP-4", "moving the injured part reopens the injury")
+def _reopen(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    health.reopen(state, who(state, action.target), events)
+
+
+@verb("heal", "gm", "H-HP-3", "restore hit points: hp=")
+def _heal(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    target = who(state, action.target)
+    health.heal(target, number(action, "hp", target.stats.hit_points) or 0, events)
+
+
+@checks("challenge")
+def _check_challenge(state: HeimrState, action: Action) -> None:
+    c = who(state, action.target)
+    if action.option("attribute") is None:
+        ability_of(state, c, action.option("ability"))
+    elif action.option("attribute") not in c.stats.attributes:
+        raise IllegalAction("H-CHAR-4", f"unknown attribute {action.option('attribute')!r}")
+    if number(action, "cr") is None:
+        raise IllegalAction("H-DICE-7", "a challenge needs its requirement: cr=N")
+
+
+@verb("challenge", "gm", "H-DICE-7", "a CR challenge: ability= or attribute= consistency=, cr=")
+def _challenge(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.target)
+    cr = number(action, "cr") or 0
+    state.pending = None
+    passed = roll_challenge(state, c, action, cr, dice, events)
+    if not passed:
+        state.pending = str(action)
+
+
+def roll_challenge(
+    state: HeimrState, c: Combatant, action: Action, cr: int, dice: DiceSource, events: list[Event]
+) -> bool:
+    """Roll an ability (H-CHAR-2) or attribute (H-CHAR-4) against a CR (H-DICE-7)."""
+    from fracas.rules.heimr.state import Ability
+
+    attribute = action.option("attribute")
+    if attribute is not None:
+        consistency = number(action, "consistency", 0) or 0
+        ability = Ability(consistency, c.stats.attributes[attribute], (attribute,))
+        label = attribute
+    else:
+        label = ability_of(state, c, action.option("ability"))
+        ability = c.stats.abilities[label]
+    penalty = number(action, "penalty", 0) or 0
+    mods = [("situational", -penalty)] if penalty else []
+    check = challenge(
+        c,
+        ability,
+        dice,
+        f"{c.name} rolls {label} against CR {cr}",
+        mods,
+        events=events,
+        in_combat=turns_running(state),
+    )
+    passed = not check.failed_outright and check.result >= cr
+    events.append(
+        Event(
+            "challenge",
+            f"{c.name} {'passes' if passed else 'fails'} CR {cr}",
+            {"who": c.id, "cr": cr, "passed": passed},
+        )
+    )
+    effects.interrupt(c, "dice challenge", events)
+    return passed
+
+
+@checks("reroll")
+def _check_reroll(state: HeimrState, action: Action) -> None:
+    if state.pending is None or Action.parse(state.pending).target != action.actor:
+        raise IllegalAction("H-DICE-7", f"{action.actor} has no failed challenge to re-roll")
+    if who(state, action.actor).willpower < 1:
+        raise IllegalAction("H-DICE-7", f"{action.actor} has no willpower left to re-roll")
+
+
+@verb("reroll", "any", "H-DICE-7", "spend 1 willpower to re-roll the failed challenge")
+def _reroll(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    assert state.pending is not None
+    original = Action.parse(state.pending)
+    c = who(state, action.actor)
+    c.willpower -= 1
+    events.append(
+        Event(
+            "willpower",
+            f"{c.name} spends 1 willpower to re-roll ({c.willpower} left)",
+            {"who": c.id, "willpower": c.willpower},
+        )
+    )
+    if roll_challenge(state, c, original, number(original, "cr") or 0, dice, events):
+        state.pending = None
+
+
+@checks("contest")
+def _check_contest(state: HeimrState, action: Action) -> None:
+    a, b = who(state, action.target), who(state, action.option("against"))
+    ability_of(state, a, action.option("ability"))
+    ability_of(state, b, action.option("with"))
+
+
+@verb("contest", "gm", "H-DICE-8", "opposed challenge: <a> ability= against=<b> with=<ability>")
+def _contest(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    a, b = who(state, action.target), who(state, action.option("against"))
+    contest(
+        state,
+        a,
+        ability_of(state, a, action.option("ability")),
+        b,
+        ability_of(state, b, action.option("with")),
+        dice,
+        events,
+    )
+
+
+def contest(
+    state: HeimrState,
+    a: Combatant,
+    ability_a: str,
+    b: Combatant,
+    ability_b: str,
+    dice: DiceSource,
+    events: list[Event],
+) -> bool:
+    """H-DICE-8: both roll and compare; the first must beat the second (a tie holds)."""
+    fighting = turns_running(state)
+    ra = challenge(
+        a,
+        a.stats.abilities[ability_a],
+        dice,
+        f"{a.name} rolls {ability_a}",
+        events=events,
+        in_combat=fighting,
+    )
+    rb = challenge(
+        b,
+        b.stats.abilities[ability_b],
+        dice,
+        f"{b.name} rolls {ability_b}",
+        events=events,
+        in_combat=fighting,
+    )
+    won = not ra.failed_outright and (rb.failed_outright or ra.result > rb.result)
+    events.append(
+        Event(
+            "contest",
+            f"{a.name}'s {ability_a} {ra.result} against {b.name}'s "
+            f"{ability_b} {rb.result}: "
+            f"{a.name if won else b.name} wins",
+            {"winner": a.id if won else b.id},
+        )
+    )
+    return won
+
+
+@verb("award", "gm", "H-XP-1", "encounter XP divided among those present: xp=")
+def _award(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    present = [c for c in state.combatants.values() if not c.dead and c.side in _pcs(action)]
+    share = divide_xp(number(action, "xp", 0) or 0, len(present), state.xp_remainder)
+    state.xp_remainder = share.remainder
+    for c in present:
+        c.xp += share.each
+    events.append(
+        Event(
+            "xp",
+            f"{share.each} XP each to {', '.join(c.name for c in present)}; "
+            f"{share.remainder} carried over",
+            {"each": share.each, "remainder": share.remainder},
+        )
+    )
+
+
+def _pcs(action: Action) -> set[str]:
+    side = action.option("side")
+    return {side} if side else {action.target} if action.target else set()
+
+
+@checks("award")
+def _check_award(state: HeimrState, action: Action) -> None:
+    if number(action, "xp") is None or not (action.option("side") or action.target):
+        raise IllegalAction("H-XP-1", "award <side> xp=N")
+
+
+@verb("skip", "gm", "H-INIT-2", "end the turn of a character that cannot act")
+def _skip(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    turns.end_turn(state, dice, events)
+
+
+@checks("skip")
+def _check_skip(state: HeimrState, action: Action) -> None:
+    if state.turn is None:
+        raise IllegalAction("H-INIT-2", "combat has not begun")

@@ -1,0 +1,165 @@
+"""Positions and movement: prone, stand, move, run, charge, crawl (H-ACT-3..6, H-POS-1)."""
+
+from __future__ import annotations
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.rules.heimr import combat, effects
+from fracas.rules.heimr.state import Combatant, HeimrState
+from fracas.rules.heimr.verbs.registry import (
+    checks,
+    verb,
+    who,
+)
+
+
+@verb("prone", "free", "H-POS-1", "drop prone")
+def _prone(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    c.prone = True
+    events.append(Event("position", f"{c.name} drops prone", {"who": c.id}))
+
+
+@checks("prone")
+def _check_prone(state: HeimrState, action: Action) -> None:
+    if who(state, action.actor).prone:
+        raise IllegalAction("H-POS-1", f"{action.actor} is already prone")
+
+
+@verb("stand", "standard", "H-EFF-3", "stand up (a standard action: docs/decisions.md)")
+def _stand(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    c.prone = False
+    events.append(Event("position", f"{c.name} stands up", {"who": c.id}))
+
+
+@checks("stand")
+def _check_stand(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if not c.prone:
+        raise IllegalAction("H-POS-1", f"{c.name} is not prone")
+    if c.has("Fall"):
+        raise IllegalAction(
+            "H-EFF-3", f"{c.name} has fallen and cannot stand until the Fall passes"
+        )
+
+
+@checks("move", "run")
+def _check_move(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if c.prone:
+        raise IllegalAction("H-POS-1", f"{c.name} is prone: crawl, or stand up first")
+    if effects.bound(c, "feet", "body"):
+        raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
+    if action.target in (None, "out"):
+        if state.cluster_of(c.id) is None:
+            raise IllegalAction("H-ATK-1", f"{c.name} is in no combat cluster")
+        return
+    stumble_check(c, adjacent_square(state, c, action.target))
+
+
+def stumble_check(c: Combatant, square: str) -> None:
+    direction = effects.barred(c, square)
+    if direction is not None:
+        raise IllegalAction(
+            "H-EFF-4", f"{c.name} is stumbling and cannot move {direction}, where it came from"
+        )
+
+
+def adjacent_square(state: HeimrState, c: Combatant, square: str) -> str:
+    sq = square.upper()
+    cols, rows = state.options["columns"], state.options["rows"]
+    valid = (
+        len(sq) >= 2
+        and "A" <= sq[0] < chr(65 + cols)
+        and sq[1:].isdigit()
+        and 1 <= int(sq[1:]) <= rows
+    )
+    if not valid:
+        raise IllegalAction("H-GRID-1", f"{square} is not a square of the {cols}x{rows} grid")
+    if combat.distance(c.square, sq) != 1:
+        raise IllegalAction("H-GRID-2", f"{sq} does not border {c.name}'s square {c.square}")
+    return sq
+
+
+@verb("move", "standard", "H-ACT-3", "move to a bordering square, or out of the cluster")
+def _move(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    effects.leave_cluster(state, c, events)
+    if action.target not in (None, "out"):
+        c.square = action.target.upper()
+        events.append(
+            Event("move", f"{c.name} moves to {c.square}", {"who": c.id, "square": c.square})
+        )
+
+
+@verb("run", "ongoing", "H-ACT-5", "run to a bordering square")
+def _run(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    left = c.square
+    _move(state, action, dice, events)
+    if c.square != left:
+        c.ran_from = left
+
+
+@checks("charge")
+def _check_charge(state: HeimrState, action: Action) -> None:
+    c, target = who(state, action.actor), who(state, action.target)
+    if c.prone:
+        raise IllegalAction("H-POS-1", f"{c.name} is prone and cannot charge")
+    if c.has("Stumble"):
+        raise IllegalAction(
+            "H-EFF-4", f"{c.name} is stumbling: melee only against its combat cluster"
+        )
+    if effects.bound(c, "feet", "body"):
+        raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
+    if target.square == c.square:
+        raise IllegalAction("H-ACT-4", f"{target.name} is in {c.name}'s square: attack instead")
+    adjacent_square(state, c, target.square)
+    if target.ran_from == c.square:
+        raise IllegalAction(
+            "H-ACT-5",
+            f"{target.name} ran from {c.square} and cannot be "
+            "charged from there until its next turn",
+        )
+    brawl_effect = action.option("brawl")
+    if brawl_effect is None and not any(w.melee for w in c.weapons()):
+        raise IllegalAction("H-ACT-4", f"{c.name} has no melee weapon: charge with brawl=hit")
+
+
+@verb("charge", "ongoing", "H-ACT-4", "move into a bordering square and attack: [brawl=hit|bind]")
+def _charge(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c, target = who(state, action.actor), who(state, action.target)
+    effects.leave_cluster(state, c, events)
+    c.square = target.square
+    events.append(
+        Event("move", f"{c.name} charges into {c.square}", {"who": c.id, "square": c.square})
+    )
+    brawl_effect = action.option("brawl")
+    if brawl_effect is not None:
+        combat.brawl(state, c, target, brawl_effect, dice, events, action.option("defence"))
+    else:
+        combat.weapon_attack(
+            state, c, target, dice, events, melee_only=True, defence=action.option("defence")
+        )
+
+
+@checks("crawl")
+def _check_crawl(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if not c.prone:
+        raise IllegalAction("H-ACT-6", f"{c.name} crawls only when prone")
+    assert state.turn is not None
+    if c.square != state.turn.square_at_start:
+        raise IllegalAction(
+            "H-ACT-6", f"{c.name} has not been in this square since the start of the turn"
+        )
+    if effects.bound(c, "body"):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s body is bound: no moving from its position")
+    stumble_check(c, adjacent_square(state, c, action.target or ""))
+
+
+@verb("crawl", "upcoming", "H-ACT-6", "crawl to a bordering square (done next turn)")
+def _crawl(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    c.upcoming = f"crawl {(action.target or '').upper()}"
+    events.append(Event("upcoming", f"{c.name} starts crawling to {action.target}", {"who": c.id}))

@@ -1,0 +1,114 @@
+"""The registry of Heimr actions: each verb's type, rule, check and effect.
+
+Each verb has an action type (H-ACT-1): standard, free, ongoing, upcoming; ``reaction``
+for what a character does in another's turn; ``gm`` for the game master's calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.rules.heimr.state import Combatant, HeimrState
+
+Kind = Literal["standard", "free", "ongoing", "upcoming", "reaction", "gm", "start", "any"]
+Check = Callable[[HeimrState, Action], None]
+Apply = Callable[[HeimrState, Action, DiceSource, list[Event]], None]
+
+
+@dataclass(frozen=True)
+class Verb:
+    kind: Kind
+    rule: str
+    apply: Apply
+    summary: str
+
+    def check(self, state: HeimrState, action: Action) -> None:
+        """The verb's own conditions, registered with :func:`checks`."""
+        CHECKS.get(action.verb, _no_check)(state, action)
+
+
+VERBS: dict[str, Verb] = {}
+CHECKS: dict[str, Check] = {}
+
+
+def verb(name: str, kind: Kind, rule: str, summary: str) -> Callable[[Apply], Apply]:
+    """Register the function that applies the action ``name``."""
+
+    def register(apply: Apply) -> Apply:
+        VERBS[name] = Verb(kind, rule, apply, summary)
+        return apply
+
+    return register
+
+
+def checks(*names: str) -> Callable[[Check], Check]:
+    """Register the function that checks the actions ``names`` before they apply."""
+
+    def register(check: Check) -> Check:
+        for name in names:
+            CHECKS[name] = check
+        return check
+
+    return register
+
+
+def _no_check(state: HeimrState, action: Action) -> None:
+    return None
+
+
+def who(state: HeimrState, cid: str | None, rule: str = "H-CHAR-5") -> Combatant:
+    if cid is None or cid not in state.combatants:
+        known = ", ".join(state.combatants)
+        raise IllegalAction(rule, f"no combatant called {cid!r} (there are {known})")
+    return state.combatants[cid]
+
+
+def number(action: Action, key: str, default: int | None = None) -> int | None:
+    text = action.option(key)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise IllegalAction("H-CHAR-5", f"{key}={text!r} should be a whole number") from None
+
+
+def ability_of(state: HeimrState, c: Combatant, name: str | None) -> str:
+    if name is None:
+        raise IllegalAction("H-CHAR-3", "name the ability: ability=<name>")
+    for known in c.stats.abilities:
+        if known.lower() == name.lower():
+            return known
+    raise IllegalAction(
+        "H-CHAR-3", f"unknown ability {name!r}: known are {', '.join(c.stats.abilities)}"
+    )
+
+
+def kind_of(action: Action) -> Kind:
+    """The action type (H-ACT-1) of ``action``: its verb's, except that a breather may be
+    taken as an upcoming action ("Taking a breather: Ongoing or upcoming", H-ACT-3) and a
+    skill's type "depends on the skill you use" (``as=``, standard by default)."""
+    if action.verb == "breather" and action.option("as") == "upcoming":
+        return "upcoming"
+    if action.verb == "skill" and action.option("as") in SKILL_KINDS:
+        return SKILL_KINDS[action.option("as") or "standard"]
+    return VERBS[action.verb].kind
+
+
+def free_key(action: Action) -> str:
+    """What "the same free action" is (H-ACT-1): the verb, or for a skill the skill used
+    (two different skills are two actions, docs/decisions.md)."""
+    if action.verb == "skill":
+        return f"skill {(action.target or '').lower()}"
+    return action.verb
+
+
+SKILL_KINDS: dict[str, Kind] = {
+    "standard": "standard",
+    "free": "free",
+    "ongoing": "ongoing",
+    "upcoming": "upcoming",
+}

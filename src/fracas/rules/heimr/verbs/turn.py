@@ -1,0 +1,248 @@
+"""The rest of a turn: breather, skills, cancel, rest, delay, readied actions, speech, observing."""
+
+from __future__ import annotations
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.rules.heimr import combat, effects, health, turns
+from fracas.rules.heimr.rolls import challenge
+from fracas.rules.heimr.state import Combatant, HeimrState, Readied
+from fracas.rules.heimr.verbs.registry import (
+    SKILL_KINDS,
+    VERBS,
+    ability_of,
+    checks,
+    kind_of,
+    number,
+    verb,
+    who,
+)
+
+
+@checks("breather")
+def _check_breather(state: HeimrState, action: Action) -> None:
+    if action.option("as") not in (None, "ongoing", "upcoming"):
+        raise IllegalAction("H-ACT-3", "a breather is taken as=ongoing (now) or as=upcoming")
+
+
+@verb("breather", "ongoing", "H-FAT-3", "take a breather: fatigue -2, not below base [as=upcoming]")
+def _breather(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    if kind_of(action) == "upcoming":
+        c.upcoming = "breather"
+        events.append(Event("upcoming", f"{c.name} starts taking a breather", {"who": c.id}))
+        return
+    combat.breather(state, c, events)
+
+
+def skill_cost(c: Combatant, action: Action) -> int:
+    """H-EFF-8: the willpower a skill costs: its own (``cost=``, 1 by default,
+    docs/decisions.md) and one more while Weakened."""
+    return (number(action, "cost", 1) or 0) + (1 if c.has("Weaken") else 0)
+
+
+@checks("skill")
+def _check_skill(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    name = action.target or ""
+    if name.lower() not in (s.lower() for s in c.skills):
+        known = ", ".join(c.skills) or "none"
+        raise IllegalAction("H-ACT-3", f"{c.name} has no skill {name!r} (skills: {known})")
+    if action.option("as") not in (None, *SKILL_KINDS):
+        raise IllegalAction("H-ACT-1", f"as= is one of {', '.join(SKILL_KINDS)}")
+    if c.has("Daze"):
+        raise IllegalAction("H-EFF-5", f"{c.name} is dazed and cannot use a skill")
+    cost = skill_cost(c, action)
+    if c.willpower < cost:
+        raise IllegalAction(
+            "H-EFF-8" if c.has("Weaken") else "H-ACT-3",
+            f"{name} costs {cost} willpower"
+            + (" while Weakened" if c.has("Weaken") else "")
+            + f"; {c.name} has {c.willpower}",
+        )
+
+
+@verb("skill", "standard", "H-ACT-3", "use a skill: <skill> [cost=N] [as=free|ongoing|...]")
+def _skill(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    cost = skill_cost(c, action)
+    c.willpower -= cost
+    extra = " (1 more while Weakened)" if c.has("Weaken") else ""
+    events.append(
+        Event(
+            "skill",
+            f"{c.name} uses {action.target} for {cost} willpower{extra}: {c.willpower} left",
+            {"who": c.id, "skill": action.target, "cost": cost, "willpower": c.willpower},
+        )
+    )
+    effects.interrupt(c, "skill", events)  # H-ACT-1: a skill cancels an upcoming action
+
+
+@checks("cancel")
+def _check_cancel(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    assert state.turn is not None
+    if c.upcoming is None or state.turn.acted:
+        raise IllegalAction(
+            "H-ACT-1",
+            f"{c.name} has no upcoming action to cancel: that is done at the start of the "
+            "turn it would complete in",
+        )
+
+
+@verb("cancel", "start", "H-ACT-1", "cancel your upcoming action at the start of your turn")
+def _cancel(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    assert state.turn is not None
+    events.append(Event("upcoming", f"{c.name} cancels the upcoming {c.upcoming}", {"who": c.id}))
+    c.upcoming = None
+    state.turn.standard = False  # the standard action is the character's again
+
+
+@verb("rest", "start", "H-HP-3", "a short rest of five minutes, out of combat")
+def _rest(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    state.clock += 5 * 60
+    health.tick(state, events)
+    c.hp = c.stats.hit_points
+    c.fatigue = combat.base_fatigue(state, c)
+    events.append(
+        Event(
+            "rest",
+            f"{c.name} rests five minutes: {c.hp} hit points",
+            {"who": c.id, "hp": c.hp, "clock": state.clock},
+        )
+    )
+
+
+@checks("rest")
+def _check_rest(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if c.hp < 1:
+        raise IllegalAction(
+            "H-HP-3", f"{c.name} is injured: a short rest needs 1 or more hit points"
+        )
+
+
+@checks("delay")
+def _check_delay(state: HeimrState, action: Action) -> None:
+    assert state.turn is not None
+    if state.turn.acted:
+        raise IllegalAction("H-INIT-3", "delay only at the start of your turn")
+    anchor = action.option("after") or action.option("before")
+    if anchor is None or anchor == action.actor:
+        raise IllegalAction("H-INIT-3", "delay after=<character> or before=<character>")
+    who(state, anchor)
+    after = action.option("after") is not None
+    if turns.delayed_order(state.order, action.actor, anchor, after) == state.order:
+        raise IllegalAction("H-INIT-3", f"{action.actor} already stands there in the order")
+
+
+@verb("delay", "start", "H-INIT-3", "move yourself in the order: after= or before=")
+def _delay(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    after = action.option("after")
+    turns.delay(
+        state,
+        dice,
+        who(state, action.actor),
+        after or action.option("before") or "",
+        after is not None,
+        events,
+    )
+
+
+@checks("ready")
+def _check_ready(state: HeimrState, action: Action) -> None:
+    text = action.option("action")
+    if text is None or action.option("trigger") is None:
+        raise IllegalAction("H-INIT-4", "ready action='<action>' trigger='<what triggers it>'")
+    readied = Action.parse(f"{action.actor} {text}")
+    if readied.verb not in VERBS or VERBS[readied.verb].kind not in ("standard", "ongoing"):
+        raise IllegalAction("H-INIT-4", f"{readied.verb!r} is not a combat action to ready")
+
+
+@verb("ready", "standard", "H-INIT-4", "ready one combat action: action='...' trigger='...'")
+def _ready(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    c.readied = Readied(action.option("action") or "", action.option("trigger") or "")
+    events.append(
+        Event("ready", f"{c.name} readies an action", {"who": c.id}, seen_by=frozenset({c.side}))
+    )
+
+
+@checks("trigger")
+def _check_trigger(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if c.readied is None:
+        raise IllegalAction("H-INIT-4", f"{c.name} has no readied action")
+    if state.current == c.id:
+        raise IllegalAction("H-INIT-4", "a readied action happens in another character's turn")
+    if action.option("intent") is not None and c.readied.intent_failed:
+        raise IllegalAction(
+            "H-INIT-5", f"{c.name} has already failed to see this intent: wait for the attack"
+        )
+    readied = Action.parse(f"{c.id} {c.readied.action}")
+    VERBS[readied.verb].check(state, readied)
+
+
+@verb("trigger", "reaction", "H-INIT-4", "the trigger happened: do the readied action now")
+def _trigger(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    assert c.readied is not None and state.turn is not None
+    trigger_actor = state.combatants[state.turn.actor]
+    readied = Action.parse(f"{c.id} {c.readied.action}")
+    # H-INIT-5: on intent, the actor hides it (persuasion) and the readier's insight is a
+    # challenge against that roll.
+    if action.option("intent") is not None and not turns.sees_intent(
+        c, trigger_actor, dice, events
+    ):
+        c.readied.intent_failed = True
+        text = f"{c.name} does not see it coming in time: the readied action comes after"
+        events.append(Event("ready", text, {"who": c.id}))
+        return
+    events.append(
+        Event(
+            "ready",
+            f"{c.readied.trigger}: {c.name}'s readied {readied.verb} goes off",
+            {"who": c.id},
+        )
+    )
+    c.readied = None
+    VERBS[readied.verb].apply(state, readied, dice, events)
+    if VERBS[readied.verb].kind == "ongoing":
+        c.ongoing = True  # H-ACT-1: -2 on defence rolls until its next turn
+    turns.move_in_order(state, c.id, trigger_actor.id, after=False)
+
+
+@verb("speak", "free", "H-ACT-3", "speak a few sentences: text='...'")
+def _speak(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    events.append(Event("speak", f"{c.name}: {action.option('text', '...')}", {"who": c.id}))
+
+
+@checks("observe")
+def _check_observe(state: HeimrState, action: Action) -> None:
+    ability_of(state, who(state, action.actor), action.option("ability", "Perception"))
+
+
+@verb("observe", "free", "H-ACT-3", "perception on a square or character, insight on an opponent")
+def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    name = ability_of(state, c, action.option("ability", "Perception"))
+    bonus = []
+    if (
+        action.target is not None
+        and action.target.upper()[:1].isalpha()
+        and action.target not in state.combatants
+    ):
+        d = combat.distance(c.square, action.target.upper())
+        bonus = [("same square", 2)] if d == 0 else [("bordering square", 1)] if d == 1 else []
+    # What a character notices is its own side's to know.
+    challenge(
+        c,
+        c.stats.abilities[name],
+        dice,
+        f"{c.name} observes {action.target}",
+        potential=bonus,
+        events=events,
+        seen_by=frozenset({c.side}),
+    )
