@@ -60,6 +60,8 @@ class SquareSpec(_Spec):
     name: str = ""
     terrain: Literal["normal", "difficult"] = "normal"
     height: int = Field(default=0, ge=0)
+    top: int | None = Field(default=None, ge=0)  # the highest point to climb to in it
+    climb: str | None = None  # what is climbed inside the square (a tree, a rock face)
     concealment: list[str] = Field(default_factory=list)
     light: str | None = None
     roof: bool = False
@@ -92,6 +94,8 @@ class Square:
     name: str = ""
     difficult: bool = False
     height: int = 0
+    top: int = 0  # heights from `height` to `top` can be stood or climbed at
+    climb: int | None = None  # the climbing CR inside the square (None: no roll)
     concealment: tuple[tuple[str, int], ...] = ()
     light: int | None = None  # the distance a light source here reaches
     roof: bool = False
@@ -108,6 +112,7 @@ class Border:
     toughness: int | None = None  # structural barrier: cannot be crossed until broken
     climb: int | None = None  # climbing CR for each height (None: no roll)
     one_way_from: str | None = None  # the limit/challenge applies crossing from here only
+    climbable: bool = False  # a climb is described (a ladder, a wall face)
 
     def applies_from(self, square: str) -> bool:
         return self.one_way_from is None or self.one_way_from == square
@@ -233,8 +238,28 @@ def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
                 f"battlefield, square {name}: " + unknown_name("light", spec.light, tables.lighting)
             )
         light = tables.lighting[spec.light]
+    climb = None
+    if spec.climb is not None:
+        if spec.climb not in tables.climbing:
+            raise EngineError(
+                f"battlefield, square {name}: " + unknown_name("climb", spec.climb, tables.climbing)
+            )
+        climb = tables.climbing[spec.climb]
+    top = spec.height if spec.top is None else spec.top
+    if top < spec.height:
+        raise EngineError(
+            f"battlefield, square {name}: top {top} is below its height {spec.height}"
+        )
     return Square(
-        name, spec.name, spec.terrain == "difficult", spec.height, tuple(cover), light, spec.roof
+        name,
+        spec.name,
+        spec.terrain == "difficult",
+        spec.height,
+        top,
+        climb,
+        tuple(cover),
+        light,
+        spec.roof,
     )
 
 
@@ -273,5 +298,12 @@ def _border(i: int, spec: BorderSpec, names: set[str], tables: Tables) -> Border
     if spec.one_way_from is not None and spec.one_way_from not in (a, b):
         raise EngineError(f"{label}: one_way_from must be {a} or {b}")
     return Border(
-        frozenset((a, b)), spec.preset or "", limit, cr, toughness, climb, spec.one_way_from
+        frozenset((a, b)),
+        spec.preset or spec.climb or "",
+        limit,
+        cr,
+        toughness,
+        climb,
+        spec.one_way_from,
+        spec.climb is not None,
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health
+from fracas.rules.heimr import effects, health, terrain
 from fracas.rules.heimr.rolls import Check, Modifier, challenge, tire
 from fracas.rules.heimr.state import (
     Ability,
@@ -50,8 +50,8 @@ def defence_ability(who: Combatant, kind: Defence) -> tuple[Ability, int] | None
     return abilities[weapon.ability], weapon.potential_bonus
 
 
-def defence_mods(who: Combatant, kind: Defence) -> list[Modifier]:
-    mods: list[Modifier] = []
+def defence_mods(state: HeimrState, who: Combatant, kind: Defence) -> list[Modifier]:
+    mods: list[Modifier] = terrain.defence_mods(state, who, kind)
     if kind in ("dodge", "block") and who.uses.get(kind):
         mods.append((f"{who.uses[kind]} earlier {kind}", -REPEAT_PENALTY * who.uses[kind]))
     if who.ongoing:
@@ -80,7 +80,7 @@ def roll_defence(
         ability,
         dice,
         f"{who.name}'s {kind}",
-        defence_mods(who, kind),
+        defence_mods(state, who, kind),
         pot,
         events,
         fatigue=False,
@@ -179,9 +179,9 @@ def defend(
     return Outcome(hit, used.kind, attack.result - used.result)
 
 
-def distance(a: str, b: str) -> int:
-    """Orthogonal steps between two squares named like a chessboard (H-ATK-6)."""
-    return abs(ord(a[0].upper()) - ord(b[0].upper())) + abs(int(a[1:]) - int(b[1:]))
+def distance(state: HeimrState, a: str, b: str) -> int:
+    """H-ATK-6: the fewest turns to move, climb or jump down from ``a`` to ``b``."""
+    return state.battlefield.distance(a, b)
 
 
 def join_cluster(state: HeimrState, a: Combatant, b: Combatant) -> None:
@@ -203,12 +203,12 @@ def attack_mods(
     if attacker.prone:
         mods.append(("prone", -PRONE_PENALTY))
     if not weapon.melee:
-        d = distance(attacker.square, target.square)
+        d = distance(state, attacker.square, target.square)
         if d:
             mods.append((f"distance {d}", -(d // 2)))
         if target.prone:
             mods.append(("shooting a prone target", -PRONE_PENALTY))
-    return mods
+    return mods + terrain.attack_mods(state, attacker, target, weapon.melee)
 
 
 def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatant) -> None:
@@ -222,6 +222,7 @@ def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatan
     stumbling = attacker.has("Stumble")
     for w in weapons:
         if w.melee:
+            terrain.check_reach(attacker, target)
             if attacker.square != target.square:
                 raise IllegalAction(
                     "H-ATK-1",
@@ -240,7 +241,7 @@ def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatan
             if stumbling:
                 raise IllegalAction("H-EFF-4", f"{attacker.name} is stumbling: no ranged attacks")
             assert w.ranged is not None
-            if distance(attacker.square, target.square) > w.ranged:
+            if distance(state, attacker.square, target.square) > w.ranged:
                 raise IllegalAction(
                     "H-ATK-6", f"{target.name} is beyond the {w.name}'s range {w.ranged}"
                 )
@@ -306,7 +307,7 @@ def weapon_attack(
             # H-ATK-4: a Hit effect called on a hit replaces the weapon's damage.
             called = hit_effect is not None
             damage = hit_effect if hit_effect is not None else weapon.damage
-            hurt(state, attacker, target, damage, struck, events, effect=called)
+            hurt(state, attacker, target, damage, struck, events, effect=called, dice=dice)
 
 
 def hurt(
@@ -317,6 +318,7 @@ def hurt(
     part: str,
     events: list[Event],
     effect: bool = False,
+    dice: DiceSource | None = None,
 ) -> None:
     """A hit: lose hit points in ``part``. A hold ends when the held hits its holder, or
     when the holder receives an effect: a called Hit (``effect``) is one (H-ATK-10)."""
@@ -325,6 +327,8 @@ def hurt(
     elif effect:
         effects.release_hold(state, target, "receives an effect", events)
     health.lose_hit_points(state, target, amount, part, events)
+    if dice is not None:
+        terrain.hold_on(state, target, dice, events)  # H-GRID-7: hit while climbing
 
 
 def held_attack_passes(
@@ -372,7 +376,8 @@ def brawl(
         attacker.stats.abilities["Brawl"],
         dice,
         f"{attacker.name} brawls {target.name} ({effect})",
-        [("prone", -PRONE_PENALTY)] if attacker.prone else [],  # H-POS-1: all attacks
+        ([("prone", -PRONE_PENALTY)] if attacker.prone else [])  # H-POS-1: all attacks
+        + terrain.attack_mods(state, attacker, target, melee=True),
         events=events,
     )
     join_cluster(state, attacker, target)
@@ -399,7 +404,7 @@ def brawl(
     if effect == "bind":
         grab(state, attacker, target, part, events)  # a touch grabs too (docs/decisions.md)
     elif outcome.hit:
-        hurt(state, attacker, target, 1, part, events, effect=True)  # the Hit 1 effect
+        hurt(state, attacker, target, 1, part, events, effect=True, dice=dice)  # Hit 1
     else:
         events.append(
             Event(
@@ -466,7 +471,8 @@ def past_the_weapon(
             {"who": attacker.id, "hit": False},
         )
     )
-    hurt(state, target, attacker, weapon.damage, state.tables.body_part(strike.d6), events)
+    part = state.tables.body_part(strike.d6)
+    hurt(state, target, attacker, weapon.damage, part, events, dice=dice)
     return False
 
 
@@ -526,8 +532,7 @@ def finish_upcoming(state: HeimrState, who: Combatant, events: list[Event]) -> N
         return
     verb, _, rest = action.partition(" ")
     if verb == "crawl":
-        who.square = rest
-        effects.leave_cluster(state, who, events)
+        terrain.enter(state, who, rest, events)
         events.append(
             Event("move", f"{who.name} crawls into {rest}", {"who": who.id, "square": rest})
         )

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.heimr import effects, health, setup, turns
+from fracas.rules.heimr import effects, health, setup, terrain, turns
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 
@@ -175,6 +175,12 @@ class HeimrRules(Ruleset[HeimrState]):
                 yield Action(cid, "run", square)
                 yield Action(cid, "crawl", square)
             yield Action(cid, "move", "out")
+            yield Action(cid, "climb", "up")
+            yield Action(cid, "climb", "down")
+            for square in self._neighbours(state, c.square):
+                yield Action(cid, "climb", "up", (("toward", square),))
+                yield Action(cid, "climb", "down", (("toward", square),))
+            yield Action(cid, "jump")
             for kind in (*DEFENCES, "none"):
                 if kind != c.stance:
                     yield Action(cid, "defend", kind)
@@ -200,14 +206,7 @@ class HeimrRules(Ruleset[HeimrState]):
 
     @staticmethod
     def _neighbours(state: HeimrState, square: str) -> list[str]:
-        cols, rows = state.options["columns"], state.options["rows"]
-        col, row = ord(square[0]) - 65, int(square[1:])
-        out = []
-        for dc, dr in ((0, 1), (0, -1), (-1, 0), (1, 0)):
-            c, r = col + dc, row + dr
-            if 0 <= c < cols and 1 <= r <= rows:
-                out.append(f"{chr(65 + c)}{r}")
-        return out
+        return state.battlefield.neighbours(square)
 
     # -- observing ---------------------------------------------------------------------
 
@@ -222,6 +221,7 @@ class HeimrRules(Ruleset[HeimrState]):
             "order": list(state.order),
             "initiative": dict(state.initiative) if side is None else {},
             "clusters": [list(c) for c in state.clusters],
+            "battlefield": field_view(state),
             "combatants": {
                 cid: self._observe_one(state, c, side is None or side == c.side)
                 for cid, c in state.combatants.items()
@@ -234,6 +234,8 @@ class HeimrRules(Ruleset[HeimrState]):
             "name": c.name,
             "side": c.side,
             "square": c.square,
+            "height": c.height,
+            "climbing": c.climbing is not None,
             "prone": c.prone,
             "dead": c.dead,
             "unconscious": c.unconscious,
@@ -264,3 +266,41 @@ class HeimrRules(Ruleset[HeimrState]):
                 xp=c.xp,
             )
         return seen
+
+
+def field_view(state: HeimrState) -> dict[str, Any]:
+    """The battlefield as JSON, for maps: squares with their features, and borders."""
+    field = state.battlefield
+    squares = {
+        sq.id: {
+            "name": sq.name,
+            "height": sq.height,
+            "top": sq.top,
+            "difficult": sq.difficult,
+            "concealment": [name for name, _ in sq.concealment],
+            "light": sq.light,
+            "lit": field.lit(sq.id),
+        }
+        for sq in field.squares.values()
+    }
+    borders = [
+        {
+            "between": sorted(b.squares),
+            "name": b.name,
+            "limit": b.limit,
+            "cr": b.cr,
+            "toughness": None
+            if terrain.border_key(*sorted(b.squares)) in state.broken
+            else b.toughness,
+            "climb": b.climb if b.climbable else None,
+        }
+        for b in field.borders.values()
+    ]
+    return {
+        "columns": field.columns,
+        "rows": field.rows,
+        "darkness": field.darkness,
+        "weather": field.weather,
+        "squares": squares,
+        "borders": borders,
+    }

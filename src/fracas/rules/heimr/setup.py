@@ -3,7 +3,7 @@
 The setup is plain JSON (it is saved with the log), validated here with pydantic::
 
     {"campaign": {...campaign file contents...},
-     "grid": {"columns": 3, "rows": 3},
+     "battlefield": {"columns": 3, "rows": 3, "squares": {...}, "borders": [...]},
      "combatants": [{"character": "ylva", "square": "B2", "stance": "parry"}, ...]}
 """
 
@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fracas.engine import EngineError
+from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign, CharacterSheet
 from fracas.rules.heimr.state import Ability, Combatant, HeimrState, Shield, Stats, Weapon
 from fracas.yamlfile import YamlDocument, unknown_name
@@ -33,25 +34,15 @@ class Placement(BaseModel):
     hit_points: int | None = None
     fatigue: int | None = None
     prone: bool = False
-
-
-class Grid(BaseModel):
-    """H-GRID-1: at least 3 x 3 squares, named like a chessboard (A1 bottom left)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    columns: int = Field(default=3, ge=3, le=26)
-    rows: int = Field(default=3, ge=3, le=99)
-
-    def squares(self) -> list[str]:
-        return [f"{chr(65 + c)}{r + 1}" for r in range(self.rows) for c in range(self.columns)]
+    height: int | None = None  # default: the square's ground
 
 
 class HeimrSetup(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     campaign: dict[str, Any] = Field(default_factory=dict)
-    grid: Grid = Field(default_factory=Grid)
+    grid: dict[str, int] | None = None  # {columns, rows}: a plain battlefield
+    battlefield: dict[str, Any] | None = None
     combatants: list[Placement] = Field(min_length=1)
 
 
@@ -64,7 +55,7 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
         where = ".".join(str(p) for p in first["loc"])
         raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
     campaign = Campaign.from_documents(YamlDocument(spec.campaign, name="campaign"))
-    squares = set(spec.grid.squares())
+    field = Battlefield.build({**(spec.grid or {}), **(spec.battlefield or {})}, campaign.tables)
     combatants: dict[str, Combatant] = {}
     for place in spec.combatants:
         if place.character not in campaign.characters:
@@ -73,15 +64,25 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
         cid = place.id or place.character
         if cid in combatants:
             raise EngineError(f"two combatants are called {cid!r}: give one an id")
-        if place.square.upper() not in squares:
+        square = place.square.upper()
+        if square not in field:
             raise EngineError(
-                f"{cid} stands in {place.square}, off the {spec.grid.columns}x{spec.grid.rows} grid"
+                f"{cid} stands in {place.square}, off the {field.columns}x{field.rows} grid"
             )
-        combatants[cid] = combatant(campaign, sheet, cid, place)
+        who = combatant(campaign, sheet, cid, place)
+        ground = field.squares[square].height
+        who.height = ground if place.height is None else place.height
+        if not ground <= who.height <= field.squares[square].top:
+            raise EngineError(
+                f"{cid} stands at height {who.height} in {square}, which goes from {ground} "
+                f"to {field.squares[square].top}"
+            )
+        combatants[cid] = who
     return HeimrState(
         combatants=combatants,
         tables=campaign.tables,
-        options={"columns": spec.grid.columns, "rows": spec.grid.rows},
+        battlefield=field,
+        options={"columns": field.columns, "rows": field.rows},
     )
 
 

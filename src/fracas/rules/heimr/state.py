@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.tables import Tables
 
 Defence = Literal["dodge", "block", "parry"]
@@ -113,6 +114,9 @@ class Combatant:
     willpower: int
     fatigue: int
     square: str
+    height: int = 0  # the height this character stands at (H-GRID-5)
+    climbing: str | None = None  # the square it climbs towards, in climbing position (H-POS-5)
+    entered_from: str | None = None  # the square it came from this turn (H-MOD-1)
     max_fatigue: int = 20  # H-FAT-2, from the campaign's fatigue table
     sword_hand: Weapon | None = None
     off_hand: Weapon | None = None
@@ -201,6 +205,7 @@ class HeimrState:
 
     combatants: dict[str, Combatant]
     tables: Tables  # the campaign's tables: shared, never changed in play
+    battlefield: Battlefield  # the grid, its borders and terrain: shared, fixed in play
     order: list[str] = field(default_factory=list)  # initiative order, first to act first
     initiative: dict[str, int] = field(default_factory=dict)
     round: int = 0
@@ -212,6 +217,9 @@ class HeimrState:
     xp_remainder: int = 0
     pending: str | None = None  # a failed challenge that may be re-rolled (H-DICE-7)
     options: dict[str, int] = field(default_factory=dict)
+    # H-GRID-4: who has gone through each limited border in its current count, first first.
+    crossings: dict[str, list[str]] = field(default_factory=dict)
+    broken: list[str] = field(default_factory=list)  # structural barriers broken (H-GRID-3)
 
     def clone(self) -> HeimrState:
         return replace(
@@ -222,6 +230,8 @@ class HeimrState:
             turn=self.turn.clone() if self.turn else None,
             clusters=[list(c) for c in self.clusters],
             options=dict(self.options),
+            crossings={k: list(v) for k, v in self.crossings.items()},
+            broken=list(self.broken),
         )
 
     @property

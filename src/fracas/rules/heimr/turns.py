@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fracas.dice import HeimrChallenge
 from fracas.engine import DiceSource, Event
-from fracas.rules.heimr import effects, health
+from fracas.rules.heimr import effects, health, terrain
 from fracas.rules.heimr.rolls import challenge
 from fracas.rules.heimr.state import Combatant, HeimrState, Turn
 
@@ -72,6 +72,7 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     # H-DEF-3: defence uses are restored; H-ACT-1: the ongoing penalty ends; a readied
     # dodge was for the attacks until this turn (docs/decisions.md, H-ACT-3).
     who.uses.clear()
+    terrain.new_turn(state, who)  # H-GRID-4: border counts; H-MOD-1: where it came from
     who.ongoing = False
     who.ready_dodge = False
     who.fatigue_raised = False

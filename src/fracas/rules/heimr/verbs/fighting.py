@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, turns
+from fracas.rules.heimr import combat, effects, terrain, turns
 from fracas.rules.heimr.state import DEFENCES, HeimrState
 from fracas.rules.heimr.verbs.registry import (
     checks,
@@ -51,6 +51,7 @@ def _check_brawl(state: HeimrState, action: Action) -> None:
     attacker, target = who(state, action.actor), who(state, action.target)
     if attacker.square != target.square:
         raise IllegalAction("H-ATK-1", f"{target.name} is not in {attacker.name}'s square")
+    terrain.check_reach(attacker, target)
     effect = action.option("effect", "hit")
     if effect not in ("hit", "bind"):
         raise IllegalAction("H-ATK-8", "a brawl attack is effect=hit or effect=bind")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health, turns
+from fracas.rules.heimr import effects, health, terrain, turns
 from fracas.rules.heimr.rolls import challenge, turns_running
 from fracas.rules.heimr.sheet import divide_xp
 from fracas.rules.heimr.state import Combatant, HeimrState
@@ -62,12 +62,7 @@ def _effect(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         direction=action.option("direction"),
         item=action.option("item"),
     )
-    hold_on(state, target, dice, events)
-
-
-def hold_on(state: HeimrState, target: Combatant, dice: DiceSource, events: list[Event]) -> None:
-    """H-GRID-7 (with the battlefield): a climber hit by an effect rolls to hold on."""
-    return None
+    terrain.hold_on(state, target, dice, events)  # H-GRID-7
 
 
 @checks("wait")
@@ -295,3 +290,33 @@ def _skip(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
 def _check_skip(state: HeimrState, action: Action) -> None:
     if state.turn is None:
         raise IllegalAction("H-INIT-2", "combat has not begun")
+
+
+@checks("break")
+def _check_break(state: HeimrState, action: Action) -> None:
+    squares = (action.target or "").upper().split("-")
+    border = state.battlefield.border(squares[0], squares[1]) if len(squares) == 2 else None
+    if border is None or border.toughness is None:
+        raise IllegalAction("H-GRID-3", f"no structural barrier between {action.target}")
+    if number(action, "number") is None:
+        raise IllegalAction("H-EFF-6", "break <square>-<square> number=N (the Break effect)")
+
+
+@verb("break", "gm", "H-GRID-3", "a Break effect on a barrier: <A1>-<A2> number=N")
+def _break(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    a, b = (action.target or "").upper().split("-")
+    border = state.battlefield.border(a, b)
+    assert border is not None and border.toughness is not None
+    strength = number(action, "number") or 0
+    broken = strength >= border.toughness
+    if broken:
+        state.broken.append(terrain.border_key(a, b))
+    verdict = "breaks" if broken else "holds"
+    events.append(
+        Event(
+            "break",
+            f"the {border.name or 'barrier'} between {a} and {b} {verdict}: Break {strength} "
+            f"against toughness {border.toughness}",
+            {"border": terrain.border_key(a, b), "broken": broken},
+        )
+    )

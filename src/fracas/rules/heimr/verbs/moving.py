@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects
+from fracas.rules.heimr import combat, effects, terrain
 from fracas.rules.heimr.state import Combatant, HeimrState
+from fracas.rules.heimr.terrain import How
 from fracas.rules.heimr.verbs.registry import (
     checks,
     verb,
@@ -54,7 +55,8 @@ def _check_move(state: HeimrState, action: Action) -> None:
         if state.cluster_of(c.id) is None:
             raise IllegalAction("H-ATK-1", f"{c.name} is in no combat cluster")
         return
-    stumble_check(c, adjacent_square(state, c, action.target))
+    how: How = "run" if action.verb == "run" else "move"
+    stumble_check(c, adjacent_square(state, c, action.target, how))
 
 
 def stumble_check(c: Combatant, square: str) -> None:
@@ -65,28 +67,20 @@ def stumble_check(c: Combatant, square: str) -> None:
         )
 
 
-def adjacent_square(state: HeimrState, c: Combatant, square: str) -> str:
+def adjacent_square(state: HeimrState, c: Combatant, square: str, how: How = "move") -> str:
+    """The bordering square ``square`` if ``c`` may go there now (H-GRID-2..5)."""
     sq = square.upper()
-    cols, rows = state.options["columns"], state.options["rows"]
-    valid = (
-        len(sq) >= 2
-        and "A" <= sq[0] < chr(65 + cols)
-        and sq[1:].isdigit()
-        and 1 <= int(sq[1:]) <= rows
-    )
-    if not valid:
-        raise IllegalAction("H-GRID-1", f"{square} is not a square of the {cols}x{rows} grid")
-    if combat.distance(c.square, sq) != 1:
-        raise IllegalAction("H-GRID-2", f"{sq} does not border {c.name}'s square {c.square}")
+    terrain.check_cross(state, c, sq, how)
     return sq
 
 
 @verb("move", "standard", "H-ACT-3", "move to a bordering square, or out of the cluster")
 def _move(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
-    effects.leave_cluster(state, c, events)
-    if action.target not in (None, "out"):
-        c.square = action.target.upper()
+    if action.target in (None, "out"):
+        effects.leave_cluster(state, c, events)
+        return
+    if terrain.cross(state, c, action.target.upper(), dice, events):
         events.append(
             Event("move", f"{c.name} moves to {c.square}", {"who": c.id, "square": c.square})
         )
@@ -114,7 +108,7 @@ def _check_charge(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
     if target.square == c.square:
         raise IllegalAction("H-ACT-4", f"{target.name} is in {c.name}'s square: attack instead")
-    adjacent_square(state, c, target.square)
+    adjacent_square(state, c, target.square, "charge")
     if target.ran_from == c.square:
         raise IllegalAction(
             "H-ACT-5",
@@ -129,8 +123,7 @@ def _check_charge(state: HeimrState, action: Action) -> None:
 @verb("charge", "ongoing", "H-ACT-4", "move into a bordering square and attack: [brawl=hit|bind]")
 def _charge(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c, target = who(state, action.actor), who(state, action.target)
-    effects.leave_cluster(state, c, events)
-    c.square = target.square
+    terrain.cross(state, c, target.square, dice, events)
     events.append(
         Event("move", f"{c.name} charges into {c.square}", {"who": c.id, "square": c.square})
     )
@@ -155,7 +148,7 @@ def _check_crawl(state: HeimrState, action: Action) -> None:
         )
     if effects.bound(c, "body"):
         raise IllegalAction("H-EFF-7", f"{c.name}'s body is bound: no moving from its position")
-    stumble_check(c, adjacent_square(state, c, action.target or ""))
+    stumble_check(c, adjacent_square(state, c, action.target or "", "crawl"))
 
 
 @verb("crawl", "upcoming", "H-ACT-6", "crawl to a bordering square (done next turn)")
@@ -163,3 +156,34 @@ def _crawl(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     c = who(state, action.actor)
     c.upcoming = f"crawl {(action.target or '').upper()}"
     events.append(Event("upcoming", f"{c.name} starts crawling to {action.target}", {"who": c.id}))
+
+
+@checks("climb")
+def _check_climb(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if action.target not in ("up", "down"):
+        raise IllegalAction("H-ACT-3", "climb up or climb down [toward=<square>]")
+    if c.prone:
+        raise IllegalAction("H-POS-1", f"{c.name} is prone: stand up first")
+    toward = action.option("toward")
+    terrain.climb_target(state, c, action.target == "up", toward.upper() if toward else None)
+
+
+@verb("climb", "ongoing", "H-GRID-5", "climb one height: up|down [toward=<square>]")
+def _climb(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    toward = action.option("toward")
+    terrain.climb(state, c, action.target == "up", toward.upper() if toward else None, dice, events)
+
+
+@checks("jump")
+def _check_jump(state: HeimrState, action: Action) -> None:
+    c = who(state, action.actor)
+    if c.height <= terrain.ground(state, c.square):
+        raise IllegalAction("H-ACT-3", f"{c.name} stands on the ground: nothing to jump down")
+
+
+@verb("jump", "free", "H-ACT-3", "jump down to the ground of your square")
+def _jump(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    terrain.fall(state, c, c.height, dice, events, jumping=True)

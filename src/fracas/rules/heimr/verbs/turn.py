@@ -234,7 +234,7 @@ def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[E
         and action.target.upper()[:1].isalpha()
         and action.target not in state.combatants
     ):
-        d = combat.distance(c.square, action.target.upper())
+        d = combat.distance(state, c.square, action.target.upper())
         bonus = [("same square", 2)] if d == 0 else [("bordering square", 1)] if d == 1 else []
     # What a character notices is its own side's to know.
     challenge(
