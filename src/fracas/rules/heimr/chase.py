@@ -76,6 +76,14 @@ class Runner:
     label: str
     base_fatigue: int | None = None
 
+    @classmethod
+    def of(
+        cls, who: Combatant, name: str, consistency: int = 0, base_fatigue: int | None = None
+    ) -> Runner:
+        """``who`` running on the ability or attribute ``name`` (:func:`chase_ability`)."""
+        label, ability = chase_ability(who, name, consistency)
+        return cls(who, ability, label, base_fatigue)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.who.id,
@@ -181,12 +189,11 @@ class Chase:
     def runners(self) -> Mapping[str, Runner]:
         return {"chaser": self.chaser, "target": self.target}
 
-    def terrain(self, chaser: tuple[str, Ability], target: tuple[str, Ability]) -> None:
-        """The GM's terrain decision: from the next turn on, each rolls this challenge
-        (``chase_ability(who, "Swimming")`` gives one)."""
-        self.chaser = Runner(self.chaser.who, chaser[1], chaser[0], self.chaser.base_fatigue)
-        self.target = Runner(self.target.who, target[1], target[0], self.target.base_fatigue)
-        self.__post_init__()
+    def terrain(self, name: str, consistency: int = 0) -> None:
+        """The GM's terrain decision: from the next turn on, both roll ``name``, an
+        ability or an attribute (with the GM's ``consistency``)."""
+        self.chaser = Runner.of(self.chaser.who, name, consistency, self.chaser.base_fatigue)
+        self.target = Runner.of(self.target.who, name, consistency, self.target.base_fatigue)
 
     def step(self, dice: DiceSource) -> ChaseTurn:
         """Play one chase turn: the target rolls, then (if the target is still running)

@@ -262,52 +262,127 @@ def weapon_attack(
     defence: str | None = None,
     melee_only: bool = False,
 ) -> None:
-    """H-ATK-2: one roll per wielded weapon against one target; H-ATK-4 damage on a hit."""
+    """H-ATK-2: one roll per wielded weapon against one target; H-ATK-4 damage on a hit;
+    H-ATK-7 a shot into a combat cluster goes on to the next character when dodged."""
     for weapon in attacker.weapons():
         if melee_only and not weapon.melee:
             continue
         if target.dead:
             break
-        ability = attacker.stats.abilities[weapon.ability]
-        pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
-        mods = attack_mods(state, attacker, target, weapon, part)
-        check = challenge(
-            attacker,
-            ability,
-            dice,
-            f"{attacker.name} attacks {target.name} with the {weapon.name}",
-            mods,
-            pot,
-            events,
-        )
-        if weapon.melee:
-            join_cluster(state, attacker, target)
-            attacker.attacked_melee.append(target.id)
-        effects.interrupt(target, "attack", events)
-        holding = target.holding is not None
-        if not held_attack_passes(state, attacker, check, dice, events):
+        cluster = state.cluster_of(target.id)
+        if weapon.melee or cluster is None or attacker.id in cluster:
+            strike(state, attacker, target, weapon, dice, events, part, hit_effect, defence)
+        else:
+            fire_into_cluster(
+                state, attacker, target, cluster, weapon, dice, events, part, hit_effect, defence
+            )
+
+
+def fire_into_cluster(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    cluster: list[str],
+    weapon: Weapon,
+    dice: DiceSource,
+    events: list[Event],
+    part: str | None,
+    hit_effect: int | None,
+    defence: str | None,
+) -> None:
+    """H-ATK-7: a penalty of one per character in the cluster; if the target dodges,
+    roll again against the next in initiative order from it, the penalty one lower,
+    until someone is hit or blocks. Only the first roll can raise fatigue."""
+    order = [c for c in state.order if c in cluster] or list(cluster)
+    start = order.index(target.id) if target.id in order else 0
+    victims = [state.combatants[c] for c in order[start:] + order[:start]]
+    penalty = len(cluster)
+    for i, victim in enumerate(victims):
+        if victim.dead:
             continue
-        if check.failed_outright:
+        mods = [(f"firing into a cluster of {len(cluster)}", -(penalty - i))]
+        outcome = strike(
+            state,
+            attacker,
+            victim,
+            weapon,
+            dice,
+            events,
+            part,
+            hit_effect,
+            defence if i == 0 else None,
+            mods,
+            fatigue=i == 0,
+        )
+        if outcome is None or outcome.hit or outcome.defended_with != "dodge":
+            return
+        if i + 1 < len(victims):
             events.append(
                 Event(
                     "attack",
-                    f"{attacker.name}'s attack fails outright on fatigue: "
-                    f"{target.name} need not defend",
-                    {"who": attacker.id, "target": target.id, "hit": False},
+                    f"{victim.name} dodges: the shot goes on into the cluster",
+                    {"who": attacker.id, "dodged": victim.id},
                 )
             )
-            continue
-        outcome = defend(
-            state, attacker, target, check, not weapon.melee, dice, events, defence, holding
+
+
+def strike(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    weapon: Weapon,
+    dice: DiceSource,
+    events: list[Event],
+    part: str | None = None,
+    hit_effect: int | None = None,
+    defence: str | None = None,
+    extra: list[Modifier] | None = None,
+    fatigue: bool = True,
+) -> Outcome | None:
+    """One attack roll with ``weapon`` against ``target`` and its defence; ``None`` when
+    the roll came to nothing before a defence (fatigue, a hold)."""
+    ability = attacker.stats.abilities[weapon.ability]
+    pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
+    mods = attack_mods(state, attacker, target, weapon, part) + (extra or [])
+    check = challenge(
+        attacker,
+        ability,
+        dice,
+        f"{attacker.name} attacks {target.name} with the {weapon.name}",
+        mods,
+        pot,
+        events,
+        fatigue=fatigue,
+    )
+    if weapon.melee:
+        join_cluster(state, attacker, target)
+        attacker.attacked_melee.append(target.id)
+    effects.interrupt(target, "attack", events)
+    holding = target.holding is not None
+    if not held_attack_passes(state, attacker, check, dice, events):
+        return None
+    if check.failed_outright:
+        events.append(
+            Event(
+                "attack",
+                f"{attacker.name}'s attack fails outright on fatigue: "
+                f"{target.name} need not defend",
+                {"who": attacker.id, "target": target.id, "hit": False},
+            )
         )
-        if weapon.melee and outcome.defended_with == "dodge" and not outcome.hit:
-            target.dodged_melee_of.append(attacker.id)  # H-ATK-9: lets a brawler in
-        if outcome.hit:
-            struck = part or state.tables.body_part(check.d6)
-            # H-ATK-4: a Hit effect called on a hit replaces the weapon's damage.
-            called = hit_effect is not None
-            damage = hit_effect if hit_effect is not None else weapon.damage
-            hurt(state, attacker, target, damage, struck, events, effect=called, dice=dice)
+        return None
+    outcome = defend(
+        state, attacker, target, check, not weapon.melee, dice, events, defence, holding
+    )
+    if weapon.melee and outcome.defended_with == "dodge" and not outcome.hit:
+        target.dodged_melee_of.append(attacker.id)  # H-ATK-9: lets a brawler in
+    if outcome.hit:
+        struck = part or state.tables.body_part(check.d6)
+        # H-ATK-4: a Hit effect called on a hit replaces the weapon's damage.
+        called = hit_effect is not None
+        damage = hit_effect if hit_effect is not None else weapon.damage
+        hurt(state, attacker, target, damage, struck, events, effect=called, dice=dice)
+    return outcome
 
 
 def hurt(
