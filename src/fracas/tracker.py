@@ -33,6 +33,9 @@ COLUMNS = (
     ("injury", "injury"),
     ("fatigue", "fat"),
     ("willpower", "WP"),
+    ("stamina", "stamina"),
+    ("ap", "AP"),
+    ("status", "status"),
     ("effects", "effects"),
     ("defence", "defence"),
     ("stance", "stance"),
@@ -82,10 +85,12 @@ def parse_faces(text: str) -> list[int]:
 
 
 def log_lines(encounter: Encounter[Any], side: str | None = None) -> list[str]:
-    """The log as text: each action, then what it caused (as ``side`` may see it)."""
+    """The log as text: each action, then what it caused. A side sees only the events it
+    may see, not the actions as typed (a feint or a readied action would give itself away)."""
     lines: list[str] = []
     for entry in encounter.log:
-        lines.append(f"> {entry.action}")
+        if side is None:
+            lines.append(f"> {entry.action}")
         lines += [f"  {e.text}" for e in entry.events if e.visible_to(side)]
     return lines
 

@@ -1,0 +1,82 @@
+"""Die rolls (D-DIE-1): a character's die, shifted by ranks, with advantage or not.
+
+Every circumstance that grants advantage or disadvantage is a :data:`Source`, a
+reason with +1 or -1. They cancel one for one and never stack beyond one re-roll,
+as the dice layer decides (:class:`fracas.dice.DieStep`): only the sign of the sum
+counts.
+
+>>> net([("block", ADV), ("prone", DIS), ("unaware", DIS)])
+-1
+>>> net([("block", ADV), ("mounted", ADV)])
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fracas.dice import DieStep
+from fracas.dice.diestep import shift
+from fracas.engine import DiceSource, Event
+from fracas.rules.diestep.state import Combatant
+
+Source = tuple[str, int]
+ADV, DIS = 1, -1
+
+
+def net(sources: Sequence[Source]) -> int:
+    """The net advantage of ``sources``: +1, 0 or -1."""
+    total = sum(v for _, v in sources)
+    return (total > 0) - (total < 0)
+
+
+def roll(
+    dice: DiceSource,
+    who: Combatant | None,
+    what: str,
+    sides: int,
+    sources: Sequence[Source],
+    events: list[Event],
+    ranks: int = 0,
+) -> int:
+    """Roll ``who``'s d``sides`` moved ``ranks`` along the ladder, and log it.
+
+    ``who`` is ``None`` for a die nobody owns (a difficulty die).
+    """
+    mechanic = DieStep(shift(sides, ranks), net(sources))
+    name = who.name if who is not None else "the game master"
+    result = dice.roll(mechanic, f"{name}: {what}")
+    why = [f"{reason} ({'adv' if v > 0 else 'dis'})" if v else reason for reason, v in sources]
+    shifted = f" {ranks:+d} ranks" if ranks else ""
+    said = [f"{r}: {'adv' if v > 0 else 'dis'}" if v else r for r, v in sources]
+    because = f" ({'; '.join(said)})" if said else ""  # no brackets: the terminal eats them
+    events.append(
+        Event(
+            "roll",
+            f"{name} rolls {what} d{sides}{shifted} as {mechanic.notation()}{because}: "
+            f"{mechanic.explain(result)}",
+            {
+                "who": who.id if who is not None else None,
+                "what": what,
+                "die": mechanic.notation(),
+                "faces": list(result.faces),
+                "result": result.result,
+                "why": why,
+            },
+        )
+    )
+    return result.result
+
+
+def conditions(who: Combatant, physical: bool) -> list[Source]:
+    """What disadvantages every roll of ``who`` (or every physical one)."""
+    out: list[Source] = []
+    if who.badly_wounded:
+        out.append(("badly wounded", DIS))  # D-WOUND-1
+    if who.stunned or who.stunned_encounter:
+        out.append(("stunned", DIS))  # D-HEAL-1
+    if physical and who.hold == "full":
+        out.append(("fully held", DIS))  # D-GRAB-1
+    if physical and who.mounted_on is not None and not who.sheet.riding:
+        out.append(("unskilled rider", DIS))  # D-MOUNT-1
+    return out

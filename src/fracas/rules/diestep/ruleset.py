@@ -1,0 +1,307 @@
+"""The die-step rules as a ruleset of the engine (``fracas.rules.find("diestep")``).
+
+Turns and interrupts: the character whose turn it is (with its mount) takes major,
+minor, exclusive and free actions, paid from the turn's AP (:mod:`.turns`). Others act
+inside that turn only to answer an open window (:mod:`.combat`): a declared attack
+waits for its target's ``block``, ``parry``, ``dodge`` or ``take``; an action that
+provokes waits for each enemy's ``opportunity`` or ``pass``. While a window is open
+:meth:`DieStepRules.to_move` names who must answer and nothing else is legal. When
+every window is closed the provoking action goes ahead, and the rules check whether
+the turn (a knocked-out actor, an escape) or the encounter (one side left standing)
+is over; the end of the encounter brings the survival rolls (D-KO-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.rules.diestep import actions, combat, health, movement, setup, turns
+from fracas.rules.diestep.state import (
+    Combatant,
+    DefenceWindow,
+    DieStepState,
+)
+from fracas.rules.diestep.verbs import GM, VERBS
+
+
+class DieStepRules(Ruleset[DieStepState]):
+    """Die-step combat: dice ranks, action points, interrupts, wounds, grabs and mounts."""
+
+    id: ClassVar[str] = "diestep"
+    name: ClassVar[str] = "Die-step rules"
+
+    def start(self, setup_data: Mapping[str, Any]) -> DieStepState:
+        return setup.build(setup_data)
+
+    # -- whose move ---------------------------------------------------------------------
+
+    def to_move(self, state: DieStepState) -> str | None:
+        if not state.started:
+            return GM
+        if state.over:
+            return None
+        if state.windows:
+            top = state.windows[-1]
+            if isinstance(top, DefenceWindow):
+                return top.attack.target
+            return top.waiting[0]
+        return state.current
+
+    def is_over(self, state: DieStepState) -> bool:
+        return state.over
+
+    # -- checking -----------------------------------------------------------------------
+
+    def check(self, state: DieStepState, action: Action) -> None:
+        verb = VERBS.get(action.verb)
+        if verb is None:
+            known = ", ".join(sorted(VERBS))
+            raise IllegalAction("D-ACT-1", f"unknown action {action.verb!r}: known are {known}")
+        if action.actor == GM:
+            if verb.kind != "gm" and action.verb != "heal":
+                raise IllegalAction("D-ACT-1", f"the game master does not {action.verb}")
+            self._check_no_window(state)
+            verb.check(state, action)
+            return
+        if verb.kind == "gm":
+            raise IllegalAction("D-ACT-1", f"only the game master ({GM}) may {action.verb}")
+        who = state.combatants.get(action.actor)
+        if who is None:
+            known = ", ".join([GM, *state.combatants])
+            raise IllegalAction("D-ACT-1", f"no combatant called {action.actor!r} ({known})")
+        if verb.kind in ("interrupt", "answer"):
+            verb.check(state, action)
+            return
+        if not state.started or state.over:
+            if not (verb.outside or verb.only_outside):
+                why = "combat has not begun: gm begin" if not state.started else "it is over"
+                raise IllegalAction("D-ACT-1", f"{action.verb} is a combat action; {why}")
+            if who.out or who.helpless:
+                raise IllegalAction("D-ACT-1", f"{who.name} cannot act")
+            verb.check(state, action)
+            return
+        if verb.only_outside:
+            raise IllegalAction("D-WOUND-1", f"{action.verb} takes minutes: after the encounter")
+        self._check_no_window(state)
+        turn = state.turn
+        if turn is None or action.actor not in turn.members():
+            current = state.who(turn.actor).name if turn else "nobody"
+            raise IllegalAction("D-ACT-1", f"it is {current}'s turn, not {who.name}'s")
+        if not who.able:
+            raise IllegalAction("D-ACT-1", f"{who.name} cannot act")
+        kind = verb.kind_for(state, action)
+        if kind in ("major", "minor", "exclusive", "free"):
+            turns.check_spend(state, who, kind, verb.moving)
+        verb.check(state, action)
+
+    def _check_no_window(self, state: DieStepState) -> None:
+        if state.windows:
+            raise IllegalAction(
+                "D-ACT-1", f"waiting for {self.to_move(state)} to answer first (see the log)"
+            )
+
+    # -- applying -----------------------------------------------------------------------
+
+    def apply(self, state: DieStepState, action: Action, dice: DiceSource) -> list[Event]:
+        verb = VERBS[action.verb]
+        events: list[Event] = []
+        fighting = state.started and not state.over and action.actor != GM
+        kind = verb.kind_for(state, action)
+        provoked = None
+        if fighting and kind in ("major", "minor", "exclusive", "free"):
+            turns.spend(state, kind, verb.moving)
+            provoked = verb.provocation(state, action)
+            if kind == "exclusive":  # D-OA-1: an exclusive action provokes
+                who = state.who(action.actor)
+                more = combat.opportunists(state, actions.pair(state, who), {who.region})
+                earlier = provoked[0] if provoked else ()
+                merged = tuple(dict.fromkeys((*earlier, *more)))
+                provoked = (merged, True, f"takes an exclusive action ({action.verb})")
+        if provoked is not None and provoked[0]:
+            waiting, before, why = provoked
+            who = state.who(action.actor)
+            if before:
+                combat.provoke(state, who, waiting, str(action), why, events)
+            else:
+                verb.perform(state, action, dice, events)
+                combat.provoke(state, who, waiting, None, why, events)
+        else:
+            verb.perform(state, action, dice, events)
+        self._settle(state, dice, events)
+        return events
+
+    def _settle(self, state: DieStepState, dice: DiceSource, events: list[Event]) -> None:
+        """Close answered windows, carry out provoking actions, end turns and the encounter."""
+        while state.windows:
+            top = state.windows[-1]
+            if isinstance(top, DefenceWindow):
+                return
+            provoker = state.who(top.provoker)
+            waiting = () if provoker.out else tuple(c for c in top.waiting if _can_oa(state, c))
+            if waiting:
+                state.windows[-1] = replace(top, waiting=waiting)
+                return
+            state.windows.pop()
+            if top.action is not None and not provoker.out:
+                stored = Action.parse(top.action)
+                VERBS[stored.verb].perform(state, stored, dice, events)
+        if not state.started or state.over:
+            return
+        standing = {c.side for c in state.combatants.values() if _standing(c)}
+        if len(standing) <= 1:
+            health.end_encounter(state, events)
+            return
+        turn = state.turn
+        if turn is not None and (turn.done or not state.who(turn.actor).able):
+            turns.end_turn(state, events)
+
+    # -- offering -----------------------------------------------------------------------
+
+    def candidates(self, state: DieStepState, actor: str | None) -> Iterator[Action]:
+        for action in self._offers(state):
+            if actor is None or action.actor == actor:
+                yield action
+
+    def _offers(self, state: DieStepState) -> Iterator[Action]:
+        if not state.started:
+            yield Action(GM, "begin")
+            return
+        if state.over:
+            yield from self._after(state)
+            return
+        if state.windows:
+            yield from self._answers(state)
+            return
+        turn = state.turn
+        if turn is None:
+            return
+        yield Action(turn.actor, "end")
+        for cid in turn.members():
+            yield from self._turn_offers(state, state.who(cid))
+
+    def _answers(self, state: DieStepState) -> Iterator[Action]:
+        top = state.windows[-1]
+        if isinstance(top, DefenceWindow):
+            for how, by in combat.defences(state, top.attack).items():
+                yield Action(by, how)
+            yield Action(top.attack.target, "take")
+            return
+        first = top.waiting[0]
+        provoker = state.who(top.provoker)
+        for target in (provoker.id, provoker.mounted_on, provoker.rider):
+            if target is not None:
+                yield Action(first, "opportunity", target)
+        yield Action(first, "pass")
+
+    def _turn_offers(self, state: DieStepState, who: Combatant) -> Iterator[Action]:
+        c = who.id
+        for other in state.combatants.values():
+            if other.side == who.side or other.out:
+                continue
+            yield Action(c, "attack", other.id)
+            yield Action(c, "strike", other.id)
+            yield Action(c, "grab", other.id)
+        for simple in ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"):
+            yield Action(c, simple)
+        yield Action(c, "stand")
+        body = movement.mover(state, who)
+        for region in state.regions[body.region].borders:
+            for how in ("move", "run", "crawl", "drag"):
+                yield Action(c, how, region)
+        for far in state.regions:
+            if movement.distance(state, body.region, far) == 2:
+                yield Action(c, "run", far)
+        for mount in state.combatants.values():
+            if mount.sheet.mount and mount.rider is None:
+                yield Action(c, "mount", mount.id)
+        yield Action(c, "dismount")
+
+    def _after(self, state: DieStepState) -> Iterator[Action]:
+        if any(health.owes_survival(c) for c in state.combatants.values()):
+            yield Action(GM, "survival")
+            return
+        for patient in state.combatants.values():
+            if patient.wound in ("mortal", "badly") and patient.knocked_out:
+                for medic in state.combatants.values():
+                    if medic.side == patient.side and medic.id != patient.id:
+                        yield Action(medic.id, "aid", patient.id, (("supplies", "kit"),))
+        yield Action(GM, "wait", None, (("minutes", "10"),))
+
+    # -- observing ----------------------------------------------------------------------
+
+    def observe(self, state: DieStepState, side: str | None) -> dict[str, Any]:
+        """The game master sees all; a side sees its own in full and others as a
+        character would: where they stand, how they look, not their HP, AP or dice.
+        ``square`` repeats the region under the tracker's column name."""
+        return {
+            "round": state.round,
+            "current": state.current,
+            "order": list(state.order),
+            "initiative": dict(state.initiative) if side is None else {},
+            "over": state.over,
+            "minutes": state.minutes,
+            "waiting": self.to_move(state) if state.windows else None,
+            "ap": None if state.turn is None else state.turn.left,
+            "regions": {n: list(r.borders) for n, r in state.regions.items()},
+            "combatants": {
+                cid: _observe_one(c, side is None or side == c.side)
+                for cid, c in state.combatants.items()
+            },
+        }
+
+
+def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
+    effects = [
+        name
+        for name, on in (
+            ("stunned", c.stunned or c.stunned_encounter),
+            ("helpless", c.helpless),
+            ("surprised", c.surprised),
+            ("badly wounded", c.wound == "badly"),
+            ("mortally wounded", c.wound == "mortal"),
+            (f"riding {c.mounted_on}", c.mounted_on),
+            (f"holding {c.holding}", c.holding),
+            ("weapon not ready", not c.ready and c.weapon is not None),
+        )
+        if on
+    ]
+    seen: dict[str, Any] = {
+        "name": c.name,
+        "side": c.side,
+        "region": c.region,
+        "square": c.region,
+        "prone": c.prone,
+        "dead": c.dead,
+        "unconscious": c.knocked_out and not c.dead,
+        "effects": effects,
+        "held_by": c.held_by,
+        "hold": c.hold,
+        "mounted_on": c.mounted_on,
+        "rider": c.rider,
+        "weapon": c.weapon.name if c.weapon else None,
+        "shield": c.shield,
+    }
+    if full:
+        seen.update(
+            hp=c.hp,
+            max_hp=c.sheet.hit_points,
+            mp=c.mp,
+            debt=c.debt,
+            dice={k: f"d{v}" for k, v in c.sheet.dice.items()},
+            unaware_of=list(c.unaware_of),
+            survival=c.survival,
+            permanent_injury=c.permanent_injury,
+        )
+    return seen
+
+
+def _can_oa(state: DieStepState, cid: str) -> bool:
+    c = state.who(cid)
+    return c.able and c.melee_weapon() is not None and turns.can_interrupt(state, c)
+
+
+def _standing(c: Combatant) -> bool:
+    return not (c.out or c.helpless or c.stunned_encounter)

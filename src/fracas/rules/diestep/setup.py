@@ -1,0 +1,150 @@
+"""An encounter's setup (campaign, regions, who stands where) turned into a state.
+
+The setup is plain JSON, saved with the log::
+
+    {"campaign": {"characters": {...}, "weapons": {...}, "tables": {...}},
+     "regions": {"hall": {"borders": ["yard"], "cramped": true}, "yard": {}},
+     "combatants": [{"character": "knight", "region": "yard", "mounted_on": "horse"}, ...]}
+
+Borders are symmetric (naming one side is enough). Without ``regions`` every region
+named by a combatant borders every other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.engine import EngineError
+from fracas.rules.diestep.state import Combatant, DieStepState
+from fracas.rules.diestep.tables import DICE, Campaign, Region, Sheet
+from fracas.yamlfile import unknown_name
+
+
+class Placement(BaseModel):
+    """One combatant: a character of the campaign, where it stands and how it starts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    character: str
+    id: str | None = None
+    side: str | None = None
+    region: str = "field"
+    mounted_on: str | None = None
+    surprised: bool = False
+    unaware_of: list[str] = Field(default_factory=list)
+    prone: bool = False
+    helpless: bool = False
+    ready: bool | None = None  # default: ready unless surprised
+    hp: int | None = Field(default=None, ge=0)
+    wound: Literal["", "badly", "mortal"] = ""
+
+
+class Setup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    campaign: dict[str, Any] = Field(default_factory=dict)
+    regions: dict[str, dict[str, Any]] | list[str] = Field(default_factory=dict)
+    combatants: list[Placement] = Field(min_length=1)
+
+
+def build(setup: Mapping[str, Any]) -> DieStepState:
+    """The state before the first action; :class:`EngineError` says what is wrong."""
+    try:
+        spec = Setup.model_validate(setup)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    campaign = Campaign.load(spec.campaign)
+    regions = _regions(spec)
+    combatants: dict[str, Combatant] = {}
+    for place in spec.combatants:
+        if place.character not in campaign.characters:
+            raise EngineError(unknown_name("character", place.character, campaign.characters))
+        cid = place.id or place.character
+        if cid in combatants or cid == "gm":
+            raise EngineError(f"two combatants are called {cid!r}: give one an id")
+        if place.region not in regions:
+            raise EngineError(unknown_name("region", place.region, regions))
+        combatants[cid] = _combatant(campaign, campaign.characters[place.character], cid, place)
+    for place in spec.combatants:
+        _mount(combatants, place)
+    for c in combatants.values():
+        for other in c.unaware_of:
+            if other not in combatants:
+                raise EngineError(
+                    f"{c.id} is unaware of {other!r}: "
+                    + unknown_name("combatant", other, combatants)
+                )
+    return DieStepState(combatants=combatants, regions=regions, tables=campaign.tables)
+
+
+def _regions(spec: Setup) -> dict[str, Region]:
+    raw = spec.regions
+    if isinstance(raw, list):
+        raw = {name: {} for name in raw}
+    if not raw:
+        names = list(dict.fromkeys(p.region for p in spec.combatants))
+        raw = {n: {"borders": [m for m in names if m != n]} for n in names}
+    try:
+        regions = {name: Region.model_validate(data) for name, data in raw.items()}
+    except ValidationError as err:
+        raise EngineError(f"encounter setup, regions: {err.errors()[0]['msg']}") from None
+    borders: dict[str, set[str]] = {name: set(r.borders) for name, r in regions.items()}
+    for name, region in regions.items():
+        for other in region.borders:
+            if other not in regions:
+                raise EngineError(f"region {name} borders " + unknown_name("region", other, raw))
+            borders[other].add(name)
+    return {
+        name: r.model_copy(update={"borders": sorted(borders[name])}) for name, r in regions.items()
+    }
+
+
+def _combatant(campaign: Campaign, sheet: Sheet, cid: str, place: Placement) -> Combatant:
+    dice = {name: sheet.dice.get(name, campaign.tables.default_die) for name in DICE}
+    dice.update(sheet.dice)
+    weapon = None
+    if sheet.weapon is not None:
+        if sheet.weapon not in campaign.weapons:
+            raise EngineError(f"{cid}: " + unknown_name("weapon", sheet.weapon, campaign.weapons))
+        weapon = campaign.weapons[sheet.weapon]
+    hp = sheet.hit_points if sheet.hit_points is not None else campaign.tables.hit_points
+    ap = sheet.ap if sheet.ap is not None else campaign.tables.ap_per_turn
+    full = sheet.model_copy(update={"dice": dice, "hit_points": hp, "ap": ap})
+    now = hp if place.hp is None else min(place.hp, hp)
+    return Combatant(
+        id=cid,
+        name=sheet.name,
+        side=place.side or sheet.side,
+        sheet=full,
+        hp=now,
+        mp=sheet.magic_points,
+        region=place.region,
+        weapon=weapon,
+        shield=sheet.shield,
+        ready=not place.surprised if place.ready is None else place.ready,
+        prone=place.prone,
+        helpless=place.helpless,
+        surprised=place.surprised,
+        unaware_of=list(place.unaware_of),
+        wound=place.wound,
+        knocked_out=now == 0 and hp > 0,
+    )
+
+
+def _mount(combatants: dict[str, Combatant], place: Placement) -> None:
+    if place.mounted_on is None:
+        return
+    rider = combatants[place.id or place.character]
+    mount = combatants.get(place.mounted_on)
+    if mount is None:
+        raise EngineError(
+            f"{rider.id} rides " + unknown_name("combatant", place.mounted_on, combatants)
+        )
+    if not mount.sheet.mount or mount.rider is not None or mount.region != rider.region:
+        raise EngineError(f"{rider.id} cannot ride {mount.id}: not a free mount in its region")
+    rider.mounted_on, mount.rider = mount.id, rider.id

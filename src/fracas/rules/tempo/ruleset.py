@@ -1,0 +1,161 @@
+"""The action-point tempo rules (seed 003) as a ruleset of the engine (``find("tempo")``).
+
+Each action is one step of the turn sequence (:mod:`.exchange`): the actor declares,
+an opponent reacts or passes, the actor may replace its action, and it resolves;
+``recover`` ends the turn (:mod:`.turns`). Who is waited for is :meth:`to_move`;
+:func:`.legality.check` refuses everything else with the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from fracas.engine import Action, DiceSource, Event, Ruleset
+from fracas.rules.tempo import exchange, legality, setup, turns
+from fracas.rules.tempo.legality import PASS, shown
+from fracas.rules.tempo.state import Combatant, Exchange, TempoState
+
+
+class TempoRules(Ruleset[TempoState]):
+    """Action points, proactive, reactive and counter-tempo actions, statuses, stamina."""
+
+    id: ClassVar[str] = "tempo"
+    name: ClassVar[str] = "Action-point tempo rules"
+
+    def start(self, setup_data: Mapping[str, Any]) -> TempoState:
+        return setup.build(setup_data)
+
+    # -- whose move --------------------------------------------------------------------
+
+    def to_move(self, state: TempoState) -> str | None:
+        ex = state.exchange
+        if state.over:
+            return None
+        if ex is None:
+            return state.current
+        if ex.phase == "counter":
+            return ex.proactive.who
+        waiting = legality.reactors(state, ex)
+        return waiting[0] if waiting else None
+
+    def is_over(self, state: TempoState) -> bool:
+        return state.over
+
+    # -- checking and applying ---------------------------------------------------------
+
+    def check(self, state: TempoState, action: Action) -> None:
+        legality.check(state, action)
+
+    def apply(self, state: TempoState, action: Action, dice: DiceSource) -> list[Event]:
+        events: list[Event] = []
+        ex = state.exchange
+        name = PASS if action.verb == PASS else state.tables.by_verb(action.verb)
+        assert name is not None, "checked: the verb is known"
+        if name == PASS:
+            exchange.let_go(state, action, dice, events)
+        elif ex is None and state.tables.actions[name].kind == "special":
+            turns.recover(state, action, name, dice, events)
+        elif ex is None:
+            exchange.declare(state, action, name, dice, events)
+        elif ex.phase == "react":
+            exchange.react(state, action, name, dice, events)
+        else:
+            exchange.replace(state, action, name, dice, events)
+        return events
+
+    # -- offering ----------------------------------------------------------------------
+
+    def candidates(self, state: TempoState, actor: str | None) -> Iterator[Action]:
+        if state.over:
+            return
+        ex = state.exchange
+        if ex is None:
+            yield from self._own_turn(state, state.combatants[state.current], actor)
+            return
+        tables = state.tables
+        if ex.phase == "counter":
+            if actor in (None, ex.proactive.who):
+                for name in legality.affordable_replacements(state, ex):
+                    yield Action(ex.proactive.who, tables.verb(name))
+                yield Action(ex.proactive.who, PASS)
+            return
+        for cid in legality.reactors(state, ex):
+            if actor in (None, cid):
+                for name in legality.reactions(state, ex, state.combatants[cid]):
+                    yield Action(cid, tables.verb(name))
+                yield Action(cid, PASS)
+
+    @staticmethod
+    def _own_turn(state: TempoState, who: Combatant, actor: str | None) -> Iterator[Action]:
+        if actor not in (None, who.id):
+            return
+        for name, spec in state.tables.actions.items():
+            if spec.kind != "proactive":
+                continue
+            verb = state.tables.verb(name)
+            if spec.target == "opponent":
+                for other in state.combatants.values():
+                    if legality.opponents(who, other) and not other.out:
+                        yield Action(who.id, verb, other.id)
+            else:
+                yield Action(who.id, verb)
+        yield Action(who.id, state.tables.verb("Recover Stamina"))
+
+    # -- observing ---------------------------------------------------------------------
+
+    def observe(self, state: TempoState, side: str | None) -> dict[str, Any]:
+        """All is open but hit points (the own side's only) and a feint not yet resolved,
+        which the other sides see as the Melee Attack it was declared as."""
+        return {
+            "round": state.round,
+            "clock": state.round * state.tables.round.seconds,
+            "current": None if state.over else state.current,
+            "order": list(state.order),
+            "waiting_for": self.to_move(state),
+            "exchange": None if state.exchange is None else _exchange(state, state.exchange, side),
+            "combatants": {
+                cid: _combatant(state, c, side in (None, c.side))
+                for cid, c in state.combatants.items()
+            },
+        }
+
+
+def _exchange(state: TempoState, ex: Exchange, side: str | None) -> dict[str, Any]:
+    actor = state.combatants[ex.proactive.who]
+    knows = side in (None, actor.side)
+    return {
+        "actor": actor.id,
+        "action": ex.proactive.action if knows else shown(state, ex.proactive),
+        "target": ex.target,
+        "weapon": ex.proactive.weapon,
+        "paid": ex.paid,
+        "phase": ex.phase,
+        "reaction": None
+        if ex.reaction is None
+        else {"who": ex.reaction.who, "action": ex.reaction.action},
+    }
+
+
+def _combatant(state: TempoState, c: Combatant, full: bool) -> dict[str, Any]:
+    effects = []
+    if c.engaged_with:
+        effects.append(f"{c.status.lower()} with {state.combatants[c.engaged_with].name}")
+    if c.aimed:
+        effects.append(f"aimed ({c.aimed})")
+    if c.out:
+        effects.append("down")
+    seen: dict[str, Any] = {
+        "name": c.name,
+        "side": c.side,
+        "status": c.status,
+        "ap": c.ap,
+        "engaged_with": c.engaged_with,
+        "weapons": list(c.weapons),
+        "armour": c.armour,
+        "effects": effects,
+        "down": c.out,
+    }
+    if full:
+        seen.update(hp=c.hp, max_hp=c.max_hp)
+    return seen

@@ -1,0 +1,119 @@
+"""An encounter's setup turned into a state: the campaign, who fights, and how they start.
+
+The setup is plain JSON (saved with the log)::
+
+    {"campaign": {"characters": {...}, "weapons": {...}},
+     "combatants": [{"character": "ylva", "prepared": true}, {"character": "astrid"}]}
+
+Initiative (open in the seed) follows ``initiative`` (higher first) and then the
+order of the list. A combatant starts Off Guard, On Guard when ``prepared`` (T-STAT-1),
+or in the ``status`` given (with ``engaged_with`` for a bind, grapple or pin).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.engine import EngineError
+from fracas.rules.tempo.state import Combatant, TempoState
+from fracas.rules.tempo.tables import Sheet, TempoTables
+from fracas.yamlfile import unknown_name
+
+
+class Placement(BaseModel):
+    """One combatant: a character of the campaign and how it starts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    character: str
+    id: str | None = None
+    side: str | None = None
+    prepared: bool = False
+    status: str | None = None
+    engaged_with: str | None = None
+    initiative: int = 0
+    hp: int | None = None
+    ap: int | None = Field(default=None, ge=0)
+
+
+class TempoSetup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    campaign: dict[str, Any] = Field(default_factory=dict)
+    combatants: list[Placement] = Field(min_length=1)
+
+
+def build(setup: Mapping[str, Any]) -> TempoState:
+    """The state before the first action; :class:`EngineError` says what is wrong."""
+    try:
+        spec = TempoSetup.model_validate(setup)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    tables = TempoTables.load(spec.campaign)
+    combatants: dict[str, Combatant] = {}
+    for place in spec.combatants:
+        if place.character not in tables.characters:
+            raise EngineError(unknown_name("character", place.character, tables.characters))
+        cid = place.id or place.character
+        if cid in combatants:
+            raise EngineError(f"two combatants are called {cid!r}: give one an id")
+        combatants[cid] = combatant(tables, tables.characters[place.character], cid, place)
+    for who in combatants.values():
+        _engage(tables, combatants, who)
+    for who in combatants.values():
+        if tables.statuses[who.status].engaged and who.engaged_with is None:
+            raise EngineError(f"{who.id} starts {who.status}: name its opponent with engaged_with")
+    ranked = sorted(enumerate(spec.combatants), key=lambda ip: (-ip[1].initiative, ip[0]))
+    order = [place.id or place.character for _, place in ranked]
+    return TempoState(combatants=combatants, order=order, tables=tables, round=tables.round.first)
+
+
+def combatant(tables: TempoTables, sheet: Sheet, cid: str, place: Placement) -> Combatant:
+    defaults = tables.defaults
+    status = place.status or (tables.prepared_status if place.prepared else tables.starting_status)
+    if status not in tables.statuses:
+        raise EngineError(f"{cid}: {unknown_name('status', status, tables.statuses)}")
+    hp = sheet.hp or defaults.hp
+    return Combatant(
+        id=cid,
+        name=sheet.name,
+        side=place.side or sheet.side,
+        status=status,
+        ap=tables.round.ap if place.ap is None else place.ap,
+        hp=hp if place.hp is None else place.hp,
+        max_hp=hp,
+        skills=dict(sheet.skills),
+        weapons=list(sheet.weapons),
+        armour=sheet.armour or defaults.armour,
+        combat_defence=(
+            defaults.combat_defence if sheet.combat_defence is None else sheet.combat_defence
+        ),
+        grapple_defence=(
+            defaults.grapple_defence if sheet.grapple_defence is None else sheet.grapple_defence
+        ),
+        engaged_with=place.engaged_with,
+    )
+
+
+def _engage(tables: TempoTables, combatants: dict[str, Combatant], who: Combatant) -> None:
+    """A starting bind, grapple or pin: both are engaged, and with each other."""
+    partner_id = who.engaged_with
+    if partner_id is None:
+        return
+    if not tables.statuses[who.status].engaged:
+        raise EngineError(f"{who.id} is {who.status}: engaged_with needs a bind or grapple")
+    partner = combatants.get(partner_id)
+    if partner is None or partner is who:
+        raise EngineError(f"{who.id} starts {who.status}: name its opponent with engaged_with")
+    if (
+        partner.engaged_with not in (None, who.id)
+        or partner.side == who.side
+        or not tables.statuses[partner.status].engaged
+    ):
+        raise EngineError(f"{who.id} and {partner.id} cannot start engaged with each other")
+    partner.engaged_with = who.id

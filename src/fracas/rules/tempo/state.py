@@ -1,0 +1,104 @@
+"""The state of a tempo encounter: combatants, the initiative order, the round and the exchange.
+
+An exchange is one proactive action on its way through the turn sequence (T-ROUND-2):
+declared and paid, then open to a reaction, then to a counter-tempo replacement, then
+resolved. Everything here is plain data; :meth:`TempoState.clone` copies by hand what
+changes during play and shares the validated tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from fracas.rules.tempo.tables import TempoTables
+
+Phase = Literal["react", "counter"]
+
+
+@dataclass
+class Combatant:
+    """One character in the encounter."""
+
+    id: str
+    name: str
+    side: str
+    status: str
+    ap: int
+    hp: int
+    max_hp: int
+    skills: Mapping[str, int]
+    weapons: list[str]  # names from the armoury; the first of a kind is the default
+    armour: str
+    combat_defence: int
+    grapple_defence: int
+    engaged_with: str | None = None  # the opponent of a bind, grapple or pin
+    aimed: str | None = None  # the weapon aimed with by the last action (Aim's success)
+
+    def clone(self) -> Combatant:
+        return replace(self, weapons=list(self.weapons))
+
+    @property
+    def out(self) -> bool:
+        """Down: no longer in the fight (decision: at 0 HP or less)."""
+        return self.hp <= 0
+
+
+@dataclass(frozen=True)
+class Declared:
+    """An action one combatant declared in the exchange, with what it is made with."""
+
+    who: str
+    action: str
+    weapon: str | None = None
+    bonus: int = 0
+
+
+@dataclass
+class Exchange:
+    """A proactive action in the turn sequence, and what answered it so far."""
+
+    proactive: Declared
+    target: str | None
+    paid: int  # AP the actor has paid for it (and for a replacement)
+    distance: int = 0  # squares, for a ranged attack (Dodge)
+    phase: Phase = "react"
+    passed: list[str] = field(default_factory=list)  # opponents who let the window go
+    reaction: Declared | None = None
+    replacement: Declared | None = None
+
+    def clone(self) -> Exchange:
+        return replace(self, passed=list(self.passed))
+
+
+@dataclass
+class TempoState:
+    """The whole encounter."""
+
+    combatants: dict[str, Combatant]
+    order: list[str]
+    tables: TempoTables
+    round: int = 0
+    turn: int = 0  # index into ``order`` of whose turn it is
+    exchange: Exchange | None = None
+
+    def clone(self) -> TempoState:
+        return replace(
+            self,
+            combatants={cid: c.clone() for cid, c in self.combatants.items()},
+            order=list(self.order),
+            exchange=self.exchange.clone() if self.exchange else None,
+        )
+
+    @property
+    def current(self) -> str:
+        return self.order[self.turn]
+
+    def standing_sides(self) -> set[str]:
+        return {c.side for c in self.combatants.values() if not c.out}
+
+    @property
+    def over(self) -> bool:
+        """Decision: the encounter ends when one side (or none) has anyone standing."""
+        return len(self.standing_sides()) <= 1
