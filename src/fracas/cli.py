@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas import dice, encounterfile, tracker
+from fracas.chasecli import chase_command
 from fracas.dice import Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.opposed import TIE_RULE_TEXT
 from fracas.engine import Encounter, RandomDice, view
@@ -66,6 +67,9 @@ app = typer.Typer(
 def main() -> None:
     """Entry point of the ``fracas`` console script."""
     app()
+
+
+app.command("chase", help="Run a Heimr chase (H-CHASE-1) between two characters.")(chase_command)
 
 
 # --- input -----------------------------------------------------------------------

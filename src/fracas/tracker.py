@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from fracas import mapview
 from fracas.dice import Mechanic, Roll
 from fracas.engine import Action, DiceSource, Encounter, EngineError, RandomDice, view
 from fracas.rules import find
@@ -113,6 +114,23 @@ def combatants_table(state: dict[str, Any]) -> Table:
     return table
 
 
+def battlefield_map(state: dict[str, Any]) -> Text:
+    """The grid with everyone the view shows in their squares, clusters marked."""
+    cluster_of = {cid: i for i, c in enumerate(state.get("clusters", [])) for cid in c}
+    people = {
+        cid: {
+            "name": p.get("name", cid),
+            "side": p.get("side"),
+            "square": p.get("square"),
+            "height": p.get("height"),
+            "cluster": cluster_of.get(cid),
+            "hidden": p.get("hidden", False),
+        }
+        for cid, p in state.get("combatants", {}).items()
+    }
+    return mapview.draw(state["battlefield"], people)
+
+
 def _cell(key: str, person: dict[str, Any]) -> str:
     value = person.get(key)
     if key == "hp" and value is not None:
@@ -158,7 +176,10 @@ class Tracker:
         if state.get("round"):
             head += f" · round {state['round']} · {state.get('clock', 0)} s"
         head += " · view: " + (self.side or "game master")
-        parts: list[Any] = [Text(head, style="bold"), combatants_table(state)]
+        parts: list[Any] = [Text(head, style="bold")]
+        if "battlefield" in state:
+            parts.append(battlefield_map(state))
+        parts.append(combatants_table(state))
         parts.append(
             Panel(
                 "\n".join(log_lines(enc, self.side)[-LOG_LINES:]) or "(no actions yet)",

@@ -203,7 +203,7 @@ class Chase:
         mark, fatigue = dice.mark(), (self.chaser.who.fatigue, self.target.who.fatigue)
         try:
             return self._step(dice)
-        except Exception:  # dice ran out, or a person gave up typing them: undo the turn
+        except BaseException:  # dice ran out, or a person gave up typing them: undo the turn
             dice.rewind(mark)
             self.chaser.who.fatigue, self.target.who.fatigue = fatigue
             raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health, terrain
+from fracas.rules.heimr import effects, health, hiding, terrain
 from fracas.rules.heimr.rolls import Check, Modifier, challenge, tire
 from fracas.rules.heimr.state import (
     Ability,
@@ -184,8 +184,12 @@ def distance(state: HeimrState, a: str, b: str) -> int:
     return state.battlefield.distance(a, b)
 
 
-def join_cluster(state: HeimrState, a: Combatant, b: Combatant) -> None:
-    """H-ATK-1: a melee attack puts both in one combat cluster."""
+def join_cluster(
+    state: HeimrState, a: Combatant, b: Combatant, events: list[Event] | None = None
+) -> None:
+    """H-ATK-1: a melee attack puts both in one combat cluster (where nobody hides)."""
+    for who in (a, b):
+        hiding.reveal(who, "it is in a combat cluster", events if events is not None else [])
     ca, cb = state.cluster_of(a.id), state.cluster_of(b.id)
     if ca is not None and ca is cb:
         return
@@ -214,6 +218,7 @@ def attack_mods(
 def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatant) -> None:
     if target.id == attacker.id:
         raise IllegalAction("H-ATK-2", f"{attacker.name} cannot attack itself")
+    hiding.check_attack(attacker, target)
     weapons = attacker.weapons()
     if not weapons:
         raise IllegalAction("H-ATK-2", f"{attacker.name} wields no weapon: draw one or brawl")
@@ -271,7 +276,18 @@ def weapon_attack(
             break
         cluster = state.cluster_of(target.id)
         if weapon.melee or cluster is None or attacker.id in cluster:
-            strike(state, attacker, target, weapon, dice, events, part, hit_effect, defence)
+            strike(
+                state,
+                attacker,
+                target,
+                weapon,
+                dice,
+                events,
+                part,
+                hit_effect,
+                defence,
+                charging=melee_only,
+            )
         else:
             fire_into_cluster(
                 state, attacker, target, cluster, weapon, dice, events, part, hit_effect, defence
@@ -338,12 +354,18 @@ def strike(
     defence: str | None = None,
     extra: list[Modifier] | None = None,
     fatigue: bool = True,
+    charging: bool = False,
 ) -> Outcome | None:
     """One attack roll with ``weapon`` against ``target`` and its defence; ``None`` when
     the roll came to nothing before a defence (fatigue, a hold)."""
     ability = attacker.stats.abilities[weapon.ability]
+    luck = hiding.luck_shot(attacker, target, dice, events)
+    if luck is None:
+        return None
     pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
-    mods = attack_mods(state, attacker, target, weapon, part) + (extra or [])
+    if not weapon.melee or charging:
+        pot += hiding.hidden_bonus(attacker, target)
+    mods = attack_mods(state, attacker, target, weapon, part) + luck + (extra or [])
     check = challenge(
         attacker,
         ability,
@@ -354,9 +376,12 @@ def strike(
         events,
         fatigue=fatigue,
     )
+    hiding.after_attack(state, attacker, target, weapon.melee, events)
     if weapon.melee:
-        join_cluster(state, attacker, target)
+        join_cluster(state, attacker, target, events)
         attacker.attacked_melee.append(target.id)
+    else:
+        target.shot_by.append(attacker.id)  # H-ACT-7: cannot hide from it next turn
     effects.interrupt(target, "attack", events)
     holding = target.holding is not None
     if not held_attack_passes(state, attacker, check, dice, events):
@@ -455,7 +480,7 @@ def brawl(
         + terrain.attack_mods(state, attacker, target, melee=True),
         events=events,
     )
-    join_cluster(state, attacker, target)
+    join_cluster(state, attacker, target, events)
     attacker.attacked_melee.append(target.id)
     effects.interrupt(target, "attack", events)
     holding = target.holding is not None
@@ -524,7 +549,7 @@ def past_the_weapon(
         pot,
         events,
     )
-    join_cluster(state, attacker, target)
+    join_cluster(state, attacker, target, events)
     holding = attacker.holding is not None
     if not held_attack_passes(state, target, strike, dice, events) or strike.failed_outright:
         return True  # no attack to dodge (H-ATK-10, H-FAT-1)

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.heimr import effects, health, setup, terrain, turns
+from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 
@@ -223,15 +223,18 @@ class HeimrRules(Ruleset[HeimrState]):
             "clusters": [list(c) for c in state.clusters],
             "battlefield": field_view(state),
             "combatants": {
-                cid: self._observe_one(state, c, side is None or side == c.side)
+                cid: self._observe_one(state, c, side)
                 for cid, c in state.combatants.items()
+                if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
             },
         }
 
     @staticmethod
-    def _observe_one(state: HeimrState, c: Combatant, full: bool) -> dict[str, Any]:
+    def _observe_one(state: HeimrState, c: Combatant, side: str | None) -> dict[str, Any]:
+        full = side is None or side == c.side
         seen: dict[str, Any] = {
             "name": c.name,
+            "hidden": c.hide_cr is not None,
             "side": c.side,
             "square": c.square,
             "height": c.height,
@@ -252,8 +255,12 @@ class HeimrRules(Ruleset[HeimrState]):
             "held_by": c.held_by,
             "weapons": [w.name for w in c.weapons()] + ([c.shield.name] if c.shield else []),
         }
+        if side is not None and hiding.hidden_from(c, side) == hiding.AWARE:
+            seen["square"] = None  # known to be hidden somewhere, not where (H-POS-4)
         if full:
             seen.update(
+                hide_cr=c.hide_cr,
+                guarding=c.guarding,
                 hp=c.hp,
                 max_hp=c.stats.hit_points,
                 willpower=c.willpower,
@@ -277,7 +284,8 @@ def field_view(state: HeimrState) -> dict[str, Any]:
             "height": sq.height,
             "top": sq.top,
             "difficult": sq.difficult,
-            "concealment": [name for name, _ in sq.concealment],
+            "concealment": field.concealment(sq.id),
+            "cover": [name for name, _ in sq.concealment],
             "light": sq.light,
             "lit": field.lit(sq.id),
         }
@@ -292,7 +300,7 @@ def field_view(state: HeimrState) -> dict[str, Any]:
             "toughness": None
             if terrain.border_key(*sorted(b.squares)) in state.broken
             else b.toughness,
-            "climb": b.climb if b.climbable else None,
+            "climb": (b.climb or 0) if b.climbable else None,  # 0: a climb with no roll
         }
         for b in field.borders.values()
     ]

@@ -141,6 +141,11 @@ class Combatant:
     holding: str | None = None  # whom this character grabs (H-ATK-10)
     held_by: str | None = None
     dodged_melee_of: list[str] = field(default_factory=list)  # in their last turn (H-ATK-9)
+    shot_by: list[str] = field(default_factory=list)  # ranged attackers in their last turn
+    hide_cr: int | None = None  # the CR perception must reach to spot it (H-ACT-7)
+    hidden_from: dict[str, str] = field(default_factory=dict)  # side: unaware | aware (H-POS-4)
+    guarding: str | None = None  # person:<id>, square:<sq> or border:<A1-A2> (H-GUARD-1)
+    passed_guards: list[str] = field(default_factory=list)  # outmanoeuvred this turn
     attacked_melee: list[str] = field(default_factory=list)  # whom it attacked this turn
     skills: tuple[str, ...] = ()  # from the sheet (H-CHAR-5); fixed in combat
     carried: list[Weapon | Shield] = field(default_factory=list)  # stowed, drawn by an action
@@ -156,6 +161,9 @@ class Combatant:
             defence=replace(self.defence) if self.defence else None,
             readied=replace(self.readied) if self.readied else None,
             dodged_melee_of=list(self.dodged_melee_of),
+            shot_by=list(self.shot_by),
+            hidden_from=dict(self.hidden_from),
+            passed_guards=list(self.passed_guards),
             attacked_melee=list(self.attacked_melee),
             carried=list(self.carried),
             dropped=list(self.dropped),
@@ -194,9 +202,10 @@ class Turn:
     free: list[str] = field(default_factory=list)  # free actions used
     acted: bool = False  # any action taken (delay only at the start)
     square_at_start: str = ""
+    cluster_at_start: list[str] = field(default_factory=list)  # who shared its cluster
 
     def clone(self) -> Turn:
-        return replace(self, free=list(self.free))
+        return replace(self, free=list(self.free), cluster_at_start=list(self.cluster_at_start))
 
 
 @dataclass

@@ -63,7 +63,11 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
         if not who.dead:
             break
         _advance(state, events)
-    state.turn = Turn(who.id, square_at_start=who.square)
+    cluster = state.cluster_of(who.id) or []
+    state.turn = Turn(
+        who.id, square_at_start=who.square, cluster_at_start=[c for c in cluster if c != who.id]
+    )
+    who.passed_guards.clear()
     events.append(
         Event(
             "turn", f"round {state.round}: {who.name}'s turn", {"who": who.id, "round": state.round}
@@ -81,6 +85,8 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     for other in state.combatants.values():
         if who.id in other.dodged_melee_of:
             other.dodged_melee_of.remove(who.id)
+        if who.id in other.shot_by:
+            other.shot_by.remove(who.id)  # H-ACT-7: only shots of its *last* turn count
         if other.readied is not None:
             other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
     # H-INIT-4: a readied action not triggered by now is lost.

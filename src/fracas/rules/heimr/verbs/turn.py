@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, health, turns
-from fracas.rules.heimr.rolls import challenge
+from fracas.rules.heimr import combat, effects, health, hiding, turns
+from fracas.rules.heimr.rolls import Modifier, challenge
 from fracas.rules.heimr.state import Combatant, HeimrState, Readied
 from fracas.rules.heimr.verbs.registry import (
     SKILL_KINDS,
@@ -217,6 +217,17 @@ def _trigger(state: HeimrState, action: Action, dice: DiceSource, events: list[E
 def _speak(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
     events.append(Event("speak", f"{c.name}: {action.option('text', '...')}", {"who": c.id}))
+    hiding.reveal(c, "speaking is a loud sound", events)  # H-ACT-7
+
+
+@checks("hide")
+def _check_hide(state: HeimrState, action: Action) -> None:
+    hiding.check_hide(state, who(state, action.actor))
+
+
+@verb("hide", "free", "H-ACT-7", "hide where your square conceals you: survival sets the CR")
+def _hide(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    hiding.hide(state, who(state, action.actor), dice, events)
 
 
 @checks("observe")
@@ -228,14 +239,11 @@ def _check_observe(state: HeimrState, action: Action) -> None:
 def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
     name = ability_of(state, c, action.option("ability", "Perception"))
-    bonus = []
-    if (
-        action.target is not None
-        and action.target.upper()[:1].isalpha()
-        and action.target not in state.combatants
-    ):
-        d = combat.distance(state, c.square, action.target.upper())
-        bonus = [("same square", 2)] if d == 0 else [("bordering square", 1)] if d == 1 else []
+    square = (action.target or "").upper()
+    if name == "Perception" and square in state.battlefield:
+        hiding.observe_square(state, c, square, dice, events)  # H-ACT-3, H-ACT-7
+        return
+    bonus: list[Modifier] = []
     # What a character notices is its own side's to know.
     challenge(
         c,
