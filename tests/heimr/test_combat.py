@@ -590,6 +590,8 @@ def test_dodge_and_block_count_their_uses_separately() -> None:
         faces=[4, 6, 5, 3] + [3, 3] * 4,
         squares={"asa": "C2", "bjorn": "A2"},
         stances={"hrolf": "parry"},
+        # Bjorn shoots from Asa's blind spot: without the module the counts stand alone.
+        modules={"blind_spots": False},
     )
     enc.push("gm begin")
     assert enc.state.order == ["asa", "bjorn", "ylva", "hrolf"]

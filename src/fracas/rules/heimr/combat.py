@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
 from fracas.rules.heimr import effects, health, hiding, terrain
+from fracas.rules.heimr.blindspots import BlindSpots, Line
 from fracas.rules.heimr.rolls import Check, Modifier, challenge, tire
 from fracas.rules.heimr.state import (
     Ability,
@@ -68,6 +69,7 @@ def roll_defence(
     dice: DiceSource,
     events: list[Event],
     potential: list[Modifier] | None = None,
+    consistency: list[Modifier] | None = None,
 ) -> PreRolled | None:
     found = defence_ability(who, kind)
     if found is None:
@@ -80,7 +82,7 @@ def roll_defence(
         ability,
         dice,
         f"{who.name}'s {kind}",
-        defence_mods(state, who, kind),
+        defence_mods(state, who, kind) + (consistency or []),
         pot,
         events,
         fatigue=False,
@@ -120,6 +122,7 @@ def defend(
     events: list[Event],
     choice: str | None = None,
     holding: bool | None = None,
+    line: str | None = None,
 ) -> Outcome:
     """The target's defence against one attack roll (H-ATK-4, H-DEF-2..4).
 
@@ -134,10 +137,17 @@ def defend(
     held = target.defence
     readied = ranged and target.ready_dodge  # H-ACT-3: +2 potential to dodge this shot
     bonus = [("readied dodge", READY_DODGE_BONUS)] if readied else []
-    if ranged and held.kind == "parry":
+    blind = blind_spot_penalty(state, attacker, target, ranged)
+    if (ranged and held.kind == "parry") or blind:
         # H-DEF-2: no parrying a shot; roll dodge or block now, keep the parry for melee.
-        kind: Defence = "block" if choice == "block" and target.shield else "dodge"
-        used = roll_defence(state, target, kind, dice, events, bonus if kind == "dodge" else [])
+        # H-MOD-1: from a blind spot the defence is rolled now at -5 (docs/decisions.md).
+        kind: Defence = held.kind
+        if ranged and held.kind == "parry":
+            kind = "block" if choice == "block" and target.shield else "dodge"
+        extra = [("blind spot", -blind)] if blind else []
+        used = roll_defence(
+            state, target, kind, dice, events, bonus if kind == "dodge" else [], extra
+        ) or roll_defence(state, target, "dodge", dice, events, bonus, extra)
         assert used is not None
         keep = held
     else:
@@ -176,7 +186,49 @@ def defend(
         target.defence = keep
     else:
         preroll_defence(state, target, dice, events)  # H-DEF-2: rolled again once used
+    if ranged:
+        widen_blind_spot(state, attacker, target, line, events)
     return Outcome(hit, used.kind, attack.result - used.result)
+
+
+def blind_spot_penalty(
+    state: HeimrState, attacker: Combatant, target: Combatant, ranged: bool
+) -> int:
+    """H-MOD-1: 5 against a shot from the target's blind spot, or a melee attack by one
+    who entered the target's square from it this turn."""
+    spots = state.blind_spots.get(target.id)
+    if spots is None:
+        return 0
+    if ranged:
+        return spots.penalty_for_ranged(attacker.square)
+    entered = attacker.entered_from if attacker.square == target.square else None
+    return spots.penalty_for_melee(entered)
+
+
+def widen_blind_spot(
+    state: HeimrState,
+    attacker: Combatant,
+    target: Combatant,
+    line: str | None,
+    events: list[Event],
+) -> None:
+    """H-MOD-1: a defended shot from another square leaves a blind spot opposite it, until
+    the defender's next turn; an attacker exactly between two lines says which
+    (``line=straight|diagonal``, straight unless said)."""
+    if not state.options.get("blind_spots", 1) or attacker.square == target.square:
+        return
+    field = state.battlefield
+    spots = state.blind_spots.setdefault(target.id, BlindSpots(field.columns, field.rows))
+    prefer: Line = "diagonal" if line == "diagonal" else "straight"
+    added = spots.add_attack(target.square, attacker.square, prefer=prefer)
+    if added:
+        events.append(
+            Event(
+                "blind spot",
+                f"{target.name}'s blind spot: {', '.join(sorted(spots.squares))}",
+                {"who": target.id, "squares": sorted(spots.squares)},
+            )
+        )
 
 
 def distance(state: HeimrState, a: str, b: str) -> int:

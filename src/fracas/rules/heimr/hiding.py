@@ -48,9 +48,15 @@ def hide(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event
         events=events,
         seen_by=frozenset({who.side}),
     )
+    if check.failed_outright:
+        # H-FAT-1: the survival roll "automatically fails": no hiding place found.
+        events.append(
+            Event("hide", f"{who.name} fails to hide", {"who": who.id}, frozenset({who.side}))
+        )
+        return
     who.hide_cr = check.result
-    seen_by = set(state.turn.cluster_at_start if state.turn else []) | set(who.shot_by)
-    seeing_sides = {state.combatants[c].side for c in seen_by if c in state.combatants}
+    seeing = set(state.turn.cluster_at_start if state.turn else []) | set(who.shot_by)
+    seeing_sides = {state.combatants[c].side for c in seeing if c in state.combatants}
     who.hidden_from = {side: UNAWARE for side in sides_against(state, who) - seeing_sides}
     text = f"{who.name} hides (CR {who.hide_cr})"
     if seeing_sides:
@@ -82,6 +88,15 @@ def soft_sound(who: Combatant, events: list[Event]) -> None:
             seen_by=frozenset({who.side}),
         )
     )
+
+
+def seen_by(state: HeimrState, who: Combatant) -> frozenset[str] | None:
+    """The sides that see what ``who`` does: all (``None``) unless it is hidden, then
+    those it is not hidden from (its own among them)."""
+    if who.hide_cr is None or not who.hidden_from:
+        return None
+    sides = {c.side for c in state.combatants.values()}
+    return frozenset(sides - set(who.hidden_from))
 
 
 def hidden_from(target: Combatant, side: str) -> str | None:

@@ -43,6 +43,7 @@ class HeimrSetup(BaseModel):
     campaign: dict[str, Any] = Field(default_factory=dict)
     grid: dict[str, int] | None = None  # {columns, rows}: a plain battlefield
     battlefield: dict[str, Any] | None = None
+    modules: dict[str, bool] = Field(default_factory=dict)  # {blind_spots: false} turns one off
     combatants: list[Placement] = Field(min_length=1)
 
 
@@ -82,7 +83,11 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
         combatants=combatants,
         tables=campaign.tables,
         battlefield=field,
-        options={"columns": field.columns, "rows": field.rows},
+        options={
+            "columns": field.columns,
+            "rows": field.rows,
+            "blind_spots": int(spec.modules.get("blind_spots", True)),  # H-MOD-1
+        },
     )
 
 

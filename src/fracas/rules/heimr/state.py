@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from fracas.rules.heimr.battlefield import Battlefield
+from fracas.rules.heimr.blindspots import BlindSpots
 from fracas.rules.heimr.tables import Tables
 
 Defence = Literal["dodge", "block", "parry"]
@@ -229,6 +230,7 @@ class HeimrState:
     # H-GRID-4: who has gone through each limited border in its current count, first first.
     crossings: dict[str, list[str]] = field(default_factory=dict)
     broken: list[str] = field(default_factory=list)  # structural barriers broken (H-GRID-3)
+    blind_spots: dict[str, BlindSpots] = field(default_factory=dict)  # by defender (H-MOD-1)
 
     def clone(self) -> HeimrState:
         return replace(
@@ -241,6 +243,7 @@ class HeimrState:
             options=dict(self.options),
             crossings={k: list(v) for k, v in self.crossings.items()},
             broken=list(self.broken),
+            blind_spots={k: v.clone() for k, v in self.blind_spots.items()},
         )
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from fracas.engine import DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health
+from fracas.rules.heimr import effects, health, hiding
 from fracas.rules.heimr.battlefield import Border
 from fracas.rules.heimr.rolls import Modifier, challenge
 from fracas.rules.heimr.state import Ability, Combatant, HeimrState
@@ -129,14 +129,26 @@ def enter(state: HeimrState, who: Combatant, to: str, events: list[Event]) -> No
     who.square = to
     who.height = ground(state, to)
     who.climbing = None
+    unconcealed(state, who, events)
+
+
+def unconcealed(state: HeimrState, who: Combatant, events: list[Event]) -> None:
+    """H-POS-4: "You can not be hidden from an opponent unless you are also concealed
+    from them": a hidden character in a square with no concealment is seen again."""
+    if who.hide_cr is not None and state.battlefield.concealment(who.square) == 0:
+        hiding.reveal(who, f"nothing in {who.square} conceals it", events)
 
 
 def new_turn(state: HeimrState, who: Combatant) -> None:
-    """H-GRID-4: a border's count resets at the start of its first crosser's next turn."""
+    """H-GRID-4: a border's count resets at the start of its first crosser's next turn;
+    H-ACT-5: a runner may be charged from where it ran again."""
     for key, crossed in list(state.crossings.items()):
-        if crossed and crossed[0] == who.id:
+        # A first crosser who has died has no next turn: its count ends with the next
+        # turn of anyone (docs/decisions.md).
+        if crossed and (crossed[0] == who.id or state.combatants[crossed[0]].dead):
             del state.crossings[key]
     who.entered_from = None
+    who.ran_from = None  # H-ACT-5: not charged from where it ran "until ... your next turn"
 
 
 # -- climbing, jumping and falling --------------------------------------------------------
@@ -192,6 +204,7 @@ def climb(
                     {"who": who.id, "height": reach},
                 )
             )
+            who.climbing = toward or who.square  # it falls from where it was climbing
             fall(state, who, reach, dice, events)
             return
     who.height = reach
@@ -208,8 +221,17 @@ def climb(
     )
 
 
-def drop_of(state: HeimrState, who: Combatant, height: int) -> int:
-    return height - ground(state, who.square)
+def landing(state: HeimrState, who: Combatant) -> str:
+    """The square a fall or a jump from ``who``'s place ends in: its own, or the lower
+    square it climbs down towards (down the outside of a wall, H-GRID-5)."""
+    toward = who.climbing
+    if (
+        toward is not None
+        and toward != who.square
+        and ground(state, toward) < ground(state, who.square)
+    ):
+        return toward
+    return who.square
 
 
 def fall(
@@ -223,18 +245,23 @@ def fall(
     """H-GRID-6: from height 2 or more an agility CR (2 x height jumping, 2 + 2 x height
     falling); failing sets hit points to 3 - height, injuring the legs, and the torso at
     -4 or -5. Armour does not help. The faller lands prone; a jumper on its feet."""
-    drop = drop_of(state, who, height)
-    who.height = ground(state, who.square)
+    below = landing(state, who)
+    drop = height - ground(state, below)
+    if below != who.square:
+        effects.leave_cluster(state, who, events)
+        who.square = below
+    who.height = ground(state, below)
     who.climbing = None
     if not jumping:
         who.prone = True
     events.append(
         Event(
             "fall",
-            f"{who.name} {'jumps' if jumping else 'falls'} down {drop}",
-            {"who": who.id, "drop": drop},
+            f"{who.name} {'jumps' if jumping else 'falls'} down {drop} into {who.square}",
+            {"who": who.id, "drop": drop, "square": who.square},
         )
     )
+    unconcealed(state, who, events)
     if drop < 2:
         return
     cr = 2 * drop if jumping else 2 + 2 * drop
@@ -276,13 +303,13 @@ def _climbing_cr(state: HeimrState, who: Combatant) -> int | None:
 # -- modifiers ------------------------------------------------------------------------------
 
 
-def check_reach(attacker: Combatant, target: Combatant) -> None:
-    """H-GRID-5: melee reaches one height up or down."""
-    if abs(attacker.height - target.height) > 1:
+def check_reach(attacker: Combatant, target: Combatant, height: int | None = None) -> None:
+    """H-GRID-5: melee reaches one height up or down (from ``height``, where a charger
+    will stand; the attacker's own height by default)."""
+    apart = abs((attacker.height if height is None else height) - target.height)
+    if apart > 1:
         raise IllegalAction(
-            "H-GRID-5",
-            f"{target.name} stands {abs(attacker.height - target.height)} heights away: "
-            "melee reaches one",
+            "H-GRID-5", f"{target.name} stands {apart} heights away: melee reaches one"
         )
 
 

@@ -77,6 +77,7 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     # dodge was for the attacks until this turn (docs/decisions.md, H-ACT-3).
     who.uses.clear()
     terrain.new_turn(state, who)  # H-GRID-4: border counts; H-MOD-1: where it came from
+    state.blind_spots.pop(who.id, None)  # H-MOD-1: until the defender's next turn
     who.ongoing = False
     who.ready_dodge = False
     who.fatigue_raised = False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, terrain
+from fracas.rules.heimr import combat, effects, hiding, terrain
 from fracas.rules.heimr.state import Combatant, HeimrState
 from fracas.rules.heimr.terrain import How
 from fracas.rules.heimr.verbs.registry import (
@@ -82,7 +82,12 @@ def _move(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
         return
     if terrain.cross(state, c, action.target.upper(), dice, events):
         events.append(
-            Event("move", f"{c.name} moves to {c.square}", {"who": c.id, "square": c.square})
+            Event(
+                "move",
+                f"{c.name} moves to {c.square}",
+                {"who": c.id, "square": c.square},
+                seen_by=hiding.seen_by(state, c),  # not by the sides it stays hidden from
+            )
         )
 
 
@@ -108,7 +113,9 @@ def _check_charge(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
     if target.square == c.square:
         raise IllegalAction("H-ACT-4", f"{target.name} is in {c.name}'s square: attack instead")
+    hiding.check_attack(c, target)  # H-POS-4: not at one it does not know is there
     adjacent_square(state, c, target.square, "charge")
+    terrain.check_reach(c, target, terrain.ground(state, target.square))
     if target.ran_from == c.square:
         raise IllegalAction(
             "H-ACT-5",
@@ -179,7 +186,7 @@ def _climb(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
 @checks("jump")
 def _check_jump(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
-    if c.height <= terrain.ground(state, c.square):
+    if c.height <= terrain.ground(state, terrain.landing(state, c)):
         raise IllegalAction("H-ACT-3", f"{c.name} stands on the ground: nothing to jump down")
 
 
