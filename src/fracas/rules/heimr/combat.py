@@ -318,6 +318,7 @@ def weapon_attack(
     hit_effect: int | None = None,
     defence: str | None = None,
     melee_only: bool = False,
+    line: str | None = None,
 ) -> None:
     """H-ATK-2: one roll per wielded weapon against one target; H-ATK-4 damage on a hit;
     H-ATK-7 a shot into a combat cluster goes on to the next character when dodged."""
@@ -407,6 +408,7 @@ def strike(
     extra: list[Modifier] | None = None,
     fatigue: bool = True,
     charging: bool = False,
+    line: str | None = None,
 ) -> Outcome | None:
     """One attack roll with ``weapon`` against ``target`` and its defence; ``None`` when
     the roll came to nothing before a defence (fatigue, a hold)."""
@@ -449,7 +451,7 @@ def strike(
         )
         return None
     outcome = defend(
-        state, attacker, target, check, not weapon.melee, dice, events, defence, holding
+        state, attacker, target, check, not weapon.melee, dice, events, defence, holding, line
     )
     if weapon.melee and outcome.defended_with == "dodge" and not outcome.hit:
         target.dodged_melee_of.append(attacker.id)  # H-ATK-9: lets a brawler in

@@ -43,6 +43,7 @@ def _attack(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         part=action.option("part"),
         hit_effect=number(action, "hit"),
         defence=action.option("defence"),
+        line=action.option("line"),
     )
 
 
