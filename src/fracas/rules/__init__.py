@@ -3,7 +3,7 @@
 The engine knows none of them; each lives in its own folder with its data beside it.
 
 >>> sorted(ids())
-['diestep', 'heimr', 'tempo']
+['diestep', 'heimr', 'sides', 'tempo']
 >>> find("heimr").id
 'heimr'
 """
@@ -19,6 +19,7 @@ from fracas.engine.ruleset import Ruleset
 #: Where each ruleset lives, imported only when asked for.
 _KNOWN: dict[str, str] = {
     "heimr": "fracas.rules.heimr.ruleset:HeimrRules",
+    "sides": "fracas.rules.sides.ruleset:SidesRules",
     "diestep": "fracas.rules.diestep.ruleset:DieStepRules",
     "tempo": "fracas.rules.tempo.ruleset:TempoRules",
 }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health, hiding, terrain
+from fracas.rules.heimr import effects, guards, health, hiding, terrain
 from fracas.rules.heimr.blindspots import BlindSpots, Line
 from fracas.rules.heimr.rolls import Check, Modifier, challenge, tire
 from fracas.rules.heimr.state import (
@@ -31,6 +31,8 @@ REPEAT_PENALTY = 2
 ONGOING_PENALTY = 2
 #: H-POS-1: prone characters attack and defend at this penalty.
 PRONE_PENALTY = 2
+#: H-GUARD-4: the dodge of one outmanoeuvring a guard.
+OUTMANOEUVRE_DODGE = -1
 #: H-ACT-3: a readied dodge adds this potential to the next dodge against a ranged attack.
 READY_DODGE_BONUS = 2
 
@@ -322,11 +324,52 @@ def weapon_attack(
 ) -> None:
     """H-ATK-2: one roll per wielded weapon against one target; H-ATK-4 damage on a hit;
     H-ATK-7 a shot into a combat cluster goes on to the next character when dodged."""
+    original = target
+    guard = guards.intercept_attack(state, attacker, target, events)
+    if guard is not None:
+        target = guard  # H-GUARD-1: the attack goes to the guard instead
     for weapon in attacker.weapons():
         if melee_only and not weapon.melee:
             continue
         if target.dead:
             break
+        if guard is not None and not weapon.melee:
+            # A shot the guard dodges goes on to the one it guards; a block stops it.
+            outcome = strike(
+                state,
+                attacker,
+                guard,
+                weapon,
+                dice,
+                events,
+                part,
+                hit_effect,
+                defence,
+                charging=melee_only,
+                line=line,
+            )
+            if outcome is not None and not outcome.hit and outcome.defended_with == "dodge":
+                events.append(
+                    Event(
+                        "guard",
+                        f"{guard.name} dodges: the shot goes on to {original.name}",
+                        {"who": guard.id},
+                    )
+                )
+                strike(
+                    state,
+                    attacker,
+                    original,
+                    weapon,
+                    dice,
+                    events,
+                    part,
+                    hit_effect,
+                    None,
+                    fatigue=False,
+                    line=line,
+                )
+            continue
         cluster = state.cluster_of(target.id)
         if weapon.melee or cluster is None or attacker.id in cluster:
             strike(
@@ -523,6 +566,7 @@ def brawl(
     defence: str | None = None,
 ) -> None:
     """H-ATK-8..10: a punch (Hit 1) or a grab (Bind), chosen before the roll."""
+    target = guards.intercept_attack(state, attacker, target, events) or target  # H-GUARD-1
     if not past_the_weapon(state, attacker, target, dice, events):
         return
     check = challenge(
@@ -711,3 +755,54 @@ def base_fatigue(state: HeimrState, who: Combatant) -> int:
     """H-FAT-3: max(1, 4 - sta), with the numbers of the campaign's fatigue table."""
     table = state.tables.fatigue
     return max(table.minimum, table.base - who.stats.attributes.get(table.attribute, 0))
+
+
+def outmanoeuvre(
+    state: HeimrState,
+    mover: Combatant,
+    guard: Combatant,
+    dice: DiceSource,
+    events: list[Event],
+) -> bool:
+    """H-GUARD-4: the guard attacks as a free action (its first weapon, else a brawl Hit 1)
+    and the mover must dodge it, at -1 consistency; a dodge gets it past the guard."""
+    weapon = next(iter(guard.weapons()), None)
+    ability = guard.stats.abilities[weapon.ability if weapon else "Brawl"]
+    pot = [("weapon", weapon.potential_bonus)] if weapon and weapon.potential_bonus else []
+    mods = attack_mods(state, guard, mover, weapon, None) if weapon else []
+    attack = challenge(
+        guard,
+        ability,
+        dice,
+        f"{guard.name} strikes at {mover.name} slipping past",
+        mods,
+        pot,
+        events,
+    )
+    if attack.failed_outright:
+        return True
+    dodge = roll_defence(
+        state, mover, "dodge", dice, events, consistency=[("outmanoeuvring", OUTMANOEUVRE_DODGE)]
+    )
+    assert dodge is not None
+    mover.uses["dodge"] = mover.uses.get("dodge", 0) + 1
+    tire(mover, dodge.d6, events)
+    if not dodge.failed and dodge.result >= attack.result:
+        events.append(
+            Event(
+                "guard",
+                f"{mover.name} dodges past {guard.name}",
+                {"who": mover.id, "guard": guard.id, "past": True},
+            )
+        )
+        return True
+    events.append(
+        Event(
+            "guard",
+            f"{mover.name} fails to get past {guard.name}",
+            {"who": mover.id, "guard": guard.id, "past": False},
+        )
+    )
+    part = state.tables.body_part(attack.d6)
+    hurt(state, guard, mover, weapon.damage if weapon else 1, part, events, dice=dice)
+    return False

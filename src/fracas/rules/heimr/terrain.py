@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from fracas.engine import DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health, hiding
+from fracas.rules.heimr import effects, guards, health, hiding
 from fracas.rules.heimr.battlefield import Border
 from fracas.rules.heimr.rolls import Modifier, challenge
 from fracas.rules.heimr.state import Ability, Combatant, HeimrState
@@ -93,9 +93,17 @@ def check_cross(state: HeimrState, who: Combatant, to: str, how: How) -> None:
 
 
 def cross(
-    state: HeimrState, who: Combatant, to: str, dice: DiceSource, events: list[Event]
+    state: HeimrState,
+    who: Combatant,
+    to: str,
+    dice: DiceSource,
+    events: list[Event],
+    charging: bool = False,
 ) -> bool:
-    """Go into ``to``; a crossing challenge failed leaves ``who`` prone where it was."""
+    """Go into ``to``; a guard may stop it (H-GUARD-3), and a crossing challenge failed
+    leaves it prone where it was."""
+    if guards.stop_crossing(state, who, to, charging, events) is not None:
+        return False
     border = state.battlefield.border(who.square, to)
     if border is not None and border.cr is not None and border.applies_from(who.square):
         check = challenge(

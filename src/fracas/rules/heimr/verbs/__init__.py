@@ -5,7 +5,7 @@ for what a character does in another's turn; ``gm`` for the game master's calls.
 verbs are grouped by concept; importing this package registers them all.
 """
 
-from fracas.rules.heimr.verbs import fighting, gm, items, moving, turn
+from fracas.rules.heimr.verbs import fighting, forced, gm, items, moving, turn
 from fracas.rules.heimr.verbs.registry import CHECKS, VERBS, Kind, Verb, free_key, kind_of
 
 __all__ = [
@@ -14,6 +14,7 @@ __all__ = [
     "Kind",
     "Verb",
     "fighting",
+    "forced",
     "free_key",
     "gm",
     "items",

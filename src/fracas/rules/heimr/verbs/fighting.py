@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, terrain, turns
+from fracas.rules.heimr import combat, effects, guards, terrain, turns
 from fracas.rules.heimr.state import DEFENCES, HeimrState
 from fracas.rules.heimr.verbs.registry import (
     checks,
@@ -114,3 +114,32 @@ def _dodge(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
     c = who(state, action.actor)
     c.ready_dodge = True
     events.append(Event("dodge", f"{c.name} readies a dodge", {"who": c.id}))
+
+
+@checks("guard")
+def _check_guard(state: HeimrState, action: Action) -> None:
+    guards.guard_spec(state, who(state, action.actor), action.target or "")
+
+
+@verb("guard", "free", "H-GUARD-1", "guard a person, a square or a border (B1-B2)")
+def _guard(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c = who(state, action.actor)
+    c.guarding = guards.guard_spec(state, c, action.target or "")
+    what = c.guarding.split(":", 1)[1]
+    events.append(Event("guard", f"{c.name} guards {what}", {"who": c.id, "guards": what}))
+
+
+@checks("outmanoeuvre")
+def _check_outmanoeuvre(state: HeimrState, action: Action) -> None:
+    c, guard = who(state, action.actor), who(state, action.target)
+    if guard.guarding is None or guard.side == c.side:
+        raise IllegalAction("H-GUARD-4", f"{guard.name} guards nothing against {c.name}")
+    if guard.square != c.square and not guard.guarding.startswith("square:"):
+        raise IllegalAction("H-GUARD-4", f"{guard.name} is not in {c.name}'s square")
+
+
+@verb("outmanoeuvre", "free", "H-GUARD-4", "get past a guard: it attacks, you dodge at -1")
+def _outmanoeuvre(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    c, guard = who(state, action.actor), who(state, action.target)
+    if combat.outmanoeuvre(state, c, guard, dice, events):
+        c.passed_guards.append(guard.id)

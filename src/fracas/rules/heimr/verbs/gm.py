@@ -62,7 +62,8 @@ def _effect(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         direction=action.option("direction"),
         item=action.option("item"),
     )
-    terrain.hold_on(state, target, dice, events)  # H-GRID-7
+    if reaction is None:  # a Resist or Miss negates it: nothing hit the climber
+        terrain.hold_on(state, target, dice, events)  # H-GRID-7
 
 
 @checks("wait")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, hiding, terrain
+from fracas.rules.heimr import combat, effects, guards, hiding, terrain
 from fracas.rules.heimr.state import Combatant, HeimrState
 from fracas.rules.heimr.terrain import How
 from fracas.rules.heimr.verbs.registry import (
@@ -130,10 +130,23 @@ def _check_charge(state: HeimrState, action: Action) -> None:
 @verb("charge", "ongoing", "H-ACT-4", "move into a bordering square and attack: [brawl=hit|bind]")
 def _charge(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c, target = who(state, action.actor), who(state, action.target)
-    terrain.cross(state, c, target.square, dice, events)
+    # H-GUARD-3: a guard on the far side of the border meets the charge's attack.
+    blocker = guards.charge_guard(state, c, target.square)
+    if not terrain.cross(state, c, target.square, dice, events, charging=True):
+        return
     events.append(
         Event("move", f"{c.name} charges into {c.square}", {"who": c.id, "square": c.square})
     )
+    if blocker is not None:
+        events.append(
+            Event(
+                "guard",
+                f"{blocker.name} meets the charge: the attack goes to {blocker.name}",
+                {"who": blocker.id, "for": target.id},
+            )
+        )
+        guards.end_guard(blocker, "it intercepted one opponent", events)
+        target = blocker
     brawl_effect = action.option("brawl")
     if brawl_effect is not None:
         combat.brawl(state, c, target, brawl_effect, dice, events, action.option("defence"))

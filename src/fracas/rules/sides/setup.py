@@ -1,0 +1,162 @@
+"""An encounter's setup, turned into a state. The setup is plain JSON, saved with the log::
+
+    {"campaign": {...tables, weapons, armour, characters...},
+     "units": "feet", "confined_space": false, "surprised": ["orcs"],
+     "combatants": [{"character": "darna", "at": 0}, {"name": "Orc", "side": "orcs", ...}]}
+
+A combatant is a character of the campaign (``character:``), a whole sheet written in
+place, or a character with some fields overridden; ``at`` is its position on the line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.engine import EngineError
+from fracas.rules.sides import campaign
+from fracas.rules.sides.campaign import Sheet, Tables, Units
+from fracas.rules.sides.state import Combatant, SidesState, Stats
+from fracas.yamlfile import format_path, unknown_name
+
+GM = "gm"
+
+
+class Placement(BaseModel):
+    """A combatant: a character by key and/or sheet fields, and where it stands."""
+
+    model_config = ConfigDict(extra="allow")
+
+    character: str | None = None
+    id: str | None = None
+    at: float = 0.0
+
+
+class SidesSetup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    campaign: dict[str, Any] = Field(default_factory=dict)
+    units: Units | None = None
+    confined_space: bool | None = None
+    surprised: list[str] = Field(default_factory=list)
+    combatants: list[Placement] = Field(min_length=2)
+
+
+def _fail(err: ValidationError, prefix: tuple[Any, ...] = ()) -> EngineError:
+    first = err.errors()[0]
+    where = format_path((*prefix, *first["loc"]))
+    return EngineError(f"encounter setup, {where}: {first['msg']}")
+
+
+def build(setup: Mapping[str, Any]) -> SidesState:
+    """The state before ``gm begin``; :class:`EngineError` (or a campaign error) says
+    what is wrong."""
+    try:
+        spec = SidesSetup.model_validate(setup)
+    except ValidationError as err:
+        raise _fail(err) from None
+    tables = campaign.load(spec.campaign)
+    units = spec.units or tables.units
+    combatants: dict[str, Combatant] = {}
+    for i, place in enumerate(spec.combatants):
+        sheet = _sheet(tables, place, i)
+        cid = place.id or place.character or sheet.name.lower().replace(" ", "-")
+        if cid in combatants:
+            raise EngineError(f"two combatants are called {cid!r}: give one an id")
+        combatants[cid] = combatant(tables, sheet, cid, place.at, units)
+    sides = list(dict.fromkeys(c.side for c in combatants.values()))
+    if len(sides) != 2:
+        raise EngineError(
+            f"the side-initiative rules need two sides; this encounter has {len(sides)}: "
+            + ", ".join(sides)
+        )
+    for name in (*sides, GM):
+        if name in combatants or (name == GM and GM in sides):
+            raise EngineError(
+                f"{name!r} names a side or the game master and also a combatant or side: "
+                "rename one (a combatant takes an id)"
+            )
+    for side in spec.surprised:
+        if side not in sides:
+            raise EngineError(unknown_name("side", side, sides))
+    confined = tables.optional_rules.confined_space
+    if spec.confined_space is not None:
+        confined = spec.confined_space
+    return SidesState(
+        combatants=combatants,
+        sides=sides,
+        tables=tables,
+        units=units,
+        confined_space=confined,
+        surprised=list(spec.surprised),
+    )
+
+
+def _sheet(tables: Tables, place: Placement, index: int) -> Sheet:
+    fields = dict(place.model_extra or {})
+    base: dict[str, Any] = {}
+    if place.character is not None:
+        if place.character not in tables.characters:
+            raise EngineError(
+                f"combatants[{index}]: "
+                + unknown_name("character", place.character, tables.characters)
+            )
+        base = tables.characters[place.character].model_dump(exclude_unset=True)
+    try:
+        sheet = Sheet.model_validate({**base, **fields})
+    except ValidationError as err:
+        raise _fail(err, ("combatants", index)) from None
+    problems = list(tables.sheet_problems(sheet))
+    if problems:
+        path, message = problems[0]
+        raise EngineError(
+            f"encounter setup, {format_path(('combatants', index, *path))}: {message}"
+        )
+    return sheet
+
+
+def combatant(tables: Tables, sheet: Sheet, cid: str, at: float, units: Units) -> Combatant:
+    """A combatant from its sheet: combat movement (S-MOVE-1; a mount's when mounted,
+    S-MOUNT-1), Evasion (S-ATK-1), weapons and armour."""
+    if sheet.combat_movement is not None:
+        movement = sheet.combat_movement
+    elif sheet.mounted:
+        mount = sheet.mount_movement
+        if mount is None:
+            mount = tables.feet_to(tables.mounted.movement, units)
+        movement = tables.combat_movement(mount, units)
+    else:
+        explore = sheet.movement
+        if explore is None:
+            explore = tables.feet_to(tables.exploration_movement, units)
+        movement = tables.combat_movement(explore, units)
+    evasion = sheet.evasion
+    if evasion is None:
+        agility = tables.attribute(sheet, "Agility")
+        evasion = 0 if agility is None else tables.evasion_of(agility)
+    stats = Stats(
+        attributes=dict(sheet.attributes),
+        max_health=sheet.health,
+        max_stamina=sheet.stamina,
+        player=sheet.player,
+        evasion=evasion,
+        movement=movement,
+        weapons=tuple((w, tables.weapons[w]) for w in sheet.weapons),
+        off_hand=None
+        if sheet.off_hand is None
+        else (sheet.off_hand, tables.weapons[sheet.off_hand]),
+        armour=None if sheet.armour is None else (sheet.armour, tables.armour[sheet.armour]),
+        mounted=sheet.mounted,
+        trained_rider=sheet.trained_rider,
+    )
+    return Combatant(
+        id=cid,
+        name=sheet.name,
+        side=sheet.side,
+        stats=stats,
+        health=sheet.health,
+        stamina=sheet.stamina,
+        position=float(at),
+    )
