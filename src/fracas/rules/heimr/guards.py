@@ -105,34 +105,26 @@ def stop_crossing(
     state: HeimrState, mover: Combatant, to: str, charging: bool, events: list[Event]
 ) -> Combatant | None:
     """H-GUARD-3: a guard on the mover's side of the border, or in the location it
-    enters, stops it; a guard on the far side stops only a charge (its attack).
-    Crossing a border guarded from the far side ends that guard."""
+    enters, stops it; a guard on the far side stops only a charge (its attack). Moving
+    across a guarded border ends the guard."""
     border = "border:" + "-".join(sorted((mover.square, to)))
-    for guard in list(_answering(state, mover, border)):
-        if guard.square == mover.square:
-            events.append(
-                Event(
-                    "guard",
-                    f"{guard.name} bars the way from {mover.square} to {to}",
-                    {"who": guard.id, "stopped": mover.id},
-                )
-            )
-            end_guard(guard, "it intercepted one opponent", events)
-            return guard
-        if not charging:
-            end_guard(guard, f"{mover.name} crossed the border", events)
-    holder = first_guard(state, mover, f"square:{to}")
-    if holder is not None and holder.square == to:
-        guard = holder
+    stop = next((g for g in _answering(state, mover, border) if g.square == mover.square), None)
+    if stop is None:
+        stop = next((g for g in _answering(state, mover, f"square:{to}") if g.square == to), None)
+    if stop is not None:
         events.append(
             Event(
                 "guard",
-                f"{guard.name} holds {to} against {mover.name}",
-                {"who": guard.id, "stopped": mover.id},
+                f"{stop.name} stops {mover.name} going from {mover.square} to {to}",
+                {"who": stop.id, "stopped": mover.id},
             )
         )
-        end_guard(guard, "it intercepted one opponent", events)
-        return guard
+        end_guard(stop, "it intercepted one opponent", events)
+        return stop
+    if not charging:  # a charge meets the far guard instead (charge_guard)
+        for guard in state.combatants.values():
+            if guard.guarding == border and guard.side != mover.side:
+                end_guard(guard, f"{mover.name} crossed the border", events)
     return None
 
 
