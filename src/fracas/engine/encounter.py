@@ -56,7 +56,8 @@ class LegalActions(Generic[S]):
     def __iter__(self) -> Iterator[Action]:
         enc = self.encounter
         for action in enc.ruleset.candidates(enc.state, self.actor):
-            if enc.is_legal(action):
+            # Only the asked actor's, as with ``in``, whatever the ruleset proposes.
+            if (self.actor is None or action.actor == self.actor) and enc.is_legal(action):
                 yield action
 
     def __contains__(self, action: object) -> bool:
@@ -68,7 +69,8 @@ class LegalActions(Generic[S]):
             action
         )
 
-    def __len__(self) -> int:
+    def count(self) -> int:
+        """How many legal actions there are (not ``len``: ``list()`` would check twice)."""
         return sum(1 for _ in self)
 
     def __bool__(self) -> bool:
@@ -177,13 +179,20 @@ class Encounter(Generic[S]):
         cls, data: Mapping[str, Any], ruleset: Ruleset[S], dice: DiceSource | None = None
     ) -> Encounter[S]:
         """Replay a save; :class:`SaveError` if it is malformed or does not replay."""
+        if not isinstance(data, Mapping):
+            raise SaveError("not a fracas save file: not a JSON object")
         data = migrate(dict(data))
         if data.get("ruleset") != ruleset.id:
             raise SaveError(f"this save is for {data.get('ruleset')!r}, not {ruleset.id!r}")
         try:
             setup, log = data["setup"], data["log"]
-            enc = cls(ruleset, setup, ScriptedDice())
+            try:
+                enc = cls(ruleset, setup, ScriptedDice())
+            except EngineError as err:
+                raise SaveError(f"the save's setup does not start: {err}") from None
             for n, raw in enumerate(log, 1):
+                if not isinstance(raw, Mapping) or not isinstance(raw.get("action"), str):
+                    raise SaveError(f"log entry {n} is not an action with its dice and events")
                 faces = [f for r in raw.get("rolls", []) for f in r["faces"]]
                 scripted = ScriptedDice(faces)
                 enc.dice = scripted
@@ -193,12 +202,20 @@ class Encounter(Generic[S]):
                     raise SaveError(
                         f"log entry {n} ({raw['action']}) does not replay: {err}"
                     ) from None
+                if scripted.remaining():
+                    raise SaveError(
+                        f"log entry {n} ({raw['action']}) replays differently: "
+                        f"{scripted.remaining()} of its recorded faces are never rolled"
+                    )
                 recorded = tuple(Event.from_dict(e) for e in raw.get("events", []))
                 if recorded and recorded != enc.log[-1].events:
                     raise SaveError(f"log entry {n} ({raw['action']}) replays differently")
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
-        enc.dice = dice if dice is not None else _saved_dice(data.get("dice"))
+        try:
+            enc.dice = dice if dice is not None else _saved_dice(data.get("dice"))
+        except (KeyError, TypeError, ValueError) as err:
+            raise SaveError(f"not a fracas save file: malformed dice {err}") from None
         return enc
 
 
@@ -213,6 +230,8 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
             f"{SCHEMA_VERSION}: upgrade fracas"
         )
     while version < SCHEMA_VERSION:
+        if version not in MIGRATIONS:
+            raise SaveError(f"this save has schema version {version}, which no migration upgrades")
         data = MIGRATIONS[version](data)
         version += 1
         data["_v"] = version

@@ -3,7 +3,7 @@
 The engine knows none of them; each lives in its own folder with its data beside it.
 
 >>> sorted(ids())
-['diestep', 'heimr', 'sides', 'tempo']
+['diestep', 'heimr', 'heimr-classic', 'sides', 'tempo']
 >>> find("heimr").id
 'heimr'
 """
@@ -22,6 +22,7 @@ _KNOWN: dict[str, str] = {
     "sides": "fracas.rules.sides.ruleset:SidesRules",
     "diestep": "fracas.rules.diestep.ruleset:DieStepRules",
     "tempo": "fracas.rules.tempo.ruleset:TempoRules",
+    "heimr-classic": "fracas.rules.classic.ruleset:ClassicRules",
 }
 _REGISTRY: dict[str, type[Ruleset[Any]]] = {}
 

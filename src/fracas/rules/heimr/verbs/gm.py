@@ -280,6 +280,12 @@ def _pcs(action: Action) -> set[str]:
 def _check_award(state: HeimrState, action: Action) -> None:
     if number(action, "xp") is None or not (action.option("side") or action.target):
         raise IllegalAction("H-XP-1", "award <side> xp=N")
+    side = action.option("side") or action.target
+    present = {c.side for c in state.combatants.values() if not c.dead}
+    if side not in present:
+        raise IllegalAction(
+            "H-XP-1", f"no side {side!r} is present to share XP: {', '.join(sorted(present))}"
+        )
 
 
 @verb("skip", "gm", "H-INIT-2", "end the turn of a character that cannot act")

@@ -1,0 +1,48 @@
+"""Events: to and from plain dicts (the save file's form), and who may see them."""
+
+from __future__ import annotations
+
+import json
+
+from fracas.engine import Event
+
+
+def test_an_event_round_trips_through_a_dict_and_json() -> None:
+    e = Event("hit", "brannoc loses 2 hit points", {"target": "brannoc", "damage": 2})
+    as_dict = e.to_dict()
+    assert as_dict == {
+        "kind": "hit",
+        "text": "brannoc loses 2 hit points",
+        "data": {"target": "brannoc", "damage": 2},
+    }
+    assert Event.from_dict(as_dict) == e
+    assert Event.from_dict(json.loads(json.dumps(as_dict))) == e
+
+
+def test_a_hidden_event_keeps_its_sides_sorted_in_the_dict() -> None:
+    e = Event("roll", "ylva observes B2", {"faces": [3, 7]}, seen_by=frozenset({"west", "north"}))
+    assert e.to_dict()["seen_by"] == ["north", "west"]
+    assert Event.from_dict(json.loads(json.dumps(e.to_dict()))) == e
+
+
+def test_an_event_without_data_reads_back_with_empty_data() -> None:
+    assert Event.from_dict({"kind": "order", "text": "ylva, brannoc"}) == Event(
+        "order", "ylva, brannoc"
+    )
+
+
+def test_the_game_master_sees_every_event_and_a_side_only_its_own_hidden_ones() -> None:
+    public = Event("move", "ylva moves to B3")
+    hidden = Event("ready", "ylva readies an action", seen_by=frozenset({"north"}))
+    assert public.visible_to(None)
+    assert public.visible_to("south")
+    assert hidden.visible_to(None)
+    assert hidden.visible_to("north")
+    assert not hidden.visible_to("south")
+
+
+def test_an_event_seen_by_nobody_is_the_game_masters_alone() -> None:
+    secret = Event("plot", "the bridge is rigged", seen_by=frozenset())
+    assert secret.visible_to(None)
+    assert not secret.visible_to("north")
+    assert Event.from_dict(secret.to_dict()) == secret
