@@ -1,0 +1,136 @@
+"""The action economy of a round (HC-ACT-1) and what a fighter's post plans so far.
+
+A round holds two half actions or one full action, any number of free actions and one
+reactive action besides. The action table of the seed gives each verb its type; a few
+depend on what they name (drawing a weapon is a half action, drawing another item a
+full one) and a power says its own (``cost=``).
+
+>>> ACTION_TABLE["attack"], ACTION_TABLE["crawl"], ACTION_TABLE["guard"]
+('half', 'full', 'free')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fracas.engine import Action, IllegalAction
+from fracas.rules.classic.state import ClassicState
+
+#: HC-ACT-1: the seed's action table, by verb (``varies``: the action names its cost).
+ACTION_TABLE: dict[str, str] = {
+    "attack": "half",
+    "power": "varies",
+    "cast": "full",  # with a touch attack and one position of movement
+    "taunt": "half",
+    "move": "half",
+    "stand": "half",
+    "crawl": "full",
+    "draw": "varies",  # a weapon, an arrow, two throwing weapons: half; an item: full
+    "sheathe": "varies",  # a weapon: half; an item: full
+    "drop": "free",
+    "pick": "half",
+    "speak": "free",
+    "guard": "free",
+    "hero": "free",
+    "willpower": "free",
+    # Not in the table (docs/decisions-classic.md):
+    "tactic": "free",
+    "after": "free",
+    "prone": "free",
+    "dodge": "reactive",
+}
+UNITS = {"free": 0, "half": 1, "full": 2, "reactive": 0}
+PER_ROUND = 2  # two half actions, or one full action
+SPECIAL_DRAWS = ("arrow",)
+
+
+def cost(state: ClassicState, action: Action) -> str:
+    """The action type of ``action``: free, half, full or reactive."""
+    kind = ACTION_TABLE[action.verb]
+    if action.verb == "power":
+        return action.option("cost", "half") or "half"
+    if action.verb in ("draw", "sheathe"):
+        if action.target in SPECIAL_DRAWS:
+            return "half"
+        who = state.combatants[action.actor]
+        return "half" if action.target in who.profile.weapons else "full"
+    return kind
+
+
+@dataclass
+class Planned:
+    """A fighter as its post leaves it so far: where, how, and what it has spent."""
+
+    position: str
+    prone: bool
+    units: int = 0
+    reactive: bool = False
+    moved: bool = False  # a move action, which a guard needs (HC-MOVE-2)
+    tactic: str | None = None
+    casting: bool = False
+    hero: int = 0
+    hero_initiative: bool = False
+    attacks_pc: bool = False
+    willpower: int = 0
+    after: str | None = None
+
+
+def planned(state: ClassicState, actor: str) -> Planned:
+    """What ``actor``'s declarations this round add up to."""
+    who = state.combatants[actor]
+    plan = Planned(who.position, who.prone)
+    for declaration in state.declared.of(actor):
+        every = (declaration.action, *declaration.alternatives)
+        units = [UNITS.get(cost(state, a), 0) for a in every]
+        plan.units += max(units)
+        add(state, plan, declaration.action)
+    return plan
+
+
+def add(state: ClassicState, plan: Planned, action: Action) -> None:
+    """Lay one declared action over the plan."""
+    verb, target = action.verb, action.target
+    if cost(state, action) == "reactive":
+        plan.reactive = True
+    if verb in ("move", "crawl") and target is not None:
+        plan.position, plan.moved = target, True
+    elif verb == "cast":
+        plan.casting = True
+        if action.option("move"):
+            plan.position = action.option("move") or plan.position
+    elif verb == "stand":
+        plan.prone = False
+    elif verb == "prone":
+        plan.prone = True
+    elif verb == "tactic":
+        plan.tactic = target
+    elif verb == "hero":
+        plan.hero += 1
+        plan.hero_initiative |= action.option("use") == "initiative"
+    elif verb == "willpower":
+        plan.willpower += int(action.option("spend") or 0)
+    elif verb == "after":
+        plan.after = target
+    if verb in ("attack", "cast") and target in state.combatants:
+        plan.attacks_pc |= not state.combatants[target].npc
+    if verb == "attack":
+        plan.willpower += int(action.option("willpower") or 0)
+    if action.option("guard") is not None:
+        plan.moved = True
+
+
+def check_budget(state: ClassicState, action: Action, alternatives: tuple[Action, ...]) -> None:
+    """HC-ACT-1: refuse an action the round has no time left for."""
+    plan = planned(state, action.actor)
+    name = state.combatants[action.actor].name
+    kinds = [cost(state, a) for a in (action, *alternatives)]
+    need = max(UNITS.get(k, 0) for k in kinds)  # an unknown cost is the verb's to refuse
+    if plan.units + need > PER_ROUND:
+        used = {0: "nothing", 1: "a half action", 2: "a full round"}[plan.units]
+        raise IllegalAction(
+            "HC-ACT-1",
+            f"{name} has declared {used} already: a round holds two half actions or one "
+            f"full action, so no {kinds[0]} action more",
+        )
+    if "reactive" in kinds and plan.reactive:
+        raise IllegalAction("HC-ACT-1", f"{name} has one reactive action a round, already taken")

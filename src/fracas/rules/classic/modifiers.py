@@ -1,0 +1,61 @@
+"""Typed modifiers and how they add up (HC-MOD-1).
+
+Bonuses of one type do not stack: the highest applies. Penalties of one type do stack.
+A modifier without a type does not stack at all: the highest untyped bonus and the
+worst untyped penalty apply (docs/decisions-classic.md). A modifier the rules name as
+an exception (the shield's defence bonus, the off-hand weapon's half) always adds.
+
+>>> total([Modifier(7, "e", "sword"), Modifier(5, "e", "dagger"), Modifier(-2, "c", "prone"),
+...        Modifier(-5, "c", "blinded"), Modifier(1, "t", "aggressive")])
+1
+>>> describe([Modifier(7, "e", "sword"), Modifier(-1, "t", "aggressive")])
+'+7e sword, -1t aggressive'
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["Modifier", "describe", "strongest_penalty", "total"]
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A bonus or penalty of a type (``e``, ``p``, ``t``, ``env``, ``c``, ``m`` or ``None``)."""
+
+    value: int
+    type: str | None
+    source: str
+    stacks: bool = False  # an exception the rules name: always added
+
+    def __str__(self) -> str:
+        return f"{self.value:+d}{self.type or ''} {self.source}"
+
+
+def total(modifiers: Iterable[Modifier]) -> int:
+    """HC-MOD-1: the sum of the modifiers under the stacking rule."""
+    by_type: dict[str | None, list[int]] = defaultdict(list)
+    result = 0
+    for m in modifiers:
+        if m.stacks:
+            result += m.value
+        else:
+            by_type[m.type].append(m.value)
+    for kind, values in by_type.items():
+        bonuses = [v for v in values if v > 0]
+        penalties = [v for v in values if v < 0]
+        result += max(bonuses, default=0)
+        result += min(penalties, default=0) if kind is None else sum(penalties)
+    return result
+
+
+def strongest_penalty(modifiers: Iterable[Modifier]) -> list[Modifier]:
+    """Only the largest penalty of ``modifiers`` (Armourstacking, HC-DODGE-1)."""
+    worst = min(modifiers, key=lambda m: m.value, default=None)
+    return [] if worst is None else [worst]
+
+
+def describe(modifiers: Iterable[Modifier]) -> str:
+    return ", ".join(str(m) for m in modifiers if m.value)

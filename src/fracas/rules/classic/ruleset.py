@@ -1,0 +1,271 @@
+"""The Heimr Tabletop Rulebook as a ruleset of the engine (``find("heimr-classic")``).
+
+Play by post (HC-ROUND-1): the DM opens the round (``gm open``), each player declares
+its actions (``ylva attack orc1 else=orc2``) and finishes its post (``ylva done``);
+``gm close`` rolls initiative and resolves everything in its order, then the next
+round opens. A declaration is checked when made, against the fighter as its post so
+far leaves it: known names, the action economy (HC-ACT-1), conditions, positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine.declared import Declaration
+from fracas.rules.classic import combat, posts, rounds, setup, verbs
+from fracas.rules.classic.campaign import heimr_tables
+from fracas.rules.classic.economy import Planned, check_budget, planned
+from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
+from fracas.rules.classic.verbs import VERBS, fighter
+
+GM = "gm"
+__all__ = ["ClassicRules", "posts", "rounds"]  # importing them registers their verbs
+
+
+class ClassicRules(Ruleset[ClassicState]):
+    """Heimr Tabletop Rulebook combat: declared rounds resolved in d20 initiative order."""
+
+    id: ClassVar[str] = "heimr-classic"
+    name: ClassVar[str] = "Heimr Tabletop Rulebook"
+
+    def start(self, setup_data: Mapping[str, Any]) -> ClassicState:
+        return setup.build(setup_data)
+
+    # -- whose move ------------------------------------------------------------------------
+
+    def to_move(self, state: ClassicState) -> str | None:
+        if not state.opened:
+            return GM
+        if self.is_over(state):
+            return None
+        for who in state.combatants.values():
+            if who.in_fight and not who.helpless and who.id not in state.posted:
+                return who.id
+        return GM
+
+    def is_over(self, state: ClassicState) -> bool:
+        if not state.opened:
+            return False
+        return len({f.side for f in state.combatants.values() if f.in_fight}) <= 1
+
+    # -- checking --------------------------------------------------------------------------
+
+    def check(self, state: ClassicState, action: Action) -> None:
+        verb = VERBS.get(action.verb)
+        if verb is None:
+            known = ", ".join(sorted(VERBS))
+            raise IllegalAction("HC-ACT-1", f"unknown action {action.verb!r}: known are {known}")
+        if verb.phase == "gm":
+            if action.actor != GM:
+                raise IllegalAction("HC-ROUND-1", f"only the DM ({GM}) may {action.verb}")
+            if action.verb == "close" and self.is_over(state):
+                raise IllegalAction("HC-ROUND-1", "the fight is over")
+            verbs.check(state, action, Planned("", False))
+            return
+        who = fighter(state, action.actor)
+        self._check_fighter(state, who, action)
+        main, alternatives = split(state, action)
+        plan = planned(state, who.id)
+        if verb.phase == "post":
+            verbs.check(state, main, plan)
+            return
+        check_budget(state, main, alternatives)
+        verbs.check(state, main, plan)
+        if (alternatives or main.option("trigger") is not None) and verb.phase != "turn":
+            raise IllegalAction(
+                "HC-ROUND-2", f"a {action.verb} holds for the round: no alternatives or triggers"
+            )
+        for alternative in alternatives:
+            other = VERBS.get(alternative.verb)
+            if other is None or other.phase != "turn":
+                raise IllegalAction(
+                    "HC-ROUND-2", f"{alternative.verb!r} cannot stand in for {action.verb}"
+                )
+            verbs.check(state, alternative, plan)
+        _check_trigger(state, main)
+
+    def _check_fighter(self, state: ClassicState, who: Fighter, action: Action) -> None:
+        if not state.opened:
+            raise IllegalAction("HC-ROUND-1", "the DM has not opened the round yet")
+        if self.is_over(state):
+            raise IllegalAction("HC-ROUND-1", "the fight is over")
+        if who.id in state.posted:
+            raise IllegalAction(
+                "HC-ROUND-1", f"{who.name} has posted this round already: one post a round"
+            )
+        if not who.in_fight:
+            why = "dead" if who.dead else "dying"
+            raise IllegalAction("HC-COND-1", f"{who.name} is {why} and can do nothing")
+        if action.verb in ("done", "retract"):
+            return
+        if who.helpless:
+            raise IllegalAction("HC-COND-1", f"{who.name} is helpless and can do nothing")
+        if who.has("confused") and action.verb != "speak":
+            raise IllegalAction(
+                "HC-COND-1", f"{who.name} is confused: nothing but mumbling questions (speak)"
+            )
+
+    # -- applying --------------------------------------------------------------------------
+
+    def apply(self, state: ClassicState, action: Action, dice: DiceSource) -> list[Event]:
+        events: list[Event] = []
+        verb = VERBS[action.verb]
+        if verb.phase in ("gm", "post"):
+            verb.resolve(state, action, dice, events)
+            return events
+        main, alternatives = split(state, action)
+        state.declared.declare(Declaration(main, alternatives))
+        who = state.combatants[action.actor]
+        text = f"{who.name} declares: {_words(main)}"
+        if alternatives:
+            text += ", else " + "; else ".join(_words(a) for a in alternatives)
+        events.append(
+            Event(
+                "declare",
+                text,
+                {"who": who.id, "action": str(main), "else": [str(a) for a in alternatives]},
+            )
+        )
+        return events
+
+    # -- offering --------------------------------------------------------------------------
+
+    def candidates(self, state: ClassicState, actor: str | None) -> Iterator[Action]:
+        if not state.opened:
+            yield Action(GM, "open")
+            return
+        if actor in (None, GM):
+            yield Action(GM, "close")
+        for who in state.combatants.values():
+            if actor is None or actor == who.id:
+                yield from self._offer(state, who)
+
+    @staticmethod
+    def _offer(state: ClassicState, who: Fighter) -> Iterator[Action]:
+        plan = planned(state, who.id)
+        cid = who.id
+        yield Action(cid, "done")
+        for other in state.enemies(cid):
+            yield Action(cid, "attack", other.id)
+        for place in state.battlefield.borders(plan.position):
+            yield Action(cid, "move", place)
+            if plan.prone:
+                yield Action(cid, "crawl", place)
+            if plan.moved:
+                yield Action(cid, "guard", place)
+        yield Action(cid, "stand")
+        for tactic in TACTICS[1:]:
+            yield Action(cid, "tactic", tactic)
+        for item in who.carried:
+            yield Action(cid, "draw", item)
+        yield Action(cid, "draw", "arrow")
+        if who.hero_points:
+            for use in ("hits", "dodges", "initiative"):
+                yield Action(cid, "hero", None, (("use", use),))
+        if state.declared.of(cid):
+            yield Action(cid, "retract")
+
+    # -- observing -------------------------------------------------------------------------
+
+    def observe(self, state: ClassicState, side: str | None) -> dict[str, Any]:
+        """The DM sees everything; a side sees its own fully and others as they look:
+        position, conditions, injury, weapons, but not hit points, willpower or hero
+        points. Posts are public, as on the forum."""
+        order = [c for c in state.order if c in state.combatants] or list(state.combatants)
+        return {
+            "round": state.round,
+            "clock": state.clock,
+            "current": self.to_move(state),
+            "order": order,
+            "initiative": dict(state.initiative),
+            "positions": {p: state.battlefield.borders(p) for p in state.battlefield.places},
+            "guards": [
+                {"guard": g.guard, "at": g.at, "toward": g.toward, "named": g.named}
+                for g in state.guards
+            ],
+            "declared": {
+                cid: [str(d.action) for d in state.declared.of(cid)]
+                for cid in state.declared.actors()
+            },
+            "posted": list(state.posted),
+            "warnings": list(state.warnings) if side is None else [],
+            "combatants": {
+                cid: _observe_one(state, f, side is None or side == f.side)
+                for cid, f in state.combatants.items()
+            },
+        }
+
+
+def _observe_one(state: ClassicState, f: Fighter, full: bool) -> dict[str, Any]:
+    score, _ = combat.defence(state, f)
+    seen: dict[str, Any] = {
+        "name": f.name,
+        "side": f.side,
+        "npc": f.npc,
+        "square": f.position,
+        "dead": f.dead,
+        "prone": f.prone,
+        "effects": [c.name for c in f.conditions],
+        "injury": None if f.hp > 0 else heimr_tables().injury_level(f.hp),
+        "defence": {"kind": "defence", "result": score},
+        "weapons": f.held(),
+    }
+    if full:
+        seen.update(
+            hp=f.hp,
+            max_hp=f.profile.max_hp,
+            willpower=f.willpower,
+            hero_points=f.hero_points,
+            statistics=dict(f.profile.statistics),
+            stance=f.plan.tactic,
+            carried=list(f.carried),
+        )
+    return seen
+
+
+def _words(action: Action) -> str:
+    """An action without its actor: ``attack orc1 with=off``."""
+    return str(action).partition(" ")[2]
+
+
+def split(state: ClassicState, action: Action) -> tuple[Action, tuple[Action, ...]]:
+    """The declared action without its ``else``, and the alternatives ``else`` lists.
+
+    Each alternative is another target for the same action (``else=orc2``), an action
+    without a target (``else=stand``), or a whole action (``else='move Street'``).
+    """
+    text = action.option("else")
+    if text is None:
+        return action, ()
+    main = Action(
+        action.actor,
+        action.verb,
+        action.target,
+        tuple((k, v) for k, v in action.options if k != "else"),
+    )
+    out = []
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        if " " not in part and part not in VERBS:  # another target for the same action
+            options = tuple((k, v) for k, v in main.options if k != "trigger")
+            out.append(Action(main.actor, main.verb, part, options))
+        else:
+            out.append(Action.parse(f"{action.actor} {part}"))
+    return main, tuple(out)
+
+
+def _check_trigger(state: ClassicState, action: Action) -> None:
+    trigger = action.option("trigger")
+    if trigger is None:
+        return
+    words = trigger.split()
+    if not words or len(words) > 2:
+        raise IllegalAction("HC-INITM-1", "trigger='<character> [<verb>]', such as 'bob move'")
+    cue = fighter(state, words[0], "HC-INITM-1")
+    if cue.id == action.actor:
+        raise IllegalAction("HC-INITM-1", "a delayed action waits for someone else")
+    if len(words) == 2 and words[1] not in VERBS:
+        raise IllegalAction("HC-INITM-1", f"trigger verb {words[1]!r} is no action")

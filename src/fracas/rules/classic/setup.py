@@ -1,0 +1,191 @@
+"""An encounter's setup turned into a state: the campaign, the positions, who stands where.
+
+The setup is plain JSON (saved with the log)::
+
+    {"campaign": {...tables and characters...},
+     "positions": {"Inside the pub": {"borders": ["Behind the counter"]},
+                   "Behind the counter": {"borders": {"Inside the pub": {"blocks": 2}},
+                                          "modifiers": {"dodge": -1}}},
+     "combatants": [{"character": "ylva", "position": "Inside the pub"}, ...]}
+
+Borders work both ways (HC-MOVE-1); ``blocks`` is how many enemies one guard of that
+border can hold (terrain features, HC-MOVE-2); ``modifiers`` are environment modifiers
+(env) to ``attack``, ``defence``, ``dodge``, ``agility`` or ``initiative`` rolls made
+there. Without positions the fight has one, "the field".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from fracas.engine import EngineError
+from fracas.rules.classic import sheet as sheets
+from fracas.rules.classic.campaign import ClassicCampaign, Sheet
+from fracas.rules.classic.state import (
+    CONDITIONS,
+    Battlefield,
+    ClassicState,
+    Condition,
+    Fighter,
+    Place,
+    Profile,
+)
+from fracas.yamlfile import CampaignError, unknown_name
+
+ROLLS = ("attack", "defence", "dodge", "agility", "initiative")
+DEFAULT_POSITION = "the field"
+
+
+class BorderSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    blocks: int = Field(default=1, ge=1)
+
+
+class PlaceSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    borders: list[str] | dict[str, BorderSpec] = Field(default_factory=list)
+    modifiers: dict[str, int] = Field(default_factory=dict)
+
+
+class Placement(BaseModel):
+    """One combatant: a character of the campaign and where it starts."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    character: str
+    id: str | None = None
+    side: str | None = None
+    npc: bool | None = None
+    position: str | None = None
+    hit_points: int | None = None
+    conditions: list[str] = Field(default_factory=list)
+
+
+class ClassicSetup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    campaign: dict[str, Any] = Field(default_factory=dict)
+    positions: dict[str, PlaceSpec] = Field(default_factory=dict)
+    combatants: list[Placement] = Field(min_length=1)
+
+
+def build(setup: Mapping[str, Any]) -> ClassicState:
+    """The state before the first action; :class:`EngineError` says what is wrong."""
+    try:
+        spec = ClassicSetup.model_validate(setup)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    try:
+        tables = ClassicCampaign.from_data(spec.campaign)
+    except CampaignError as err:
+        raise EngineError(str(err)) from None
+    field = battlefield(spec.positions)
+    fighters: dict[str, Fighter] = {}
+    warnings: list[str] = []
+    for place in spec.combatants:
+        if place.character not in tables.characters:
+            raise EngineError(unknown_name("character", place.character, tables.characters))
+        sheet = tables.characters[place.character]
+        cid = place.id or place.character
+        if cid in fighters or cid == "gm":
+            raise EngineError(f"two combatants are called {cid!r}: give one an id")
+        warnings += sheets.check(tables, sheet)
+        fighters[cid] = fighter(tables, sheet, cid, place, field)
+    return ClassicState(fighters, field, tables, warnings=warnings)
+
+
+def battlefield(positions: Mapping[str, PlaceSpec]) -> Battlefield:
+    """HC-MOVE-1: the positions and their borders, made symmetric."""
+    if not positions:
+        return Battlefield({DEFAULT_POSITION: Place({})})
+    borders: dict[str, dict[str, int]] = {name: {} for name in positions}
+    for name, spec in positions.items():
+        listed = spec.borders if isinstance(spec.borders, dict) else dict.fromkeys(spec.borders)
+        for other, border in listed.items():
+            if other not in positions:
+                raise EngineError(f"positions.{name}: {unknown_name('position', other, positions)}")
+            if other == name:
+                raise EngineError(f"positions.{name}: a position does not border itself")
+            blocks = border.blocks if isinstance(border, BorderSpec) else 1
+            borders[name][other] = max(blocks, borders[name].get(other, 1))
+            borders[other].setdefault(name, 1)
+        for roll in spec.modifiers:
+            if roll not in ROLLS:
+                raise EngineError(
+                    f"positions.{name}.modifiers: {unknown_name('roll', roll, ROLLS)}"
+                )
+    return Battlefield(
+        {name: Place(borders[name], dict(spec.modifiers)) for name, spec in positions.items()}
+    )
+
+
+def fighter(
+    tables: ClassicCampaign, sheet: Sheet, cid: str, place: Placement, field: Battlefield
+) -> Fighter:
+    _check_items(tables, sheet)
+    position = place.position or next(iter(field.places))
+    if position not in field.places:
+        raise EngineError(f"{cid}: {unknown_name('position', position, field.places)}")
+    conditions = []
+    for name in place.conditions:
+        if name not in CONDITIONS or name in ("dying", "fear"):
+            allowed = [c for c in CONDITIONS if c not in ("dying", "fear")]
+            raise EngineError(f"{cid}: {unknown_name('starting condition', name, allowed)}")
+        conditions.append(Condition(name))
+    profile = Profile(
+        statistics=sheets.current(tables, sheet),
+        skills=frozenset(sheet.skills),
+        max_hp=sheet.hit_points,
+        weapons=dict(sheet.weapons),
+        armour=tuple(sheet.armour),
+    )
+    held = [sheet.weapons.get(i or "") for i in (sheet.main_hand, sheet.off_hand)]
+    throwing = any(
+        k is not None and tables.weapons[k].ranged and not tables.weapons[k].ammunition
+        for k in held
+    )
+    return Fighter(
+        id=cid,
+        name=sheet.name,
+        side=place.side or sheet.side,
+        npc=sheet.npc if place.npc is None else place.npc,
+        profile=profile,
+        hp=sheet.hit_points if place.hit_points is None else place.hit_points,
+        willpower=sheet.willpower,
+        hero_points=sheet.hero_points,
+        position=position,
+        main_hand=sheet.main_hand,
+        off_hand=sheet.off_hand,
+        carried=list(sheet.carried),
+        loaded=2 if throwing else 0,  # two throwing weapons in hand (HC-ACT-1)
+        conditions=conditions,
+    )
+
+
+def _check_items(tables: ClassicCampaign, sheet: Sheet) -> None:
+    for item, kind in sheet.weapons.items():
+        if kind not in tables.weapons:
+            raise sheets.SheetError(
+                "HC-CS-1",
+                sheet.name,
+                f"{item}: {unknown_name('weapon type', kind, tables.weapons)}",
+            )
+    for armour in sheet.armour:
+        if armour not in tables.armour:
+            raise sheets.SheetError(
+                "HC-DODGE-1", sheet.name, unknown_name("armour", armour, tables.armour)
+            )
+    main = sheet.weapons.get(sheet.main_hand or "")
+    if main is not None and tables.weapons[main].hands == "two" and sheet.off_hand is not None:
+        raise sheets.SheetError(
+            "HC-CS-1", sheet.name, f"the {sheet.main_hand} takes both hands: the off hand is full"
+        )
+    if sheet.main_hand is not None and sheet.main_hand == sheet.off_hand:
+        raise sheets.SheetError("HC-CS-1", sheet.name, f"one {sheet.main_hand} in both hands")
