@@ -27,6 +27,7 @@ and is a crossing challenge of 5).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -170,18 +171,24 @@ class Battlefield:
     def border(self, a: str, b: str) -> Border | None:
         return self.borders.get(frozenset((a, b)))
 
-    def steps(self, a: str, b: str) -> int | None:
+    def steps(self, a: str, b: str, broken: Collection[str] = ()) -> int | None:
         """Turns to go from square ``a`` into bordering ``b`` (H-ATK-6, H-GRID-5): one move,
         plus a climb for each height above the first; jumping down is free. ``None``
-        when a structural barrier stands between them."""
+        when a structural barrier stands between them (not one of the ``broken``, named
+        like ``A2-B2``)."""
         border = self.border(a, b)
-        if border is not None and border.toughness is not None:
+        if (
+            border is not None
+            and border.toughness is not None
+            and "-".join(sorted(border.squares)) not in broken
+        ):
             return None
         up = self.squares[b].height - self.squares[a].height
         return 1 + max(0, up - 1)
 
-    def distance(self, a: str, b: str) -> int:
-        """H-ATK-6: the fewest turns to move, climb or jump down from ``a`` to ``b``."""
+    def distance(self, a: str, b: str, broken: Collection[str] = ()) -> int:
+        """H-ATK-6: the fewest turns to move, climb or jump down from ``a`` to ``b``, round
+        the structural barriers still standing (``broken`` ones are open)."""
         best = {a: 0}
         queue = [(0, a)]
         while queue:
@@ -191,7 +198,7 @@ class Battlefield:
             if d > best.get(here, d):
                 continue
             for there in self.neighbours(here):
-                step = self.steps(here, there)
+                step = self.steps(here, there, broken)
                 if step is not None and d + step < best.get(there, 1 << 30):
                     best[there] = d + step
                     heapq.heappush(queue, (d + step, there))

@@ -261,7 +261,7 @@ def attack_mods(
     if attacker.prone:
         mods.append(("prone", -PRONE_PENALTY))
     if not weapon.melee:
-        d = distance(state, attacker.square, target.square)
+        d = terrain.shot_distance(state, attacker, target)
         if d:
             mods.append((f"distance {d}", -(d // 2)))
         if target.prone:
@@ -300,7 +300,7 @@ def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatan
             if stumbling:
                 raise IllegalAction("H-EFF-4", f"{attacker.name} is stumbling: no ranged attacks")
             assert w.ranged is not None
-            if distance(state, attacker.square, target.square) > w.ranged:
+            if terrain.shot_distance(state, attacker, target) > w.ranged:
                 raise IllegalAction(
                     "H-ATK-6", f"{target.name} is beyond the {w.name}'s range {w.ranged}"
                 )
@@ -564,9 +564,13 @@ def brawl(
     dice: DiceSource,
     events: list[Event],
     defence: str | None = None,
+    charging: bool = False,
 ) -> None:
     """H-ATK-8..10: a punch (Hit 1) or a grab (Bind), chosen before the roll."""
     target = guards.intercept_attack(state, attacker, target, events) or target  # H-GUARD-1
+    luck = hiding.luck_shot(attacker, target, dice, events)  # H-POS-4
+    if luck is None:
+        return
     if not past_the_weapon(state, attacker, target, dice, events):
         return
     check = challenge(
@@ -575,7 +579,9 @@ def brawl(
         dice,
         f"{attacker.name} brawls {target.name} ({effect})",
         ([("prone", -PRONE_PENALTY)] if attacker.prone else [])  # H-POS-1: all attacks
-        + terrain.attack_mods(state, attacker, target, melee=True),
+        + terrain.attack_mods(state, attacker, target, melee=True)
+        + luck,
+        hiding.hidden_bonus(attacker, target) if charging else [],  # H-POS-4: a charge
         events=events,
     )
     join_cluster(state, attacker, target, events)

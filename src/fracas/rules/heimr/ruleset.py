@@ -181,6 +181,18 @@ class HeimrRules(Ruleset[HeimrState]):
                 yield Action(cid, "climb", "up", (("toward", square),))
                 yield Action(cid, "climb", "down", (("toward", square),))
             yield Action(cid, "jump")
+            yield Action(cid, "hide")
+            for ally in state.combatants.values():
+                if ally.side == c.side and ally.id != cid and not ally.dead:
+                    yield Action(cid, "guard", ally.id)
+            yield Action(cid, "guard", c.square)
+            for square in self._neighbours(state, c.square):
+                yield Action(cid, "guard", "-".join(sorted((c.square, square))))
+            for other in state.combatants.values():
+                if other.guarding is not None and other.side != c.side:
+                    yield Action(cid, "outmanoeuvre", other.id)
+            for skill in c.skills:
+                yield Action(cid, "skill", skill)
             for kind in (*DEFENCES, "none"):
                 if kind != c.stance:
                     yield Action(cid, "defend", kind)

@@ -112,6 +112,7 @@ def cross(
             dice,
             f"{who.name} crosses the {border.name or 'border'} (CR {border.cr})",
             events=events,
+            seen_by=hiding.seen_by(state, who),
         )
         if check.failed_outright or check.result < border.cr:
             who.prone = True
@@ -120,15 +121,20 @@ def cross(
                     "cross",
                     f"{who.name} fails to cross and falls prone",
                     {"who": who.id, "square": who.square, "crossed": False},
+                    seen_by=hiding.seen_by(state, who),
                 )
             )
             return False
-    enter(state, who, to, events)
+    enter(state, who, to, events, charging)
     return True
 
 
-def enter(state: HeimrState, who: Combatant, to: str, events: list[Event]) -> None:
-    """Step into bordering ``to``, counting it against the border's limit (H-GRID-4)."""
+def enter(
+    state: HeimrState, who: Combatant, to: str, events: list[Event], charging: bool = False
+) -> None:
+    """Step into bordering ``to``, counting it against the border's limit (H-GRID-4).
+    A hidden character in the open is seen, unless charging: the charge's attack ends
+    the hiding itself, after its +2 (H-POS-4)."""
     border = state.battlefield.border(who.square, to)
     if border is not None and border.limit is not None and border.applies_from(who.square):
         state.crossings.setdefault(border_key(who.square, to), []).append(who.id)
@@ -137,7 +143,8 @@ def enter(state: HeimrState, who: Combatant, to: str, events: list[Event]) -> No
     who.square = to
     who.height = ground(state, to)
     who.climbing = None
-    unconcealed(state, who, events)
+    if not charging:
+        unconcealed(state, who, events)
 
 
 def unconcealed(state: HeimrState, who: Combatant, events: list[Event]) -> None:
@@ -196,6 +203,7 @@ def climb(
     reached. Short of the top or bottom, the climber is in climbing position (H-POS-5)."""
     cr = climb_target(state, who, up, toward)
     reach = who.height + (1 if up else -1)
+    seen = hiding.seen_by(state, who)  # not by the sides it is hidden from
     if cr is not None:
         check = challenge(
             who,
@@ -203,6 +211,7 @@ def climb(
             dice,
             f"{who.name} climbs {'up' if up else 'down'} (CR {cr})",
             events=events,
+            seen_by=seen,
         )
         if check.failed_outright or check.result < cr:
             events.append(
@@ -210,6 +219,7 @@ def climb(
                     "climb",
                     f"{who.name} loses the grip at height {reach}",
                     {"who": who.id, "height": reach},
+                    seen_by=seen,
                 )
             )
             who.climbing = toward or who.square  # it falls from where it was climbing
@@ -225,6 +235,7 @@ def climb(
             f"{who.name} climbs to height {who.height}"
             + (" (climbing position)" if who.climbing else ""),
             {"who": who.id, "height": who.height},
+            seen_by=seen,
         )
     )
 
@@ -267,17 +278,24 @@ def fall(
             "fall",
             f"{who.name} {'jumps' if jumping else 'falls'} down {drop} into {who.square}",
             {"who": who.id, "drop": drop, "square": who.square},
+            seen_by=hiding.seen_by(state, who),
         )
     )
     unconcealed(state, who, events)
     if drop < 2:
         return
     cr = 2 * drop if jumping else 2 + 2 * drop
+    seen = hiding.seen_by(state, who)
     check = challenge(
-        who, who.stats.abilities["Agility"], dice, f"{who.name} lands (CR {cr})", events=events
+        who,
+        who.stats.abilities["Agility"],
+        dice,
+        f"{who.name} lands (CR {cr})",
+        events=events,
+        seen_by=seen,
     )
     if not check.failed_outright and check.result >= cr:
-        events.append(Event("fall", f"{who.name} lands unhurt", {"who": who.id}))
+        events.append(Event("fall", f"{who.name} lands unhurt", {"who": who.id}, seen_by=seen))
         return
     hp = 3 - drop
     parts = ["left leg", "right leg"]
@@ -319,6 +337,16 @@ def check_reach(attacker: Combatant, target: Combatant, height: int | None = Non
         raise IllegalAction(
             "H-GRID-5", f"{target.name} stands {apart} heights away: melee reaches one"
         )
+
+
+def shot_distance(state: HeimrState, attacker: Combatant, target: Combatant) -> int:
+    """H-ATK-6: the fewest turns for ``attacker`` to move, climb or jump down to ``target``:
+    the squares' distance round the barriers still standing, and the climb up to the
+    height the target stands at in its square (one climb action a height, as climbing
+    is played); jumping down is free."""
+    d = state.battlefield.distance(attacker.square, target.square, state.broken)
+    start = attacker.height if attacker.square == target.square else ground(state, target.square)
+    return d + max(0, target.height - start)
 
 
 def attack_mods(

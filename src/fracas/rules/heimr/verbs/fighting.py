@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, guards, terrain, turns
+from fracas.rules.heimr import combat, effects, guards, hiding, terrain, turns
 from fracas.rules.heimr.state import DEFENCES, HeimrState
 from fracas.rules.heimr.verbs.registry import (
     checks,
@@ -53,6 +53,7 @@ def _check_brawl(state: HeimrState, action: Action) -> None:
     if attacker.square != target.square:
         raise IllegalAction("H-ATK-1", f"{target.name} is not in {attacker.name}'s square")
     terrain.check_reach(attacker, target)
+    hiding.check_attack(attacker, target)  # H-POS-4
     effect = action.option("effect", "hit")
     if effect not in ("hit", "bind"):
         raise IllegalAction("H-ATK-8", "a brawl attack is effect=hit or effect=bind")

@@ -149,7 +149,9 @@ def _charge(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
         target = blocker
     brawl_effect = action.option("brawl")
     if brawl_effect is not None:
-        combat.brawl(state, c, target, brawl_effect, dice, events, action.option("defence"))
+        combat.brawl(
+            state, c, target, brawl_effect, dice, events, action.option("defence"), charging=True
+        )
     else:
         combat.weapon_attack(
             state, c, target, dice, events, melee_only=True, defence=action.option("defence")
