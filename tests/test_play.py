@@ -24,11 +24,40 @@ def play(*args: str | Path) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-@pytest.mark.parametrize("name", ["duel", "wearing-down", "grab"])
+HEIMR_EXAMPLES = [
+    "duel",
+    "wearing-down",
+    "grab",
+    "ambush",
+    "doorway",
+    "castle-wall",
+    "night",
+    "field",
+]
+
+
+@pytest.mark.parametrize("name", HEIMR_EXAMPLES)
 def test_examples_play_to_the_end(name: str) -> None:
     code, out = play(EXAMPLES / f"{name}.yaml", "--script", EXAMPLES / f"{name}.script")
     assert code == 0, out
     assert "The encounter is over." in out
+
+
+@pytest.mark.parametrize(
+    ("name", "texts"),
+    [
+        ("ambush", ["goes on into the cluster", "luck shot", "hides"]),
+        ("doorway", ["stops"]),
+        ("castle-wall", ["holds on", "falls down"]),
+        ("night", ["concealment"]),
+        ("field", ["C-5 blind spot"]),
+    ],
+)
+def test_battlefield_examples_show_the_terrain_rules_at_work(name: str, texts: list[str]) -> None:
+    _, out = play(EXAMPLES / f"{name}.yaml", "--script", EXAMPLES / f"{name}.script")
+    flat = " ".join(out.split())  # the terminal wraps long lines
+    for text in texts:
+        assert text in flat, (name, text)
 
 
 def test_examples_show_their_rules_at_work() -> None:

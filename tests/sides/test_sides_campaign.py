@@ -92,6 +92,6 @@ def test_a_combatant_from_the_campaign_with_fields_overridden() -> None:
 
 
 def test_the_strict_third_in_metres_is_a_campaign_choice() -> None:
-    # docs/errata-sides.md: the table's 4.5 m for 12 m, or the rule's 4 m.
+    # docs/errata.md: the table's 4.5 m for 12 m, or the rule's 4 m.
     assert load({}).combat_movement(12, "metres") == 4.5
     assert load({"movement": {"metres": {12: 4}}}).combat_movement(12, "metres") == 4

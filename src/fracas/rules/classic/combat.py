@@ -5,7 +5,7 @@ Melee: d20 + combat skill + the attack modifiers must reach the target's defence
 Ranged: d20 + agility must reach 15 + the weapon's modifier. A potential hit may be
 dodged: d20 + dodge strictly higher than the attack roll misses (ties go to the
 attacker, :data:`fracas.dice.opposed.TIES_TO_FIRST`). A character dodges once a round:
-the dodge is its reactive action (HC-ACT-1; docs/decisions-classic.md).
+the dodge is its reactive action (HC-ACT-1; docs/decisions.md).
 
 Tactics (HC-TAC-1), conditions (HC-COND-1), willpower (HC-WP-1), hero points
 (HC-HERO-1) and the environment of the position change these rolls.
@@ -40,7 +40,7 @@ def weapon_in(state: ClassicState, who: Fighter, hand: str) -> tuple[str, str] |
 
 def attack_weapon(state: ClassicState, who: Fighter, hand: str | None) -> tuple[str, str]:
     """The weapon an attack is made with: the named hand, else the sword hand's, else the
-    off hand's, else bare hands (docs/decisions-classic.md)."""
+    off hand's, else bare hands (docs/decisions.md)."""
     for h in (hand,) if hand else ("main", "off"):
         found = weapon_in(state, who, h)
         if found is not None and not state.tables.weapons[found[1]].shield:

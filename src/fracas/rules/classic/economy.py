@@ -33,7 +33,7 @@ ACTION_TABLE: dict[str, str] = {
     "guard": "free",
     "hero": "free",
     "willpower": "free",
-    # Not in the table (docs/decisions-classic.md):
+    # Not in the table (docs/decisions.md):
     "tactic": "free",
     "after": "free",
     "prone": "free",

@@ -2,7 +2,7 @@
 
 Bonuses of one type do not stack: the highest applies. Penalties of one type do stack.
 A modifier without a type does not stack at all: the highest untyped bonus and the
-worst untyped penalty apply (docs/decisions-classic.md). A modifier the rules name as
+worst untyped penalty apply (docs/decisions.md). A modifier the rules name as
 an exception (the shield's defence bonus, the off-hand weapon's half) always adds.
 
 >>> total([Modifier(7, "e", "sword"), Modifier(5, "e", "dagger"), Modifier(-2, "c", "prone"),

@@ -2,7 +2,7 @@
 
 Values beyond a table's ends: charisma below the lowest row commands nobody, above the
 highest row the highest applies; wealth above 12 adds the "13+" step per point;
-employees below the lowest row are none (docs/decisions-classic.md).
+employees below the lowest row are none (docs/decisions.md).
 
 >>> from fracas.rules.classic.campaign import ClassicCampaign
 >>> t = ClassicCampaign.default()

@@ -114,7 +114,7 @@ class Survival(Model):
 
 
 class Tables(Model):
-    """The numbers the rules read; see ``data/tables.yaml`` and docs/decisions-diestep.md."""
+    """The numbers the rules read; see ``data/tables.yaml`` and docs/decisions.md."""
 
     default_die: Die
     ap_per_turn: NonNegative

@@ -13,7 +13,7 @@ d6 below fatigue tires the runner (H-FAT-2). Then:
 - a chaser 3 or more below lets the target gain a square.
 
 Fatigue never falls during a chase. The choices the seed leaves open are in
-docs/decisions-chase.md. :class:`Chase` changes the fatigue of the combatants it is
+docs/decisions.md. :class:`Chase` changes the fatigue of the combatants it is
 given, as every roll in an encounter does; clone them first to keep the originals.
 
 >>> pace(12, 8, gap=2)  # 4 above: one square closer

@@ -1,4 +1,4 @@
-"""The battlefield as a line (docs/decisions-sides.md): movement, runs and charges.
+"""The battlefield as a line (docs/decisions.md): movement, runs and charges.
 
 Every combatant stands at a position on one line, in the encounter's unit; distances are
 differences of positions. Two enemies within the melee range (5 feet) are in melee. The
