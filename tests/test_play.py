@@ -149,6 +149,43 @@ def test_malformed_encounter_files_get_one_clear_message(text: str, words: str) 
     assert "Traceback" not in out
 
 
+@pytest.mark.rule("H-GRID-2", "H-GRID-3", "H-GRID-1")
+@pytest.mark.parametrize(
+    ("battlefield", "words"),
+    [
+        (
+            "borders: [{between: [A1, B2], preset: Single door}]",
+            "border 1 (A1-B2): A1 and B2 are not bordering squares",
+        ),
+        (
+            "borders: [{between: [A1, A2], preset: Secret door}]",
+            "border 1 (A1-A2): unknown preset 'Secret door'",
+        ),
+        ("squares: {F9: {name: nowhere}}", "square F9: off the 3x3 grid"),
+    ],
+)
+def test_malformed_battlefields_get_one_clear_message(
+    tmp_path: Path, battlefield: str, words: str
+) -> None:
+    text = (EXAMPLES / "duel.yaml").read_text(encoding="utf-8")
+    text = text.replace("campaign: campaign.yaml", f"campaign: {EXAMPLES / 'campaign.yaml'}")
+    path = write(tmp_path, "e.yaml", text + f"battlefield: {{{battlefield}}}\n")
+    code, out = play(path, "--script", EXAMPLES / "duel.script")
+    assert code == 2
+    assert words in " ".join(out.split())
+    assert "Traceback" not in out
+
+
+def test_a_character_placed_off_the_grid_is_named(tmp_path: Path) -> None:
+    text = (EXAMPLES / "duel.yaml").read_text(encoding="utf-8")
+    text = text.replace("campaign: campaign.yaml", f"campaign: {EXAMPLES / 'campaign.yaml'}")
+    text = text.replace("{character: astrid, square: B2}", "{character: astrid, square: E7}")
+    code, out = play(write(tmp_path, "e.yaml", text), "--script", EXAMPLES / "duel.script")
+    assert code == 2
+    assert "astrid stands in E7, off the 3x3 grid" in out
+    assert "Traceback" not in out
+
+
 def test_an_unknown_ability_in_the_campaign_names_file_line_and_field(tmp_path: Path) -> None:
     camp = (EXAMPLES / "campaign.yaml").read_text(encoding="utf-8")
     write(

@@ -63,3 +63,7 @@ def check_campaign(ruleset: str, document: YamlDocument) -> None:
         from fracas.rules.heimr.campaign import Campaign
 
         Campaign.from_documents(document)
+    elif ruleset == "heimr-classic":
+        from fracas.rules.classic.campaign import ClassicCampaign
+
+        ClassicCampaign.from_documents(document)
