@@ -24,6 +24,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -310,3 +312,21 @@ def _data_path(data: Any, loc: KeyPath, *, keep_last: bool) -> KeyPath:
             continue
         path.append(part)
     return tuple(path)
+
+
+@cache
+def package_data(package: str, files: tuple[str, ...]) -> YamlDocument:
+    """The YAML files a ruleset ships in ``<package>/data/``, merged in order into one
+    document (cached; documents are never changed in place).
+
+    >>> doc = package_data("fracas.rules.heimr", ("attributes.yaml",))
+    >>> sorted(doc.data["attributes"])[:2]
+    ['dex', 'emp']
+    """
+    folder = resources.files(package).joinpath("data")
+    where = package.replace(".", "/") + "/data"
+    document = YamlDocument({}, {}, where)
+    for name in files:
+        text = folder.joinpath(name).read_text(encoding="utf-8")
+        document = merge_documents(document, parse_yaml(text, f"{where}/{name}"))
+    return document

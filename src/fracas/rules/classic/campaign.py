@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from fracas import yamlfile
 from fracas.rules.heimr.campaign import Campaign as HeimrCampaign
 from fracas.rules.heimr.tables import Model, NonNegative, Positive, Tables
 from fracas.yamlfile import (
@@ -28,7 +28,6 @@ from fracas.yamlfile import (
     Problems,
     YamlDocument,
     merge_documents,
-    parse_yaml,
     unknown_name,
     validate,
 )
@@ -216,15 +215,9 @@ class ClassicCampaign(Model):
         return None
 
 
-@cache
 def package_data() -> YamlDocument:
     """The classic package data (``data/*.yaml``) merged into one document."""
-    folder = resources.files("fracas.rules.classic").joinpath("data")
-    document = YamlDocument({}, {}, "fracas/rules/classic/data")
-    for name in DATA_FILES:
-        text = folder.joinpath(name).read_text(encoding="utf-8")
-        document = merge_documents(document, parse_yaml(text, f"fracas/rules/classic/data/{name}"))
-    return document
+    return yamlfile.package_data("fracas.rules.classic", DATA_FILES)
 
 
 @cache

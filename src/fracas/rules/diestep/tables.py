@@ -13,14 +13,13 @@ key, anything else replaces. Dice are written ``d8`` (or 8) and must be on the l
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from functools import cache
-from importlib import resources
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from fracas import yamlfile
 from fracas.dice.diestep import LADDER
 from fracas.engine import EngineError
 from fracas.yamlfile import deep_merge
@@ -156,18 +155,10 @@ class Campaign(Model):
         return loaded.model_copy(update={"weapons": weapons})
 
 
-@cache
-def _package_text() -> tuple[str, ...]:
-    folder = resources.files("fracas.rules.diestep").joinpath("data")
-    return tuple(folder.joinpath(n).read_text(encoding="utf-8") for n in DATA_FILES)
-
-
 DATA_FILES = ("tables.yaml", "weapons.yaml")
 
 
 def package_data() -> dict[str, Any]:
     """The shipped tables and weapons, as one mapping (a fresh copy each time)."""
-    merged: dict[str, Any] = {}
-    for text in _package_text():
-        merged = deep_merge(merged, yaml.safe_load(text))
-    return merged
+    data: dict[str, Any] = yamlfile.package_data("fracas.rules.diestep", DATA_FILES).data
+    return copy.deepcopy(data)

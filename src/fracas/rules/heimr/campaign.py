@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from fracas import yamlfile
 from fracas.rules.heimr.sheet import (
     DiceChallenge,
     add_attribute_progress,
@@ -44,7 +44,6 @@ from fracas.yamlfile import (
     format_path,
     load_yaml,
     merge_documents,
-    parse_yaml,
     unknown_name,
     validate,
 )
@@ -517,15 +516,9 @@ class Campaign(Model):
                 yield ("items", "off_hand"), message
 
 
-@cache
 def package_data() -> YamlDocument:
     """The Heimr package data (``data/*.yaml``) merged into one document."""
-    folder = resources.files("fracas.rules.heimr").joinpath("data")
-    document = YamlDocument({}, {}, "fracas/rules/heimr/data")
-    for name in DATA_FILES:
-        text = folder.joinpath(name).read_text(encoding="utf-8")
-        document = merge_documents(document, parse_yaml(text, f"fracas/rules/heimr/data/{name}"))
-    return document
+    return yamlfile.package_data("fracas.rules.heimr", DATA_FILES)
 
 
 @cache

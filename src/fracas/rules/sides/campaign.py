@@ -16,17 +16,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from functools import cache
-from importlib import resources
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from fracas import yamlfile
 from fracas.yamlfile import (
     KeyPath,
     Problems,
     YamlDocument,
     merge_documents,
-    parse_yaml,
     unknown_name,
     validate,
 )
@@ -278,12 +277,7 @@ class Tables(Model):
 
 def package_data() -> YamlDocument:
     """The package data (``data/*.yaml``) merged into one document."""
-    folder = resources.files("fracas.rules.sides").joinpath("data")
-    document = YamlDocument({}, {}, "fracas/rules/sides/data")
-    for name in DATA_FILES:
-        text = folder.joinpath(name).read_text(encoding="utf-8")
-        document = merge_documents(document, parse_yaml(text, f"sides/data/{name}"))
-    return document
+    return yamlfile.package_data("fracas.rules.sides", DATA_FILES)
 
 
 @cache

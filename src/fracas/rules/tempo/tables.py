@@ -16,18 +16,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache, cached_property
-from importlib import resources
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from fracas import yamlfile
 from fracas.dice import DiceError, parse
 from fracas.yamlfile import (
     KeyPath,
     Problems,
     YamlDocument,
     merge_documents,
-    parse_yaml,
     unknown_name,
     validate,
 )
@@ -293,14 +292,8 @@ def _dice_problem(at: KeyPath, text: str) -> Iterator[tuple[KeyPath, str]]:
         yield at, f"not a damage roll: {err}"
 
 
-@cache
 def _package_data() -> YamlDocument:
-    folder = resources.files("fracas.rules.tempo").joinpath("data")
-    document = YamlDocument({}, {}, "fracas/rules/tempo/data")
-    for name in DATA_FILES:
-        text = folder.joinpath(name).read_text(encoding="utf-8")
-        document = merge_documents(document, parse_yaml(text, f"fracas/rules/tempo/data/{name}"))
-    return document
+    return yamlfile.package_data("fracas.rules.tempo", DATA_FILES)
 
 
 @cache
