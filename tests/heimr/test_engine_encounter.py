@@ -264,3 +264,11 @@ def test_xp_goes_to_a_side_present() -> None:
     with pytest.raises(IllegalAction, match="no side 'ylva' is present") as err:
         enc.push("gm award ylva xp=7")
     assert err.value.rule == "H-XP-1"
+
+
+def test_a_copy_can_roll_with_dice_of_its_own() -> None:
+    enc = encounter([sheet("ylva", "north"), sheet("brannoc", "south")], faces=[6, 1, 3, 3, 3, 3])
+    mine = enc.copy(dice=ScriptedDice([2, 5, 4, 4, 4, 4]))
+    mine.push("gm begin")
+    assert mine.state.order == ["brannoc", "ylva"]  # 5 + 3 against 2 + 3
+    assert enc.dice.remaining() == 6 and not enc.state.started

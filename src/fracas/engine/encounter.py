@@ -131,18 +131,23 @@ class Encounter(Generic[S]):
         return events
 
     def pop(self) -> Entry:
-        """Undo the last action and return its log entry."""
+        """Undo the last action and return its log entry. The dice are not rewound: the
+        same action pushed again rolls afresh, as at a table."""
         if not self.log:
             raise EngineError("nothing to undo: the encounter is at its start")
         self.state = self._stack.pop()
         return self.log.pop()
 
-    def copy(self, stack: bool = True) -> Encounter[S]:
-        """An independent copy; with ``stack=False`` it cannot undo past the present."""
+    def copy(self, stack: bool = True, dice: DiceSource | None = None) -> Encounter[S]:
+        """An independent copy; with ``stack=False`` it cannot undo past the present.
+
+        The copy rolls with ``dice``, or shares this encounter's dice source when none is
+        given (a simulation from one position gives each copy its own seeded dice).
+        """
         other: Encounter[S] = Encounter.__new__(Encounter)
         other.ruleset = self.ruleset
         other.setup = self.setup
-        other.dice = self.dice
+        other.dice = self.dice if dice is None else dice
         other.state = self.state.clone()
         other.log = list(self.log) if stack else []
         other._stack = list(self._stack) if stack else []
