@@ -83,11 +83,7 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
         combatants=combatants,
         tables=campaign.tables,
         battlefield=field,
-        options={
-            "columns": field.columns,
-            "rows": field.rows,
-            "blind_spots": int(spec.modules.get("blind_spots", True)),  # H-MOD-1
-        },
+        options={"blind_spots": int(spec.modules.get("blind_spots", True))},  # H-MOD-1
     )
 
 
