@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
+from fracas.engine.setups import validated
 from fracas.rules.classic import sheet as sheets
 from fracas.rules.classic.campaign import ClassicCampaign, Sheet
 from fracas.rules.classic.state import (
@@ -76,12 +77,7 @@ class ClassicSetup(BaseModel):
 
 def build(setup: Mapping[str, Any]) -> ClassicState:
     """The state before the first action; :class:`EngineError` says what is wrong."""
-    try:
-        spec = ClassicSetup.model_validate(setup)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    spec = validated(ClassicSetup, setup)
     try:
         tables = ClassicCampaign.from_data(spec.campaign)
     except CampaignError as err:

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fracas.engine import EngineError
+from fracas.engine.setups import validated
 from fracas.rules.diestep.state import Combatant, DieStepState
 from fracas.rules.diestep.tables import DICE, Campaign, Region, Sheet
 from fracas.yamlfile import unknown_name
@@ -52,12 +53,7 @@ class Setup(BaseModel):
 
 def build(setup: Mapping[str, Any]) -> DieStepState:
     """The state before the first action; :class:`EngineError` says what is wrong."""
-    try:
-        spec = Setup.model_validate(setup)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    spec = validated(Setup, setup)
     campaign = Campaign.load(spec.campaign)
     regions = _regions(spec)
     combatants: dict[str, Combatant] = {}

@@ -31,9 +31,10 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
+from fracas.engine.setups import validated
 from fracas.rules.heimr.tables import Tables
 from fracas.yamlfile import unknown_name
 
@@ -133,12 +134,7 @@ class Battlefield:
     @classmethod
     def build(cls, spec: dict[str, Any] | None, tables: Tables) -> Battlefield:
         """A battlefield from its spec; :class:`EngineError` names the square or border."""
-        try:
-            parsed = BattlefieldSpec.model_validate(spec or {})
-        except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise EngineError(f"battlefield, {where}: {first['msg']}") from None
+        parsed = validated(BattlefieldSpec, spec or {}, "battlefield")
         names = {square_name(c, r) for r in range(parsed.rows) for c in range(parsed.columns)}
         squares: dict[str, Square] = {}
         for name in sorted(names):

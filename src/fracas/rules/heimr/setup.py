@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
+from fracas.engine.setups import validated
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign, CharacterSheet
 from fracas.rules.heimr.state import Ability, Combatant, HeimrState, Shield, Stats, Weapon
@@ -49,12 +50,7 @@ class HeimrSetup(BaseModel):
 
 def build(setup: Mapping[str, Any]) -> HeimrState:
     """The state before the first action; :class:`EngineError` says what is wrong."""
-    try:
-        spec = HeimrSetup.model_validate(setup)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    spec = validated(HeimrSetup, setup)
     campaign = Campaign.from_documents(YamlDocument(spec.campaign, name="campaign"))
     field = Battlefield.build({**(spec.grid or {}), **(spec.battlefield or {})}, campaign.tables)
     combatants: dict[str, Combatant] = {}

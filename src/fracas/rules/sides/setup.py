@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
+from fracas.engine.setups import validated
 from fracas.rules.sides import campaign
 from fracas.rules.sides.campaign import Sheet, Tables, Units
 from fracas.rules.sides.state import Combatant, SidesState, Stats
@@ -44,19 +45,10 @@ class SidesSetup(BaseModel):
     combatants: list[Placement] = Field(min_length=2)
 
 
-def _fail(err: ValidationError, prefix: tuple[Any, ...] = ()) -> EngineError:
-    first = err.errors()[0]
-    where = format_path((*prefix, *first["loc"]))
-    return EngineError(f"encounter setup, {where}: {first['msg']}")
-
-
 def build(setup: Mapping[str, Any]) -> SidesState:
     """The state before ``gm begin``; :class:`EngineError` (or a campaign error) says
     what is wrong."""
-    try:
-        spec = SidesSetup.model_validate(setup)
-    except ValidationError as err:
-        raise _fail(err) from None
+    spec = validated(SidesSetup, setup)
     tables = campaign.load(spec.campaign)
     units = spec.units or tables.units
     combatants: dict[str, Combatant] = {}
@@ -104,10 +96,7 @@ def _sheet(tables: Tables, place: Placement, index: int) -> Sheet:
                 + unknown_name("character", place.character, tables.characters)
             )
         base = tables.characters[place.character].model_dump(exclude_unset=True)
-    try:
-        sheet = Sheet.model_validate({**base, **fields})
-    except ValidationError as err:
-        raise _fail(err, ("combatants", index)) from None
+    sheet = validated(Sheet, {**base, **fields}, prefix=("combatants", index))
     problems = list(tables.sheet_problems(sheet))
     if problems:
         path, message = problems[0]

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
+from fracas.engine.setups import validated
 from fracas.rules.tempo.state import Combatant, TempoState
 from fracas.rules.tempo.tables import Sheet, TempoTables
 from fracas.yamlfile import unknown_name
@@ -48,12 +49,7 @@ class TempoSetup(BaseModel):
 
 def build(setup: Mapping[str, Any]) -> TempoState:
     """The state before the first action; :class:`EngineError` says what is wrong."""
-    try:
-        spec = TempoSetup.model_validate(setup)
-    except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise EngineError(f"encounter setup, {where}: {first['msg']}") from None
+    spec = validated(TempoSetup, setup)
     tables = TempoTables.load(spec.campaign)
     combatants: dict[str, Combatant] = {}
     for place in spec.combatants:
