@@ -177,7 +177,7 @@ class Tracker:
             head += f" · round {state['round']} · {state.get('clock', 0)} s"
         head += " · view: " + (self.side or "game master")
         parts: list[Any] = [Text(head, style="bold")]
-        if "battlefield" in state:
+        if state.get("battlefield", {}).get("columns"):  # a map of locations is not drawn
             parts.append(battlefield_map(state))
         parts.append(combatants_table(state))
         parts.append(

@@ -80,6 +80,8 @@ class BorderSpec(_Spec):
 
 
 class BattlefieldSpec(_Spec):
+    # Outside combat: named locations and the ones each borders, any number (H-GRID-2).
+    locations: dict[str, list[str]] | None = None
     columns: int = Field(default=3, ge=3, le=26)
     rows: int = Field(default=3, ge=3, le=99)
     darkness: int = Field(default=0, ge=0, le=3)
@@ -122,7 +124,8 @@ class Border:
 
 @dataclass(frozen=True)
 class Battlefield:
-    """The squares and borders of a combat grid; fixed for an encounter."""
+    """The squares and borders of a combat grid, or outside combat a free graph of named
+    locations (``links``); fixed for an encounter."""
 
     columns: int
     rows: int
@@ -130,32 +133,55 @@ class Battlefield:
     borders: dict[frozenset[str], Border] = field(default_factory=dict)
     darkness: int = 0
     weather: int = 0
+    links: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def grid(self) -> bool:
+        """A combat grid (True) or a free graph of locations (False)."""
+        return not self.links
+
+    def place(self, text: str) -> str:
+        """The square or location ``text`` names, whatever its case (unknown: as given)."""
+        if self.grid:
+            return text.upper()
+        return next((name for name in self.squares if name.lower() == text.lower()), text)
+
+    def describe(self) -> str:
+        return f"{self.columns}x{self.rows} grid" if self.grid else "map of locations"
 
     @classmethod
     def build(cls, spec: dict[str, Any] | None, tables: Tables) -> Battlefield:
         """A battlefield from its spec; :class:`EngineError` names the square or border."""
         parsed = validated(BattlefieldSpec, spec or {}, "battlefield")
-        names = {square_name(c, r) for r in range(parsed.rows) for c in range(parsed.columns)}
+        links = _links(parsed.locations) if parsed.locations is not None else {}
+        names = set(links) or {
+            square_name(c, r) for r in range(parsed.rows) for c in range(parsed.columns)
+        }
         squares: dict[str, Square] = {}
         for name in sorted(names):
             s = parsed.squares.get(name, SquareSpec())
             squares[name] = _square(name, s, tables)
         for name in parsed.squares:
             if name not in names:
-                raise EngineError(
-                    f"battlefield, square {name}: off the {parsed.columns}x{parsed.rows} grid"
+                where = (
+                    "not a location" if links else (f"off the {parsed.columns}x{parsed.rows} grid")
                 )
+                raise EngineError(f"battlefield, square {name}: {where}")
         borders: dict[frozenset[str], Border] = {}
         for i, b in enumerate(parsed.borders):
-            border = _border(i, b, names, tables)
+            border = _border(i, b, names, tables, links)
             borders[border.squares] = border
-        return cls(parsed.columns, parsed.rows, squares, borders, parsed.darkness, parsed.weather)
+        columns, rows = (0, 0) if links else (parsed.columns, parsed.rows)
+        return cls(columns, rows, squares, borders, parsed.darkness, parsed.weather, links)
 
     def __contains__(self, square: object) -> bool:
         return square in self.squares
 
     def neighbours(self, square: str) -> list[str]:
-        """H-GRID-2: the squares up, down, left and right, as on the grid."""
+        """H-GRID-2: the squares up, down, left and right, as on the grid (outside combat:
+        the locations it is joined to)."""
+        if not self.grid:
+            return sorted(self.links.get(square, ()))
         c, r = coordinates(square)
         found = []
         for dc, dr in ((-1, 0), (0, -1), (0, 1), (1, 0)):
@@ -198,9 +224,8 @@ class Battlefield:
                 if step is not None and d + step < best.get(there, 1 << 30):
                     best[there] = d + step
                     heapq.heappush(queue, (d + step, there))
-        # Walled off: count orthogonal steps as the crow flies.
-        (ac, ar), (bc, br) = coordinates(a), coordinates(b)
-        return abs(ac - bc) + abs(ar - br)
+        # Walled off: count the steps as if the barriers were not there.
+        return self.grid_steps(a, b)
 
     def lit(self, square: str) -> bool:
         """H-GRID-9: within reach of a torch (1) or a camp fire (2)."""
@@ -210,8 +235,19 @@ class Battlefield:
         )
 
     def grid_steps(self, a: str, b: str) -> int:
-        (ac, ar), (bc, br) = coordinates(a), coordinates(b)
-        return abs(ac - bc) + abs(ar - br)
+        """Steps from ``a`` to ``b`` ignoring barriers and heights: orthogonal steps on a
+        grid, borders crossed on a map of locations (unconnected: as many as there are)."""
+        if self.grid:
+            (ac, ar), (bc, br) = coordinates(a), coordinates(b)
+            return abs(ac - bc) + abs(ar - br)
+        seen, frontier, steps = {a}, [a], 0
+        while frontier:
+            if b in frontier:
+                return steps
+            frontier = [n for f in frontier for n in self.links.get(f, ()) if n not in seen]
+            seen.update(frontier)
+            steps += 1
+        return len(self.squares)
 
     def concealment(self, square: str) -> int:
         """H-GRID-9: the concealment of someone in ``square``: its cover, plus darkness
@@ -266,14 +302,38 @@ def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
     )
 
 
-def _border(i: int, spec: BorderSpec, names: set[str], tables: Tables) -> Border:
+def _links(locations: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """H-GRID-2: outside combat a location may border any others; borders go both ways."""
+    links: dict[str, set[str]] = {name: set() for name in locations}
+    for name, others in locations.items():
+        if "-" in name:
+            raise EngineError(f"battlefield, location {name!r}: names cannot hold '-'")
+        for other in others:
+            if other not in locations:
+                raise EngineError(f"battlefield, location {name!r}: {other!r} is not a location")
+            links[name].add(other)
+            links[other].add(name)
+    return {name: tuple(sorted(others)) for name, others in links.items()}
+
+
+def _border(
+    i: int,
+    spec: BorderSpec,
+    names: set[str],
+    tables: Tables,
+    links: dict[str, tuple[str, ...]] | None = None,
+) -> Border:
     a, b = spec.between
     label = f"battlefield, border {i + 1} ({a}-{b})"
     for sq in (a, b):
         if sq not in names:
-            raise EngineError(f"{label}: {sq} is not a square of the grid")
-    (ac, ar), (bc, br) = coordinates(a), coordinates(b)
-    if abs(ac - bc) + abs(ar - br) != 1:
+            raise EngineError(f"{label}: {sq} is not a square of the battlefield")
+    if links:
+        bordering = b in links.get(a, ())
+    else:
+        (ac, ar), (bc, br) = coordinates(a), coordinates(b)
+        bordering = abs(ac - bc) + abs(ar - br) == 1
+    if not bordering:
         raise EngineError(f"{label}: {a} and {b} are not bordering squares (H-GRID-2)")
     limit, cr, toughness, climb = spec.limit, spec.cr, spec.toughness, None
     if spec.preset is not None:

@@ -217,9 +217,13 @@ def widen_blind_spot(
     """H-MOD-1: a defended shot from another square leaves a blind spot opposite it, until
     the defender's next turn; an attacker exactly between two lines says which
     (``line=straight|diagonal``, straight unless said)."""
-    if not state.options.get("blind_spots", 1) or attacker.square == target.square:
-        return
     field = state.battlefield
+    if (
+        not state.options.get("blind_spots", 1)
+        or attacker.square == target.square
+        or not field.grid
+    ):
+        return
     spots = state.blind_spots.setdefault(target.id, BlindSpots(field.columns, field.rows))
     prefer: Line = "diagonal" if line == "diagonal" else "straight"
     added = spots.add_attack(target.square, attacker.square, prefer=prefer)

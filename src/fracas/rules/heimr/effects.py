@@ -191,6 +191,8 @@ def stumble_direction(
     With a combatant as the source it is the way towards it; where several fit (the same
     square, a diagonal) the causer chooses one (``chosen``). Without either, none.
     """
+    if not state.battlefield.grid:
+        return None  # outside combat there are no grid directions to bar
     causer = state.combatants.get(source or "")
     fits = directions_towards(who.square, causer.square) if causer else list(DIRECTIONS)
     if chosen is not None:
@@ -211,7 +213,8 @@ def stumble_direction(
 
 def barred(who: Combatant, square: str) -> str | None:
     """H-EFF-4: the barred direction a step from ``who``'s square to ``square`` takes."""
-    if square == who.square:
+    barring = [e.direction for e in who.effects if e.name == "Stumble" and e.direction]
+    if square == who.square or not barring:
         return None
     ways = directions_towards(who.square, square)
     for e in who.effects:

@@ -33,7 +33,7 @@ def guard_spec(state: HeimrState, who: Combatant, target: str) -> str:
         if target == who.id:
             raise IllegalAction("H-GUARD-1", f"{who.name} cannot guard itself")
         return f"person:{target}"
-    squares = target.upper().split("-")
+    squares = [state.battlefield.place(t) for t in target.split("-")]
     if len(squares) == 1 and squares[0] in state.battlefield:
         return f"square:{squares[0]}"
     if len(squares) == 2 and all(sq in state.battlefield for sq in squares):

@@ -319,6 +319,7 @@ def field_view(state: HeimrState) -> dict[str, Any]:
     return {
         "columns": field.columns,
         "rows": field.rows,
+        "locations": {name: list(others) for name, others in field.links.items()},
         "darkness": field.darkness,
         "weather": field.weather,
         "squares": squares,

@@ -61,12 +61,11 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
         cid = place.id or place.character
         if cid in combatants:
             raise EngineError(f"two combatants are called {cid!r}: give one an id")
-        square = place.square.upper()
+        square = field.place(place.square)
         if square not in field:
-            raise EngineError(
-                f"{cid} stands in {place.square}, off the {field.columns}x{field.rows} grid"
-            )
+            raise EngineError(f"{cid} stands in {place.square}, off the {field.describe()}")
         who = combatant(campaign, sheet, cid, place)
+        who.square = square
         ground = field.squares[square].height
         who.height = ground if place.height is None else place.height
         if not ground <= who.height <= field.squares[square].top:
@@ -112,7 +111,7 @@ def combatant(campaign: Campaign, sheet: CharacterSheet, cid: str, place: Placem
         hp=sheet.hit_points if place.hit_points is None else place.hit_points,
         willpower=sheet.willpower,
         fatigue=fatigue,
-        square=place.square.upper(),
+        square=place.square,
         max_fatigue=campaign.tables.fatigue.maximum,
         sword_hand=sword if isinstance(sword, Weapon) else None,
         off_hand=off if isinstance(off, Weapon) else None,

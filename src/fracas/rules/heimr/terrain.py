@@ -52,9 +52,7 @@ def check_cross(state: HeimrState, who: Combatant, to: str, how: How) -> None:
     """Whether ``who`` may go from its square into bordering ``to`` (H-GRID-2..5)."""
     field = state.battlefield
     if to not in field:
-        raise IllegalAction(
-            "H-GRID-1", f"{to} is not a square of the {field.columns}x{field.rows} grid"
-        )
+        raise IllegalAction("H-GRID-1", f"{to} is not a square of the {field.describe()}")
     if to not in field.neighbours(who.square):
         raise IllegalAction("H-GRID-2", f"{to} does not border {who.name}'s square {who.square}")
     border = field.border(who.square, to)

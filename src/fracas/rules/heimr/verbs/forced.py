@@ -17,7 +17,7 @@ def _movers(state: HeimrState, action: Action) -> list[Combatant]:
 def _check_drag(state: HeimrState, action: Action) -> None:
     movers = _movers(state, action)
     target = who(state, action.target)
-    to = (action.option("to") or "").upper()
+    to = state.battlefield.place(action.option("to") or "")
     for m in movers:
         if m.square != target.square:
             raise IllegalAction("H-MOVE-1", f"{m.name} is not in {target.name}'s square")
@@ -46,7 +46,7 @@ def _check_drag(state: HeimrState, action: Action) -> None:
 def _drag(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     movers = _movers(state, action)
     target = who(state, action.target)
-    to = (action.option("to") or "").upper()
+    to = state.battlefield.place(action.option("to") or "")
     for c in [target, *movers]:
         terrain.enter(state, c, to, events)
     names = ", ".join(m.name for m in movers)

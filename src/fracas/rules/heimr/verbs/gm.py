@@ -301,7 +301,7 @@ def _check_skip(state: HeimrState, action: Action) -> None:
 
 @checks("break")
 def _check_break(state: HeimrState, action: Action) -> None:
-    squares = (action.target or "").upper().split("-")
+    squares = [state.battlefield.place(t) for t in (action.target or "").split("-")]
     border = state.battlefield.border(squares[0], squares[1]) if len(squares) == 2 else None
     if border is None or border.toughness is None:
         raise IllegalAction("H-GRID-3", f"no structural barrier between {action.target}")
@@ -311,7 +311,7 @@ def _check_break(state: HeimrState, action: Action) -> None:
 
 @verb("break", "gm", "H-GRID-3", "a Break effect on a barrier: <A1>-<A2> number=N")
 def _break(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
-    a, b = (action.target or "").upper().split("-")
+    a, b = (state.battlefield.place(t) for t in (action.target or "").split("-"))
     border = state.battlefield.border(a, b)
     assert border is not None and border.toughness is not None
     strength = number(action, "number") or 0

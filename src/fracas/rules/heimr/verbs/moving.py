@@ -69,7 +69,7 @@ def stumble_check(c: Combatant, square: str) -> None:
 
 def adjacent_square(state: HeimrState, c: Combatant, square: str, how: How = "move") -> str:
     """The bordering square ``square`` if ``c`` may go there now (H-GRID-2..5)."""
-    sq = square.upper()
+    sq = state.battlefield.place(square)
     terrain.check_cross(state, c, sq, how)
     return sq
 
@@ -80,7 +80,7 @@ def _move(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     if action.target in (None, "out"):
         effects.leave_cluster(state, c, events)
         return
-    if terrain.cross(state, c, action.target.upper(), dice, events):
+    if terrain.cross(state, c, state.battlefield.place(action.target), dice, events):
         events.append(
             Event(
                 "move",
@@ -176,7 +176,7 @@ def _check_crawl(state: HeimrState, action: Action) -> None:
 @verb("crawl", "upcoming", "H-ACT-6", "crawl to a bordering square (done next turn)")
 def _crawl(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
-    c.upcoming = f"crawl {(action.target or '').upper()}"
+    c.upcoming = f"crawl {state.battlefield.place(action.target or '')}"
     events.append(Event("upcoming", f"{c.name} starts crawling to {action.target}", {"who": c.id}))
 
 
@@ -188,14 +188,23 @@ def _check_climb(state: HeimrState, action: Action) -> None:
     if c.prone:
         raise IllegalAction("H-POS-1", f"{c.name} is prone: stand up first")
     toward = action.option("toward")
-    terrain.climb_target(state, c, action.target == "up", toward.upper() if toward else None)
+    terrain.climb_target(
+        state, c, action.target == "up", state.battlefield.place(toward) if toward else None
+    )
 
 
 @verb("climb", "ongoing", "H-GRID-5", "climb one height: up|down [toward=<square>]")
 def _climb(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
     toward = action.option("toward")
-    terrain.climb(state, c, action.target == "up", toward.upper() if toward else None, dice, events)
+    terrain.climb(
+        state,
+        c,
+        action.target == "up",
+        state.battlefield.place(toward) if toward else None,
+        dice,
+        events,
+    )
 
 
 @checks("jump")

@@ -239,7 +239,7 @@ def _check_observe(state: HeimrState, action: Action) -> None:
 def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
     name = ability_of(state, c, action.option("ability", "Perception"))
-    square = (action.target or "").upper()
+    square = state.battlefield.place(action.target or "")
     if name == "Perception" and square in state.battlefield:
         hiding.observe_square(state, c, square, dice, events)  # H-ACT-3, H-ACT-7
         return
