@@ -130,6 +130,7 @@ class Combatant:
     injured_at: int | None = None  # clock second the injury (re)started
     stabilized: bool = False
     dead: bool = False
+    fled: bool = False  # escaped a chase (H-CHASE-1): out of the encounter
     prone: bool = False
     unconscious: bool = False
     helpless: bool = False
@@ -179,8 +180,8 @@ class Combatant:
 
     @property
     def out(self) -> bool:
-        """Dead or unconscious: no longer fighting."""
-        return self.dead or self.unconscious
+        """Dead, unconscious or fled: no longer fighting."""
+        return self.dead or self.unconscious or self.fled
 
     def weapons(self) -> list[Weapon]:
         return [w for w in (self.sword_hand, self.off_hand) if w is not None]

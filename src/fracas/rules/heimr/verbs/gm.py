@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import effects, health, terrain, turns
+from fracas.rules.heimr import chase, effects, health, terrain, turns
 from fracas.rules.heimr.rolls import challenge, turns_running
 from fracas.rules.heimr.sheet import divide_xp
 from fracas.rules.heimr.state import Combatant, HeimrState
@@ -327,3 +327,48 @@ def _break(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
             {"border": terrain.border_key(a, b), "broken": broken},
         )
     )
+
+
+@checks("chase")
+def _check_chase(state: HeimrState, action: Action) -> None:
+    chaser, target = who(state, action.target), who(state, action.option("target"))
+    for c in (chaser, target):
+        if c.out:
+            raise IllegalAction("H-CHASE-1", f"{c.name} is out of the fight and cannot run")
+    name = action.option("ability")
+    if name is None:
+        raise IllegalAction("H-CHASE-1", "the game master names the roll: ability=<name>")
+    consistency = number(action, "consistency", 0) or 0
+    chase.Chase(
+        chase.Runner.of(chaser, name, consistency),
+        chase.Runner.of(target, name, consistency),
+        gap=_gap(state, action, chaser, target),
+        escape=number(action, "escape"),
+    )
+
+
+def _gap(state: HeimrState, action: Action, chaser: Combatant, target: Combatant) -> int:
+    found = number(action, "gap")
+    return state.battlefield.grid_steps(chaser.square, target.square) if found is None else found
+
+
+@verb("chase", "gm", "H-CHASE-1", "run a chase: <chaser> target= ability= [gap= escape=]")
+def _chase(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    """H-CHASE-1: chase turns until one fails its fatigue check. Caught, or passed, the
+    chaser is at the target; escaped, the target is gone from the encounter."""
+    chaser, target = who(state, action.target), who(state, action.option("target"))
+    name, consistency = action.option("ability") or "", number(action, "consistency", 0) or 0
+    run = chase.Chase(
+        chase.Runner.of(chaser, name, consistency),
+        chase.Runner.of(target, name, consistency),
+        gap=_gap(state, action, chaser, target),
+        escape=number(action, "escape"),
+    )
+    for turn in run.run(dice):
+        events.extend(turn.events)
+    if run.outcome in ("caught", "act"):
+        effects.leave_cluster(state, chaser, events)
+        chaser.square, chaser.height = target.square, target.height
+    elif run.outcome == "escaped":
+        target.fled = True
+        effects.leave_cluster(state, target, events)

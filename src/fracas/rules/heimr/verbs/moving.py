@@ -96,8 +96,20 @@ def _run(state: HeimrState, action: Action, dice: DiceSource, events: list[Event
     c = who(state, action.actor)
     left = c.square
     _move(state, action, dice, events)
-    if c.square != left:
-        c.ran_from = left
+    if c.square == left:
+        return
+    c.ran_from = left
+    # H-ACT-5: running after one who ran away from here starts a chase.
+    for other in state.combatants.values():
+        if other.side != c.side and other.ran_from == left and other.square == c.square:
+            events.append(
+                Event(
+                    "chase",
+                    f"{c.name} runs after {other.name}: a chase begins; the game master runs "
+                    f"it with gm chase {c.id} target={other.id} ability=<ability>",
+                    {"chaser": c.id, "target": other.id},
+                )
+            )
 
 
 @checks("charge")
