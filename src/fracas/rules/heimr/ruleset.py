@@ -49,10 +49,7 @@ class HeimrRules(Ruleset[HeimrState]):
     # -- checking ----------------------------------------------------------------------
 
     def check(self, state: HeimrState, action: Action) -> None:
-        verb = VERBS.get(action.verb)
-        if verb is None:
-            known = ", ".join(sorted(VERBS))
-            raise IllegalAction("H-ACT-3", f"unknown action {action.verb!r}: known are {known}")
+        verb = VERBS.find(action, "H-ACT-3")
         if verb.kind == "gm":
             if action.actor != GM:
                 raise IllegalAction("H-ACT-3", f"only the game master ({GM}) may {action.verb}")
@@ -67,7 +64,7 @@ class HeimrRules(Ruleset[HeimrState]):
             # The action meets the state in which the upcoming action has completed.
             state = state.clone()
             turns.finish_upcoming(state, state.combatants[action.actor], [])
-        verb.check(state, action)
+        VERBS.check(state, action)
 
     @staticmethod
     def _upcoming_due(state: HeimrState, action: Action) -> bool:

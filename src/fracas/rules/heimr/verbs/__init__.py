@@ -6,10 +6,9 @@ verbs are grouped by concept; importing this package registers them all.
 """
 
 from fracas.rules.heimr.verbs import fighting, forced, gm, items, moving, turn
-from fracas.rules.heimr.verbs.registry import CHECKS, VERBS, Kind, Verb, free_key, kind_of
+from fracas.rules.heimr.verbs.registry import VERBS, Kind, Verb, free_key, kind_of
 
 __all__ = [
-    "CHECKS",
     "VERBS",
     "Kind",
     "Verb",

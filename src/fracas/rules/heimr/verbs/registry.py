@@ -6,57 +6,20 @@ for what a character does in another's turn; ``gm`` for the game master's calls.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.engine import Action, IllegalAction
+from fracas.engine.verbs import Verb as EngineVerb
+from fracas.engine.verbs import Verbs
 from fracas.rules.heimr.state import Combatant, HeimrState
 
 Kind = Literal["standard", "free", "ongoing", "upcoming", "reaction", "gm", "start", "any"]
-Check = Callable[[HeimrState, Action], None]
-Apply = Callable[[HeimrState, Action, DiceSource, list[Event]], None]
+Verb = EngineVerb[HeimrState, Kind]
 
-
-@dataclass(frozen=True)
-class Verb:
-    kind: Kind
-    rule: str
-    apply: Apply
-    summary: str
-
-    def check(self, state: HeimrState, action: Action) -> None:
-        """The verb's own conditions, registered with :func:`checks`."""
-        CHECKS.get(action.verb, _no_check)(state, action)
-
-
-VERBS: dict[str, Verb] = {}
-CHECKS: dict[str, Check] = {}
-
-
-def verb(name: str, kind: Kind, rule: str, summary: str) -> Callable[[Apply], Apply]:
-    """Register the function that applies the action ``name``."""
-
-    def register(apply: Apply) -> Apply:
-        VERBS[name] = Verb(kind, rule, apply, summary)
-        return apply
-
-    return register
-
-
-def checks(*names: str) -> Callable[[Check], Check]:
-    """Register the function that checks the actions ``names`` before they apply."""
-
-    def register(check: Check) -> Check:
-        for name in names:
-            CHECKS[name] = check
-        return check
-
-    return register
-
-
-def _no_check(state: HeimrState, action: Action) -> None:
-    return None
+#: Every Heimr verb; ``verb`` registers what one does, ``checks`` what it needs.
+VERBS: Verbs[HeimrState, Kind] = Verbs()
+verb = VERBS.verb
+checks = VERBS.checks
 
 
 def who(state: HeimrState, cid: str | None, rule: str = "H-CHAR-5") -> Combatant:

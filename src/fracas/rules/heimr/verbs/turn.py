@@ -181,7 +181,7 @@ def _check_trigger(state: HeimrState, action: Action) -> None:
             "H-INIT-5", f"{c.name} has already failed to see this intent: wait for the attack"
         )
     readied = Action.parse(f"{c.id} {c.readied.action}")
-    VERBS[readied.verb].check(state, readied)
+    VERBS.check(state, readied)
 
 
 @verb("trigger", "reaction", "H-INIT-4", "the trigger happened: do the readied action now")
