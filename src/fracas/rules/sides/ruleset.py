@@ -54,10 +54,7 @@ class SidesRules(Ruleset[SidesState]):
     # -- checking ------------------------------------------------------------------------
 
     def check(self, state: SidesState, action: Action) -> None:
-        verb = VERBS.get(action.verb)
-        if verb is None:
-            known = ", ".join(sorted(VERBS))
-            raise IllegalAction("S-ROUND-2", f"unknown action {action.verb!r}: known are {known}")
+        verb = VERBS.find(action, "S-ROUND-2")
         if verb.kind == "gm" and action.actor != GM:
             raise IllegalAction(verb.rule, f"only the game master ({GM}) may {action.verb}")
         if verb.kind == "side":
@@ -65,7 +62,7 @@ class SidesRules(Ruleset[SidesState]):
         elif verb.kind != "gm":
             combatant(state, action.actor)
         self._check_moment(state, action, verb)
-        verb.check(state, action)
+        VERBS.check(state, action)
 
     def _check_moment(self, state: SidesState, action: Action, verb: Verb) -> None:
         if state.phase == "setup":

@@ -11,10 +11,11 @@ the melee verbs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.engine.verbs import Verb as EngineVerb
+from fracas.engine.verbs import Verbs
 from fracas.rules.sides import melee, options, rounds
 from fracas.rules.sides.attacks import take_damage
 from fracas.rules.sides.positions import in_melee
@@ -26,34 +27,19 @@ __all__ = ["GM", "VERBS", "Verb", "combatant", "enemy", "side_of", "verb"]
 Kind = Literal["gm", "side", "phase", "melee", "reply"]
 Check = Callable[[SidesState, Action], None]
 Apply = Callable[[SidesState, Action, DiceSource, list[Event]], None]
+Verb = EngineVerb[SidesState, Kind]
 
-
-def _no_check(state: SidesState, action: Action) -> None:
-    return None
-
-
-@dataclass(frozen=True)
-class Verb:
-    kind: Kind
-    rule: str
-    summary: str
-    apply: Apply
-    check: Check = _no_check
-
-
-VERBS: dict[str, Verb] = {}
+#: Every verb of the side-initiative rules.
+VERBS: Verbs[SidesState, Kind] = Verbs()
 
 
 def verb(
-    name: str, kind: Kind, rule: str, summary: str, check: Check = _no_check
+    name: str, kind: Kind, rule: str, summary: str, check: Check | None = None
 ) -> Callable[[Apply], Apply]:
     """Register the function that applies ``name``, with the function that checks it."""
-
-    def register(apply: Apply) -> Apply:
-        VERBS[name] = Verb(kind, rule, summary, apply, check)
-        return apply
-
-    return register
+    if check is not None:
+        VERBS.checks(name)(check)
+    return VERBS.verb(name, kind, rule, summary)
 
 
 def combatant(state: SidesState, cid: str | None, rule: str = "S-ROUND-2") -> Combatant:
