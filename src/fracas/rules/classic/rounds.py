@@ -38,8 +38,8 @@ def close(state: ClassicState, dice: DiceSource, events: list[Event]) -> None:
     events.append(Event("round", f"the DM closes round {state.round}", {"round": state.round}))
     for declaration in state.declared.declarations:
         action = declaration.action
-        if VERBS[action.verb].phase == "round" and state.combatants[action.actor].in_fight:
-            VERBS[action.verb].resolve(state, action, dice, events)
+        if VERBS[action.verb].kind == "round" and state.combatants[action.actor].in_fight:
+            VERBS[action.verb].apply(state, action, dice, events)
     initiative.roll(state, dice, events)
     resolve(state, dice, events)
     end_round(state, events)
@@ -48,9 +48,7 @@ def close(state: ClassicState, dice: DiceSource, events: list[Event]) -> None:
 def resolve(state: ClassicState, dice: DiceSource, events: list[Event]) -> None:
     """Every turn declaration, in initiative order, triggers firing before their cue."""
     waiting: list[Declaration] = []
-    turn = [
-        d for d in in_order(state.declared, state.order) if VERBS[d.action.verb].phase == "turn"
-    ]
+    turn = [d for d in in_order(state.declared, state.order) if VERBS[d.action.verb].kind == "turn"]
     for declaration in turn:
         if declaration.actor not in state.order:
             continue
@@ -124,7 +122,7 @@ def _run(
                 events,
             )
     if _can_act(who, action, events):
-        VERBS[action.verb].resolve(state, action, dice, events)
+        VERBS[action.verb].apply(state, action, dice, events)
 
 
 def _ranged(state: ClassicState, who: Fighter, action: Action) -> bool:

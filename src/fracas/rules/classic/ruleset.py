@@ -57,7 +57,7 @@ class ClassicRules(Ruleset[ClassicState]):
         if verb is None:
             known = ", ".join(sorted(VERBS))
             raise IllegalAction("HC-ACT-1", f"unknown action {action.verb!r}: known are {known}")
-        if verb.phase == "gm":
+        if verb.kind == "gm":
             if action.actor != GM:
                 raise IllegalAction("HC-ROUND-1", f"only the DM ({GM}) may {action.verb}")
             if action.verb == "close" and self.is_over(state):
@@ -68,18 +68,18 @@ class ClassicRules(Ruleset[ClassicState]):
         self._check_fighter(state, who, action)
         main, alternatives = split(state, action)
         plan = planned(state, who.id)
-        if verb.phase == "post":
+        if verb.kind == "post":
             verbs.check(state, main, plan)
             return
         check_budget(state, main, alternatives)
         verbs.check(state, main, plan)
-        if (alternatives or main.option("trigger") is not None) and verb.phase != "turn":
+        if (alternatives or main.option("trigger") is not None) and verb.kind != "turn":
             raise IllegalAction(
                 "HC-ROUND-2", f"a {action.verb} holds for the round: no alternatives or triggers"
             )
         for alternative in alternatives:
             other = VERBS.get(alternative.verb)
-            if other is None or other.phase != "turn":
+            if other is None or other.kind != "turn":
                 raise IllegalAction(
                     "HC-ROUND-2", f"{alternative.verb!r} cannot stand in for {action.verb}"
                 )
@@ -112,8 +112,8 @@ class ClassicRules(Ruleset[ClassicState]):
     def apply(self, state: ClassicState, action: Action, dice: DiceSource) -> list[Event]:
         events: list[Event] = []
         verb = VERBS[action.verb]
-        if verb.phase in ("gm", "post"):
-            verb.resolve(state, action, dice, events)
+        if verb.kind in ("gm", "post"):
+            verb.apply(state, action, dice, events)
             return events
         main, alternatives = split(state, action)
         state.declared.declare(Declaration(main, alternatives))

@@ -11,10 +11,11 @@ and reports what cannot be done as events, never as errors.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.engine.verbs import Verb as EngineVerb
+from fracas.engine.verbs import Verbs
 from fracas.rules.classic import combat, positions
 from fracas.rules.classic import items as item_verbs
 from fracas.rules.classic.economy import Planned, planned
@@ -25,24 +26,13 @@ Check = Callable[[ClassicState, Action, Planned], None]
 Resolve = Callable[[ClassicState, Action, DiceSource, list[Event]], None]
 
 
-@dataclass(frozen=True)
-class Verb:
-    phase: Phase
-    rule: str
-    summary: str
-    resolve: Resolve
+Verb = EngineVerb[ClassicState, Phase]
 
-
-VERBS: dict[str, Verb] = {}
+#: Every verb of the classic rules; its ``kind`` is its phase.
+VERBS: Verbs[ClassicState, Phase] = Verbs()
+verb = VERBS.verb
+#: Checks read the fighter's post so far, so they take the plan too.
 CHECKS: dict[str, Check] = {}
-
-
-def verb(name: str, phase: Phase, rule: str, summary: str) -> Callable[[Resolve], Resolve]:
-    def register(resolve: Resolve) -> Resolve:
-        VERBS[name] = Verb(phase, rule, summary, resolve)
-        return resolve
-
-    return register
 
 
 def checks(*names: str) -> Callable[[Check], Check]:
