@@ -23,7 +23,6 @@ from fracas.rules.classic.state import ClassicState, Condition, Fighter
 
 Phase = Literal["turn", "round", "post", "gm"]
 Check = Callable[[ClassicState, Action, Planned], None]
-Resolve = Callable[[ClassicState, Action, DiceSource, list[Event]], None]
 
 
 Verb = EngineVerb[ClassicState, Phase]

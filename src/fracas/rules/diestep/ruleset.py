@@ -24,7 +24,7 @@ from fracas.rules.diestep.state import (
     DefenceWindow,
     DieStepState,
 )
-from fracas.rules.diestep.verbs import GM, VERBS
+from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
 
 
 class DieStepRules(Ruleset[DieStepState]):
@@ -56,15 +56,12 @@ class DieStepRules(Ruleset[DieStepState]):
     # -- checking -----------------------------------------------------------------------
 
     def check(self, state: DieStepState, action: Action) -> None:
-        verb = VERBS.get(action.verb)
-        if verb is None:
-            known = ", ".join(sorted(VERBS))
-            raise IllegalAction("D-ACT-1", f"unknown action {action.verb!r}: known are {known}")
+        verb = VERBS.find(action, "D-ACT-1")
         if action.actor == GM:
             if verb.kind != "gm" and action.verb != "heal":
                 raise IllegalAction("D-ACT-1", f"the game master does not {action.verb}")
             self._check_no_window(state)
-            verb.check(state, action)
+            VERBS.check(state, action)
             return
         if verb.kind == "gm":
             raise IllegalAction("D-ACT-1", f"only the game master ({GM}) may {action.verb}")
@@ -73,17 +70,17 @@ class DieStepRules(Ruleset[DieStepState]):
             known = ", ".join([GM, *state.combatants])
             raise IllegalAction("D-ACT-1", f"no combatant called {action.actor!r} ({known})")
         if verb.kind in ("interrupt", "answer"):
-            verb.check(state, action)
+            VERBS.check(state, action)
             return
         if not state.started or state.over:
-            if not (verb.outside or verb.only_outside):
+            if not (verb.has("outside") or verb.has("only_outside")):
                 why = "combat has not begun: gm begin" if not state.started else "it is over"
                 raise IllegalAction("D-ACT-1", f"{action.verb} is a combat action; {why}")
             if who.out or who.helpless:
                 raise IllegalAction("D-ACT-1", f"{who.name} cannot act")
-            verb.check(state, action)
+            VERBS.check(state, action)
             return
-        if verb.only_outside:
+        if verb.has("only_outside"):
             raise IllegalAction("D-WOUND-1", f"{action.verb} takes minutes: after the encounter")
         self._check_no_window(state)
         turn = state.turn
@@ -92,10 +89,10 @@ class DieStepRules(Ruleset[DieStepState]):
             raise IllegalAction("D-ACT-1", f"it is {current}'s turn, not {who.name}'s")
         if not who.able:
             raise IllegalAction("D-ACT-1", f"{who.name} cannot act")
-        kind = verb.kind_for(state, action)
+        kind = kind_for(state, action)
         if kind in ("major", "minor", "exclusive", "free"):
-            turns.check_spend(state, who, kind, verb.moving)
-        verb.check(state, action)
+            turns.check_spend(state, who, kind, verb.has("moving"))
+        VERBS.check(state, action)
 
     def _check_no_window(self, state: DieStepState) -> None:
         if state.windows:
@@ -109,11 +106,11 @@ class DieStepRules(Ruleset[DieStepState]):
         verb = VERBS[action.verb]
         events: list[Event] = []
         fighting = state.started and not state.over and action.actor != GM
-        kind = verb.kind_for(state, action)
+        kind = kind_for(state, action)
         provoked = None
         if fighting and kind in ("major", "minor", "exclusive", "free"):
-            turns.spend(state, kind, verb.moving)
-            provoked = verb.provocation(state, action)
+            turns.spend(state, kind, verb.has("moving"))
+            provoked = provocation(state, action)
             if kind == "exclusive":  # D-OA-1: an exclusive action provokes
                 who = state.who(action.actor)
                 more = combat.opportunists(state, actions.pair(state, who), {who.region})
@@ -126,10 +123,10 @@ class DieStepRules(Ruleset[DieStepState]):
             if before:
                 combat.provoke(state, who, waiting, str(action), why, events)
             else:
-                verb.perform(state, action, dice, events)
+                verb.apply(state, action, dice, events)
                 combat.provoke(state, who, waiting, None, why, events)
         else:
-            verb.perform(state, action, dice, events)
+            verb.apply(state, action, dice, events)
         self._settle(state, dice, events)
         return events
 
@@ -147,7 +144,7 @@ class DieStepRules(Ruleset[DieStepState]):
             state.windows.pop()
             if top.action is not None and not provoker.out:
                 stored = Action.parse(top.action)
-                VERBS[stored.verb].perform(state, stored, dice, events)
+                VERBS[stored.verb].apply(state, stored, dice, events)
         if not state.started or state.over:
             return
         standing = {c.side for c in state.combatants.values() if _standing(c)}

@@ -9,10 +9,11 @@ verbs are the game master's. The turn's own verbs live in :mod:`.actions`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.engine.verbs import Verb as EngineVerb
+from fracas.engine.verbs import Verbs
 from fracas.rules.diestep import combat, health, turns
 from fracas.rules.diestep.state import (
     Attack,
@@ -32,34 +33,12 @@ KindOf = Callable[[DieStepState, Action], Kind]
 GM = "gm"
 
 
-def _no_check(state: DieStepState, action: Action) -> None:
-    return None
+Verb = EngineVerb[DieStepState, Kind]
 
-
-@dataclass(frozen=True)
-class Verb:
-    kind: Kind
-    rule: str
-    summary: str
-    perform: Perform
-    moving: bool = False  # movement, for a mounted pair's AP (D-MOUNT-1)
-    outside: bool = False  # also out of combat (after the encounter)
-    only_outside: bool = False
-
-    def check(self, state: DieStepState, action: Action) -> None:
-        CHECKS.get(action.verb, _no_check)(state, action)
-
-    def kind_for(self, state: DieStepState, action: Action) -> Kind:
-        special = KINDS.get(action.verb)
-        return special(state, action) if special else self.kind
-
-    def provocation(self, state: DieStepState, action: Action) -> Provocation | None:
-        found = PROVOKES.get(action.verb)
-        return found(state, action) if found else None
-
-
-VERBS: dict[str, Verb] = {}
-CHECKS: dict[str, Check] = {}
+#: Every die-step verb. Flags: ``moving`` (movement, for a mounted pair's AP, D-MOUNT-1),
+#: ``outside`` (also out of combat, after the encounter), ``only_outside``.
+VERBS: Verbs[DieStepState, Kind] = Verbs()
+checks = VERBS.checks
 PROVOKES: dict[str, Provokes] = {}
 KINDS: dict[str, KindOf] = {}
 
@@ -75,23 +54,23 @@ def verb(
     only_outside: bool = False,
 ) -> Callable[[Perform], Perform]:
     """Register the function that carries out the action ``name``."""
+    flags = [
+        f
+        for f, on in (("moving", moving), ("outside", outside), ("only_outside", only_outside))
+        if on
+    ]
+    return VERBS.verb(name, kind, rule, summary, *flags)
 
-    def register(perform: Perform) -> Perform:
-        VERBS[name] = Verb(kind, rule, summary, perform, moving, outside, only_outside)
-        return perform
 
-    return register
+def kind_for(state: DieStepState, action: Action) -> Kind:
+    """The action's kind: its verb's, unless a rule makes it another (:func:`kind_of`)."""
+    special = KINDS.get(action.verb)
+    return special(state, action) if special else VERBS[action.verb].kind
 
 
-def checks(*names: str) -> Callable[[Check], Check]:
-    """Register the function that checks the actions ``names`` before they apply."""
-
-    def register(check: Check) -> Check:
-        for name in names:
-            CHECKS[name] = check
-        return check
-
-    return register
+def provocation(state: DieStepState, action: Action) -> Provocation | None:
+    found = PROVOKES.get(action.verb)
+    return found(state, action) if found else None
 
 
 def provokes(*names: str) -> Callable[[Provokes], Provokes]:
