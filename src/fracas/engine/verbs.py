@@ -21,7 +21,7 @@ fracas.engine.errors.IllegalAction: unknown action 'dance': known are wave (X-2)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -115,4 +115,20 @@ class Verbs(Generic[S, K]):
         return iter(self._verbs.items())
 
 
-__all__ = ["Verb", "Verbs"]
+T = TypeVar("T")
+
+
+def named(table: Mapping[str, T], name: str | None, rule: str, noun: str = "combatant") -> T:
+    """The entry an action names, or :class:`IllegalAction` listing who there is.
+
+    >>> named({"ylva": 1}, "brannoc", "X-1")
+    Traceback (most recent call last):
+    ...
+    fracas.engine.errors.IllegalAction: no combatant called 'brannoc' (there are ylva) (X-1)
+    """
+    if name is None or name not in table:
+        raise IllegalAction(rule, f"no {noun} called {name!r} (there are {', '.join(table)})")
+    return table[name]
+
+
+__all__ = ["Verb", "Verbs", "named"]

@@ -15,7 +15,7 @@ from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
-from fracas.engine.verbs import Verbs
+from fracas.engine.verbs import Verbs, named
 from fracas.rules.classic import combat, positions
 from fracas.rules.classic import items as item_verbs
 from fracas.rules.classic.economy import Planned, planned
@@ -45,10 +45,7 @@ def checks(*names: str) -> Callable[[Check], Check]:
 
 def fighter(state: ClassicState, cid: str | None, rule: str = "HC-ROUND-1") -> Fighter:
     """The fighter ``cid``; a declaration naming nobody known is refused."""
-    if cid is None or cid not in state.combatants:
-        known = ", ".join(state.combatants)
-        raise IllegalAction(rule, f"no character called {cid!r} (there are {known})")
-    return state.combatants[cid]
+    return named(state.combatants, cid, rule, "character")
 
 
 def number(action: Action, key: str, default: int = 0, rule: str = "HC-ACT-1") -> int:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
-from fracas.engine.verbs import Verbs
+from fracas.engine.verbs import Verbs, named
 from fracas.rules.diestep import combat, health, turns
 from fracas.rules.diestep.state import (
     Attack,
@@ -95,10 +95,7 @@ def kind_of(*names: str) -> Callable[[KindOf], KindOf]:
 
 
 def who(state: DieStepState, cid: str | None, rule: str = "D-ATK-1") -> Combatant:
-    if cid is None or cid not in state.combatants:
-        known = ", ".join(state.combatants)
-        raise IllegalAction(rule, f"no combatant called {cid!r} (there are {known})")
-    return state.combatants[cid]
+    return named(state.combatants, cid, rule)
 
 
 def number(action: Action, key: str, rule: str, low: int = 0) -> int:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
-from fracas.engine.verbs import Verbs
+from fracas.engine.verbs import Verbs, named
 from fracas.rules.sides import melee, options, rounds
 from fracas.rules.sides.attacks import take_damage
 from fracas.rules.sides.positions import in_melee
@@ -43,10 +43,7 @@ def verb(
 
 
 def combatant(state: SidesState, cid: str | None, rule: str = "S-ROUND-2") -> Combatant:
-    if cid is None or cid not in state.combatants:
-        known = ", ".join(state.combatants)
-        raise IllegalAction(rule, f"no combatant called {cid!r} (there are {known})")
-    return state.combatants[cid]
+    return named(state.combatants, cid, rule)
 
 
 def enemy(state: SidesState, who: Combatant, cid: str | None, rule: str) -> Combatant:

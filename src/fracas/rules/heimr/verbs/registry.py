@@ -10,7 +10,7 @@ from typing import Literal
 
 from fracas.engine import Action, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
-from fracas.engine.verbs import Verbs
+from fracas.engine.verbs import Verbs, named
 from fracas.rules.heimr.state import Combatant, HeimrState
 
 Kind = Literal["standard", "free", "ongoing", "upcoming", "reaction", "gm", "start", "any"]
@@ -23,10 +23,7 @@ checks = VERBS.checks
 
 
 def who(state: HeimrState, cid: str | None, rule: str = "H-CHAR-5") -> Combatant:
-    if cid is None or cid not in state.combatants:
-        known = ", ".join(state.combatants)
-        raise IllegalAction(rule, f"no combatant called {cid!r} (there are {known})")
-    return state.combatants[cid]
+    return named(state.combatants, cid, rule)
 
 
 def number(action: Action, key: str, default: int | None = None) -> int | None:
