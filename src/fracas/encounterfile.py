@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import Ruleset
 from fracas.rules import find
-from fracas.yamlfile import YamlDocument, deep_merge, load_yaml, validate
+from fracas.yamlfile import deep_merge, load_yaml, validate
 
 
 class EncounterFile(BaseModel):
@@ -46,7 +46,7 @@ def load(path: str | Path) -> tuple[Ruleset[Any], dict[str, Any], str]:
     for name in campaigns:
         campaign_path = path.parent / name
         campaign = load_yaml(campaign_path)
-        check_campaign(spec.ruleset, campaign)
+        ruleset.check_campaign(campaign)
         merged = deep_merge(merged, campaign.data or {})
     setup = {
         key: value
@@ -55,15 +55,3 @@ def load(path: str | Path) -> tuple[Ruleset[Any], dict[str, Any], str]:
     }
     setup["campaign"] = merged
     return ruleset, setup, spec.title or path.stem
-
-
-def check_campaign(ruleset: str, document: YamlDocument) -> None:
-    """Validate a campaign file on its own, so its errors carry its file and lines."""
-    if ruleset == "heimr":
-        from fracas.rules.heimr.campaign import Campaign
-
-        Campaign.from_documents(document)
-    elif ruleset == "heimr-classic":
-        from fracas.rules.classic.campaign import ClassicCampaign
-
-        ClassicCampaign.from_documents(document)

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from fracas.engine.actions import Action
 from fracas.engine.dicesource import DiceSource
 from fracas.engine.events import Event
+from fracas.yamlfile import YamlDocument
 
 
 class State(Protocol):
@@ -55,6 +56,11 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def observe(self, state: S, side: str | None) -> dict[str, Any]:
         """What ``side`` may know of ``state``; ``None`` is the game master, who sees all."""
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        """Check a campaign file on its own, so that its mistakes are named by its file
+        and line (:class:`~fracas.yamlfile.CampaignError`); by default nothing to check."""
+        return None
 
     def is_over(self, state: S) -> bool:
         """Whether the encounter has ended."""

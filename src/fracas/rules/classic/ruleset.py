@@ -15,10 +15,11 @@ from typing import Any, ClassVar
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.engine.declared import Declaration
 from fracas.rules.classic import combat, posts, rounds, setup, verbs
-from fracas.rules.classic.campaign import heimr_tables
+from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
 from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
 from fracas.rules.classic.verbs import VERBS, fighter
+from fracas.yamlfile import YamlDocument
 
 GM = "gm"
 __all__ = ["ClassicRules", "posts", "rounds"]  # importing them registers their verbs
@@ -29,6 +30,9 @@ class ClassicRules(Ruleset[ClassicState]):
 
     id: ClassVar[str] = "heimr-classic"
     name: ClassVar[str] = "Heimr Tabletop Rulebook"
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        ClassicCampaign.from_documents(document)
 
     def start(self, setup_data: Mapping[str, Any]) -> ClassicState:
         return setup.build(setup_data)

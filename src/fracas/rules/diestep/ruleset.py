@@ -24,7 +24,9 @@ from fracas.rules.diestep.state import (
     DefenceWindow,
     DieStepState,
 )
+from fracas.rules.diestep.tables import Campaign, package_data
 from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
+from fracas.yamlfile import YamlDocument, merge_documents, validate
 
 
 class DieStepRules(Ruleset[DieStepState]):
@@ -32,6 +34,10 @@ class DieStepRules(Ruleset[DieStepState]):
 
     id: ClassVar[str] = "diestep"
     name: ClassVar[str] = "Die-step rules"
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        package = YamlDocument(package_data(), name="fracas/rules/diestep/data")
+        validate(Campaign, merge_documents(package, document))
 
     def start(self, setup_data: Mapping[str, Any]) -> DieStepState:
         return setup.build(setup_data)

@@ -12,8 +12,10 @@ from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
+from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
+from fracas.yamlfile import YamlDocument
 
 GM = "gm"
 
@@ -27,6 +29,9 @@ class HeimrRules(Ruleset[HeimrState]):
 
     id: ClassVar[str] = "heimr"
     name: ClassVar[str] = "Heimr Tabletop RPG Core"
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        Campaign.from_documents(document)
 
     def start(self, setup_data: Mapping[str, Any]) -> HeimrState:
         return setup.build(setup_data)

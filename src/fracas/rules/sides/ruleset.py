@@ -11,9 +11,11 @@ from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.rules.sides import melee, movement, ranged, rounds, setup
+from fracas.rules.sides.campaign import Tables, package_data
 from fracas.rules.sides.positions import engaged_with, show
 from fracas.rules.sides.state import Combatant, SidesState
 from fracas.rules.sides.verbs import GM, VERBS, Verb, combatant, side_of
+from fracas.yamlfile import YamlDocument, merge_documents, validate
 
 __all__ = ["SidesRules"]
 _REGISTERED = (movement, ranged)  # their verbs register on import
@@ -24,6 +26,9 @@ class SidesRules(Ruleset[SidesState]):
 
     id: ClassVar[str] = "sides"
     name: ClassVar[str] = "Side-initiative skirmish rules"
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        validate(Tables, merge_documents(package_data(), document))
 
     def start(self, setup_data: Mapping[str, Any]) -> SidesState:
         return setup.build(setup_data)

@@ -15,6 +15,8 @@ from fracas.engine import Action, DiceSource, Event, Ruleset
 from fracas.rules.tempo import exchange, legality, setup, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
+from fracas.rules.tempo.tables import TempoTables
+from fracas.yamlfile import YamlDocument
 
 
 class TempoRules(Ruleset[TempoState]):
@@ -22,6 +24,9 @@ class TempoRules(Ruleset[TempoState]):
 
     id: ClassVar[str] = "tempo"
     name: ClassVar[str] = "Action-point tempo rules"
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        TempoTables.check_document(document)
 
     def start(self, setup_data: Mapping[str, Any]) -> TempoState:
         return setup.build(setup_data)

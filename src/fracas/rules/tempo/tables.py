@@ -172,6 +172,11 @@ class TempoTables(Model):
         document = merge_documents(_package_data(), YamlDocument(dict(campaign), name="campaign"))
         return validate(cls, document)
 
+    @classmethod
+    def check_document(cls, document: YamlDocument) -> None:
+        """Validate a campaign file laid over the package data, naming its file and lines."""
+        validate(cls, merge_documents(_package_data(), document))
+
     # -- reading -------------------------------------------------------------------------
 
     def by_verb(self, verb: str) -> str | None:
