@@ -183,6 +183,32 @@ class Combatant:
         """Dead, unconscious or fled: no longer fighting."""
         return self.dead or self.unconscious or self.fled
 
+    def held(self) -> list[Weapon | Shield]:
+        """What is in its hands: sword hand, off hand, shield."""
+        return [i for i in (self.sword_hand, self.off_hand, self.shield) if i is not None]
+
+    def take_in_hand(self, item: Weapon | Shield) -> bool:
+        """Put ``item`` in a free hand (a weapon: the sword hand first); False if none."""
+        if isinstance(item, Shield):
+            if self.shield is None and self.off_hand is None:
+                self.shield = item
+                return True
+            return False
+        if self.sword_hand is None:
+            self.sword_hand = item
+        elif self.off_hand is None and self.shield is None:
+            self.off_hand = item
+        else:
+            return False
+        return True
+
+    def let_go(self, item: Weapon | Shield) -> None:
+        """Empty the hand holding ``item``."""
+        for slot in ("sword_hand", "off_hand", "shield"):
+            if getattr(self, slot) is item:
+                setattr(self, slot, None)
+                return
+
     def weapons(self) -> list[Weapon]:
         return [w for w in (self.sword_hand, self.off_hand) if w is not None]
 
@@ -256,3 +282,9 @@ class HeimrState:
             if cid in cluster:
                 return cluster
         return None
+
+
+def item_named(items: list[Weapon | Shield], name: str | None) -> Weapon | Shield | None:
+    """The item of ``items`` called ``name``, whatever its case."""
+    wanted = (name or "").lower()
+    return next((i for i in items if i.name.lower() == wanted), None)
