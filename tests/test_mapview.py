@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
-from fracas.mapview import draw, short_names
+from fracas.tracker.mapview import draw, short_names
 
 FIELD: dict[str, Any] = {
     "columns": 4,

@@ -203,7 +203,7 @@ def test_an_unknown_ability_in_the_campaign_names_file_line_and_field(tmp_path: 
 
 
 def tracker() -> Tracker:
-    from fracas import encounterfile
+    from fracas.table import encounterfile
 
     ruleset, setup, title = encounterfile.load(EXAMPLES / "duel.yaml")
     return Tracker(Encounter(ruleset, setup, RandomDice(1)), title, Console(width=120))

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import app
-from fracas.encounterfile import load
 from fracas.engine import Encounter, RandomDice, view
 from fracas.rules import find
+from fracas.table.encounterfile import load
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "classic"

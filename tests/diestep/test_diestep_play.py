@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fracas import encounterfile
 from fracas.cli import app
 from fracas.engine import Action, Encounter, EngineError, RandomDice, view
 from fracas.rules import find
+from fracas.table import encounterfile
 
 from diestep_builders import fight, setup, sheet
 

@@ -16,7 +16,7 @@ import typer
 import yaml
 from typer.testing import CliRunner
 
-from fracas.chasecli import chase_command
+from fracas.cli.chase import chase_command
 from fracas.engine import IllegalAction, RandomDice, ScriptedDice
 from fracas.rules.heimr.chase import Chase, Runner, chase_ability, pace
 from fracas.rules.heimr.state import Combatant

@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fracas import encounterfile
 from fracas.cli import app
 from fracas.engine import Action, Encounter, EngineError, IllegalAction, RandomDice
 from fracas.rules import find
 from fracas.rules.sides.verbs import VERBS
+from fracas.table import encounterfile
 
 from sides_builders import darna, orc, setup
 

@@ -1,9 +1,8 @@
-"""The ``fracas`` command: play encounters, roll dice, show exact odds, run the demo.
+"""``fracas roll``, ``fracas odds`` and ``fracas demo``: dice and their exact odds.
 
-A thin layer over :mod:`fracas.dice`, :mod:`fracas.engine` and :mod:`fracas.tracker`:
-it reads words, calls the core and prints what comes back. Bad input (a ``ValueError``
-from the core, or an unreadable ``--dice``) ends with exit status 2 and one message on
-stderr.
+A thin layer over :mod:`fracas.dice`: it reads words, calls the core and prints what
+comes back. Bad input (a ``ValueError`` from the core, or an unreadable ``--dice``) ends
+with exit status 2 and one message on stderr.
 """
 
 from __future__ import annotations
@@ -14,23 +13,20 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from fracas import dice, encounterfile, tracker
-from fracas.chasecli import chase_command
+from fracas import dice
+from fracas.cli.app import app, fail
 from fracas.dice import Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.opposed import TIE_RULE_TEXT
-from fracas.engine import Encounter, RandomDice, view
 
 T = TypeVar("T")
 
-#: Exit status for bad input, as for usage errors.
-BAD_INPUT = 2
 #: Distributions longer than this lose their negligible tails in the terminal table.
 MAX_ROWS = 30
 #: Total chance each trimmed tail may hold.
@@ -56,28 +52,7 @@ SYSTEMS_HELP = "One of: " + ", ".join(dice.SYSTEMS) + "."
 EXPR_HELP = "The expression, quoted or as separate words; 'A vs B' for an opposed roll."
 WORDS = {"ignore_unknown_options": True}  # lets 'fracas roll tempo -1' through as words
 
-app = typer.Typer(
-    help="fracas: exact dice odds and rolls for tabletop combat.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_show_locals=False,
-)
-
-
-def main() -> None:
-    """Entry point of the ``fracas`` console script."""
-    app()
-
-
-app.command("chase", help="Run a Heimr chase (H-CHASE-1) between two characters.")(chase_command)
-
-
 # --- input -----------------------------------------------------------------------
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"fracas: {message}", err=True)
-    raise typer.Exit(BAD_INPUT)
 
 
 def _guard(call: Callable[[], T], context: str = "") -> T:
@@ -85,7 +60,7 @@ def _guard(call: Callable[[], T], context: str = "") -> T:
     try:
         return call()
     except ValueError as err:
-        _fail(f"{context}{err}")
+        fail(f"{context}{err}")
 
 
 def _parse(system: str, words: Sequence[str]) -> Mechanic:
@@ -97,13 +72,13 @@ def _read_faces(text: str) -> list[int]:
     """``1,4,9,10`` (commas or spaces) to faces; names the item that is not a number."""
     items = [item for item in re.split(r"[,\s]+", text.strip()) if item]
     if not items:
-        _fail("--dice is empty: give the faces as in --dice 1,4,9,10")
+        fail("--dice is empty: give the faces as in --dice 1,4,9,10")
     faces: list[int] = []
     for i, item in enumerate(items, 1):
         try:
             faces.append(int(item))
         except ValueError:
-            _fail(f"--dice {text!r}: item {i}, {item!r}, is not a whole number")
+            fail(f"--dice {text!r}: item {i}, {item!r}, is not a whole number")
     return faces
 
 
@@ -227,7 +202,7 @@ def _plot(path: Path, pmf: Mapping[int, Fraction], title: str, xlabel: str) -> N
     try:
         fig.savefig(path, dpi=120)
     except (OSError, ValueError) as err:
-        _fail(f"cannot write the plot {str(path)!r}: {err}")
+        fail(f"cannot write the plot {str(path)!r}: {err}")
 
 
 # --- roll ----------------------------------------------------------------------------
@@ -427,7 +402,7 @@ def odds(
     """
     mech = _parse(system, expression)
     if plot is not None and not plot.parent.is_dir():
-        _fail(f"--plot {str(plot)!r}: the folder {str(plot.parent)!r} does not exist")
+        fail(f"--plot {str(plot)!r}: the folder {str(plot.parent)!r} does not exist")
     console = None if as_json else Console(highlight=False)
     if isinstance(mech, Opposed):
         record, pmf, title, xlabel = _odds_opposed(console, system, mech)
@@ -516,75 +491,3 @@ def _demo_odds(console: Console) -> None:
             f"{c:+d}" if c else "0", f"{float(_mean(pmf)):.2f}", *(_pct(p, 1) for p in at_least)
         )
     console.print(table)
-
-
-# --- play ------------------------------------------------------------------------
-
-
-@app.command()
-def play(
-    file: Annotated[Path, typer.Argument(help="An encounter file (YAML) or a save (JSON).")],
-    script: Annotated[
-        Path | None, typer.Option(help="Play these actions, one a line, and print the log.")
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option(help="Seed the dice, to replay a game (a script may say '# seed: N')."),
-    ] = None,
-    save: Annotated[Path | None, typer.Option(help="Write the encounter here at the end.")] = None,
-    side: Annotated[str | None, typer.Option(help="Show only what this side may know.")] = None,
-    physical_dice: Annotated[
-        bool, typer.Option("--physical-dice", help="Ask for every roll's faces.")
-    ] = False,
-) -> None:
-    """Run an encounter turn by turn with the rules enforced, or play a script."""
-    console = Console()
-    if script is not None and not script.is_file():
-        _fail(f"no script at {script}")
-    if script is not None and seed is None:
-        seed = tracker.script_seed(script)
-    try:
-        if file.suffix.lower() == ".json":
-            # Without --seed the dice go on from the state the save recorded.
-            encounter = tracker.load_save(file, None if seed is None else RandomDice(seed))
-            title = file.stem
-        else:
-            ruleset, setup, title = encounterfile.load(file)
-            encounter = Encounter(ruleset, setup, RandomDice(seed))
-    except (ValueError, OSError) as err:
-        _fail(str(err))
-    if physical_dice:
-        encounter.dice = tracker.AskedDice(
-            lambda prompt: console.input(prompt), lambda text: console.print(text)
-        )
-    if script is None:
-        _play_interactive(tracker.Tracker(encounter, title, console), console, side)
-        return
-    problem = tracker.run_script(encounter, script)
-    console.print("\n".join(tracker.log_lines(encounter, side)), highlight=False)
-    console.print(tracker.combatants_table(_view_state(encounter, side)))
-    if encounter.is_over():
-        console.print("The encounter is over.")
-    if save is not None:
-        save.write_text(encounter.dumps(), encoding="utf-8")
-    if problem is not None:
-        _fail(problem[1])
-
-
-def _view_state(encounter: Encounter[Any], side: str | None) -> dict[str, Any]:
-    state: dict[str, Any] = view(encounter, side)["state"]
-    return state
-
-
-def _play_interactive(track: tracker.Tracker, console: Console, side: str | None) -> None:
-    track.side = side
-    while True:
-        console.clear()
-        console.print(track.screen())
-        try:
-            line = console.input("[bold]> [/]")
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return
-        if not track.handle(line, lambda prompt: console.input(prompt)):
-            return

@@ -20,10 +20,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fracas import mapview
 from fracas.dice import Mechanic, Roll
 from fracas.engine import Action, DiceSource, Encounter, EngineError, RandomDice, view
 from fracas.rules import find
+from fracas.tracker import mapview
 
 #: Columns of the combatants table, in this order, when the view has them.
 COLUMNS = (

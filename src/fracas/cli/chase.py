@@ -5,7 +5,7 @@
         --consistency 2 --gap 2 --dice 3,8,5,2,9,4
 
 The file is a campaign or an encounter file; from an encounter, a character's placement
-(its fatigue, say) is used. :func:`chase_command` is registered by :mod:`fracas.cli`;
+(its fatigue, say) is used. registered on :mod:`fracas.cli.app`;
 bad input ends with exit status 2 and one message on stderr.
 """
 
@@ -14,11 +14,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
 from pydantic import ValidationError
 
+from fracas.cli.app import app, fail
 from fracas.engine import DiceSource, RandomDice, ScriptedDice
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.chase import MAX_TURNS, Chase, ChaseTurn, Runner
@@ -27,8 +28,6 @@ from fracas.yamlfile import load_yaml, unknown_name
 
 __all__ = ["chase_command", "load_runner"]
 
-BAD_INPUT = 2
-
 OUTCOMES = {
     "caught": "caught: {chaser} reaches {target}",
     "escaped": "escaped: {target} gets away from {chaser}",
@@ -36,19 +35,14 @@ OUTCOMES = {
 }
 
 
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"fracas: {message}", err=True)
-    raise typer.Exit(BAD_INPUT)
-
-
 def _faces(text: str) -> list[int]:
     items = [item for item in text.replace(",", " ").split() if item]
     if not items:
-        _fail("--dice is empty: give the faces as in --dice 3,8,5,2,9,4")
+        fail("--dice is empty: give the faces as in --dice 3,8,5,2,9,4")
     try:
         return [int(item) for item in items]
     except ValueError:
-        _fail(f"--dice {text!r}: every face must be a whole number")
+        fail(f"--dice {text!r}: every face must be a whole number")
 
 
 def _load(path: Path) -> tuple[Campaign, list[Mapping[str, Any]]]:
@@ -97,6 +91,7 @@ def _print_turn(turn: ChaseTurn) -> None:
         typer.echo(f"  {event.text}")
 
 
+@app.command("chase", help="Run a Heimr chase (H-CHASE-1) between two characters.")
 def chase_command(
     file: Annotated[Path, typer.Argument(help="A Heimr campaign or encounter file (YAML).")],
     chaser: Annotated[str, typer.Option("--chaser", metavar="ID", help="Who runs after.")],
@@ -134,7 +129,7 @@ def chase_command(
 ) -> None:
     """Play a chase (H-CHASE-1) turn by turn: caught, escaped, or the chaser acts."""
     if turns < 1:
-        _fail(f"--turns {turns}: play at least 1 turn")
+        fail(f"--turns {turns}: play at least 1 turn")
     dice: DiceSource = RandomDice(seed) if faces_text is None else ScriptedDice(_faces(faces_text))
     try:
         campaign, placements = _load(file)
@@ -145,7 +140,7 @@ def chase_command(
             escape,
         )
     except ValueError as err:
-        _fail(str(err))
+        fail(str(err))
     start = gap
     if not as_json:
         c, t = chase.chaser, chase.target
@@ -181,4 +176,4 @@ def chase_command(
         )
         typer.echo(f"Fatigue: {fatigue}")
     if problem is not None:
-        _fail(problem)
+        fail(problem)
