@@ -23,6 +23,13 @@ settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True
 settings.register_profile("dev", max_examples=150, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+
+@pytest.fixture(autouse=True)
+def _own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test plays in a store of its own, never in the user's."""
+    monkeypatch.setenv("FRACAS_DB", f"sqlite:///{tmp_path / 'tables.db'}")
+
+
 _cited: dict[str, set[str]] = defaultdict(set)
 _passed: dict[str, bool] = {}
 

@@ -11,8 +11,11 @@ from typer.testing import CliRunner
 
 from fracas.cli import app
 from fracas.dice import HeimrChallenge
-from fracas.engine import Encounter, RandomDice
-from fracas.tracker import AskedDice, Tracker
+from fracas.table import encounterfile
+from fracas.table.dicemode import AskedDice, RollRequest
+from fracas.table.store import Store
+from fracas.table.table import Table
+from fracas.tracker import Tracker
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "heimr"
@@ -203,30 +206,35 @@ def test_an_unknown_ability_in_the_campaign_names_file_line_and_field(tmp_path: 
 
 
 def tracker() -> Tracker:
-    from fracas.table import encounterfile
-
     ruleset, setup, title = encounterfile.load(EXAMPLES / "duel.yaml")
-    return Tracker(Encounter(ruleset, setup, RandomDice(1)), title, Console(width=120))
+    table = Table.start(Store.open("sqlite://"), "duel", ruleset, setup, title, seed=1)
+    return Tracker(table, Console(width=120, height=40))
 
 
 def test_the_tracker_numbers_legal_actions_and_undoes() -> None:
     t = tracker()
-    assert [str(a) for a in t.actions()] == ["gm begin"]
-    t.handle("1", input)
-    assert t.encounter.state.started
-    t.handle("ylva attack nobody", input)
+    assert t.table.screen(None).offered == ("gm begin",)
+    t.render()
+    t.handle("1")
+    assert t.table.encounter.state.started
+    t.handle("ylva attack nobody")
     assert "no combatant called 'nobody'" in t.message
-    t.handle("undo", input)
-    assert not t.encounter.state.started and t.message == "undone: gm begin"
-    t.handle("undo", input)
+    t.handle("undo")
+    assert not t.table.encounter.state.started and t.message == "undone: gm begin"
+    t.handle("undo")
     assert "nothing to undo" in t.message
 
 
 def test_physical_dice_are_asked_again_until_possible() -> None:
     answers = iter(["7, 3", "x", "4, 10"])
-    told: list[str] = []
-    dice = AskedDice(lambda prompt: next(answers), told.append)
-    roll = dice.roll(HeimrChallenge(1, 2), "Ylva attacks")
+    asked: list[RollRequest] = []
+
+    def ask(request: RollRequest) -> str:
+        asked.append(request)
+        return next(answers)
+
+    roll = AskedDice(ask).roll(HeimrChallenge(1, 2), "Ylva attacks")
     assert roll.result == 12
-    assert "is 7, but a d6 shows 1 to 6" in told[0]
-    assert "not a list of faces" in told[1]
+    assert asked[0].problem is None
+    assert "is 7, but a d6 shows 1 to 6" in str(asked[1].problem)
+    assert "not a list of faces" in str(asked[2].problem)

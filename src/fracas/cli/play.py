@@ -1,4 +1,9 @@
-"""``fracas play``: an encounter at the terminal, or a script played to its end."""
+"""``fracas play``, ``tables``, ``export`` and ``import``: tables at the terminal.
+
+Every encounter played lives in the store (``--db``, or the ``FRACAS_DB`` variable; by
+default a SQLite file in the user's data folder), one action per transaction, so a
+table can be left at any moment and resumed with ``--table NAME``.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +13,43 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from fracas import tracker
 from fracas.cli.app import app, fail
-from fracas.engine import Encounter, RandomDice, view
+from fracas.engine import Action, Event, RandomDice
+from fracas.files import atomic_write, read_save
 from fracas.table import encounterfile
+from fracas.table.presenter import Screen
+from fracas.table.scripts import Script
+from fracas.table.store import Store
+from fracas.table.table import Table
+from fracas.tracker import Tracker, free_name
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="FRACAS_DB",
+        help="The store: a SQLAlchemy URL (default: a SQLite file in your data folder).",
+    ),
+]
 
 
-@app.command()
+def open_store(db: str | None) -> Store:
+    try:
+        return Store.open(db)
+    except ValueError as err:
+        fail(str(err))
+
+
+@app.command(rich_help_panel="Play")
 def play(
-    file: Annotated[Path, typer.Argument(help="An encounter file (YAML) or a save (JSON).")],
+    file: Annotated[
+        Path | None,
+        typer.Argument(help="An encounter file (YAML) or a save (JSON); none to resume --table."),
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(help="The table's name: a new table's, or the one to resume."),
+    ] = None,
     script: Annotated[
         Path | None, typer.Option(help="Play these actions, one a line, and print the log.")
     ] = None,
@@ -24,60 +57,144 @@ def play(
         int | None,
         typer.Option(help="Seed the dice, to replay a game (a script may say '# seed: N')."),
     ] = None,
-    save: Annotated[Path | None, typer.Option(help="Write the encounter here at the end.")] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Also write the save here when you leave.")
+    ] = None,
     side: Annotated[str | None, typer.Option(help="Show only what this side may know.")] = None,
     physical_dice: Annotated[
         bool, typer.Option("--physical-dice", help="Ask for every roll's faces.")
     ] = False,
+    db: DbOption = None,
 ) -> None:
-    """Run an encounter turn by turn with the rules enforced, or play a script."""
+    """Run an encounter turn by turn with the rules enforced (the tracker), or a script."""
     console = Console()
-    if script is not None and not script.is_file():
-        fail(f"no script at {script}")
-    if script is not None and seed is None:
-        seed = tracker.script_seed(script)
+    store = open_store(db)
     try:
-        if file.suffix.lower() == ".json":
-            # Without --seed the dice go on from the state the save recorded.
-            encounter = tracker.load_save(file, None if seed is None else RandomDice(seed))
-            title = file.stem
-        else:
-            ruleset, setup, title = encounterfile.load(file)
-            encounter = Encounter(ruleset, setup, RandomDice(seed))
-    except (ValueError, OSError) as err:
+        played = Script.read(script) if script is not None else None
+        if played is not None and seed is None:
+            seed = played.seed
+        current = _open_table(store, file, table, seed)
+        track = Tracker(current, console, side)
+    except ValueError as err:
         fail(str(err))
     if physical_dice:
-        encounter.dice = tracker.AskedDice(
-            lambda prompt: console.input(prompt), lambda text: console.print(text)
-        )
-    if script is None:
-        _play_interactive(tracker.Tracker(encounter, title, console), console, side)
-        return
-    problem = tracker.run_script(encounter, script)
-    console.print("\n".join(tracker.log_lines(encounter, side)), highlight=False)
-    console.print(tracker.combatants_table(_view_state(encounter, side)))
-    if encounter.is_over():
-        console.print("The encounter is over.")
-    if save is not None:
-        save.write_text(encounter.dumps(), encoding="utf-8")
-    if problem is not None:
-        fail(problem[1])
-
-
-def _view_state(encounter: Encounter[Any], side: str | None) -> dict[str, Any]:
-    state: dict[str, Any] = view(encounter, side)["state"]
-    return state
-
-
-def _play_interactive(track: tracker.Tracker, console: Console, side: str | None) -> None:
-    track.side = side
-    while True:
-        console.clear()
-        console.print(track.screen())
+        current.physical_dice(track.ask_faces)
+    problem: str | None = None
+    if played is None:
+        track.run()
+    else:
         try:
-            line = console.input("[bold]> [/]")
-        except (EOFError, KeyboardInterrupt):
-            console.print()
-            return
-        if not track.handle(line, lambda prompt: console.input(prompt)):
-            return
+            played.play(
+                current,
+                lambda action, events: _tell(console, track, action, events),
+                resume=file is None,
+            )
+        except ValueError as err:
+            problem = str(err)
+        _summary(console, current.screen(track.side, log_tail=0))
+    if save is not None:
+        try:
+            atomic_write(save, current.dumps(track.side))
+        except OSError as err:
+            problem = problem or (
+                f"cannot write the save {save}: {err}; nothing is lost: the game is in "
+                f"table {current.name} (fracas export {current.name} FILE.json)"
+            )
+    if problem is not None:
+        fail(problem)
+
+
+def _open_table(store: Store, file: Path | None, name: str | None, seed: int | None) -> Table:
+    """The table to play: a new one from a file, or the one named, resumed."""
+    if file is None:
+        if name is None:
+            raise typer.BadParameter("give an encounter file, or --table NAME to resume one")
+        dice = None if seed is None else RandomDice(seed)
+        return Table.resume(store, name, dice)
+    if name is not None and name in {t.name for t in store.tables()}:
+        raise ValueError(
+            f"there is already a table called {name!r}: resume it with "
+            f"'fracas play --table {name}' (without a file), or choose another name"
+        )
+    if file.suffix.lower() == ".json":
+        data = read_save(file)
+        if seed is not None:
+            data = {**data, "dice": RandomDice(seed).snapshot()}
+        return Table.import_save(store, name or free_name(store, file.stem), data, file.stem)
+    ruleset, setup, title = encounterfile.load(file)
+    return Table.start(store, name or free_name(store, file.stem), ruleset, setup, title, seed)
+
+
+def _tell(console: Console, track: Tracker, action: Action, events: tuple[Event, ...]) -> None:
+    """One acknowledged action of a script: its text (the GM's only) and what a side sees."""
+    side = track.side
+    lines = [f"> {action}"] if side is None else []
+    for event in events:
+        shown = _for_side(event, side)
+        if shown is not None:
+            lines.append(f"  {shown}")
+    if lines:
+        console.print("\n".join(lines), highlight=False, markup=False, soft_wrap=True)
+
+
+def _for_side(event: Event, side: str | None) -> str | None:
+    for_side = getattr(event, "for_side", None)
+    if for_side is not None:
+        seen = for_side(side)
+        return None if seen is None else str(seen.text)
+    return event.text if event.visible_to(side) else None
+
+
+def _summary(console: Console, screen: Screen) -> None:
+    for row in screen.rows:
+        parts = [row.name, row.side, row.place, *row.cells, ", ".join(row.effects)]
+        console.print("  " + "  ".join(p for p in parts if p), highlight=False, markup=False)
+    console.print(screen.status, highlight=False, markup=False)
+
+
+@app.command(rich_help_panel="Play")
+def tables(db: DbOption = None) -> None:
+    """The tables in the store: name, ruleset, actions and the last action's time."""
+    store = open_store(db)
+    rows = store.tables()
+    if not rows:
+        typer.echo("No tables yet: start one with 'fracas play FILE'.")
+        return
+    for t in rows:
+        when = t.changed.astimezone().strftime("%Y-%m-%d %H:%M")
+        typer.echo(f"{t.name:24} {t.ruleset:14} {t.head:5} actions  {when}  {t.title}")
+
+
+@app.command("export", rich_help_panel="Play")
+def export_table(
+    name: Annotated[str, typer.Argument(help="The table.")],
+    file: Annotated[Path, typer.Argument(help="Where to write the save (JSON).")],
+    side: Annotated[
+        str | None, typer.Option(help="Write only this side's view (not a save).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Write a table's save file (or one side's view of it)."""
+    store = open_store(db)
+    try:
+        current = Table.resume(store, name)
+        atomic_write(file, current.dumps(side))
+    except (ValueError, OSError) as err:
+        fail(str(err))
+    typer.echo(f"wrote {file}")
+
+
+@app.command("import", rich_help_panel="Play")
+def import_table(
+    file: Annotated[Path, typer.Argument(help="A save file (JSON).")],
+    table: Annotated[str | None, typer.Option(help="The new table's name.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Read a save file into a new table, to play on with 'fracas play --table NAME'."""
+    store = open_store(db)
+    try:
+        data: Any = read_save(file)
+        current = Table.import_save(store, table or free_name(store, file.stem), data, file.stem)
+    except ValueError as err:
+        fail(str(err))
+    typer.echo(f"imported {file} as table {current.name} ({current.head} actions)")

@@ -145,6 +145,11 @@ class Mechanic(ABC):
         """Raise :class:`FacesError` unless these faces can come from these dice."""
         check_faces(faces, self.dice(), self.die_names())
 
+    def more_throws(self, faces: Sequence[int]) -> bool:
+        """Whether these faces are whole throws that call for another throw (a pool rolled
+        again until it shows a 6), so a person typing dice in is asked for the next one."""
+        return False
+
     def evaluate(self, faces: Sequence[int]) -> Roll:
         """Read faces rolled by hand; :class:`FacesError` if the dice cannot show them."""
         faces = tuple(faces)

@@ -21,6 +21,7 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -91,6 +92,16 @@ class PrismaticCheck(Mechanic):
                 raise FacesError(f"throw {n + 1} already shows a 6: the pool is not rolled again")
         if 6 not in throws[-1]:
             raise FacesError(f"throw {len(throws)} shows no 6: roll the pool again and add 8")
+
+    def more_throws(self, faces: Sequence[int]) -> bool:
+        """Whole throws, none with a 6: the pool is rolled again (T-DICE-1).
+
+        >>> PrismaticCheck().more_throws([1, 2, 3, 4, 5, 1, 2, 3])
+        True
+        """
+        if not faces or len(faces) % POOL or len(faces) > POOL * (MAX_REROLLS + 1):
+            return False
+        return all(1 <= f <= 6 for f in faces) and 6 not in faces
 
     def read(self, faces: tuple[int, ...]) -> Roll:
         rerolls = (len(faces) - 1) // POOL

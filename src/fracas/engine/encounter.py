@@ -168,12 +168,7 @@ class Encounter(Generic[S]):
             "log": [entry.to_dict() for entry in self.log],
         }
         if isinstance(self.dice, RandomDice):
-            version, internal, gauss = self.dice.rng.getstate()
-            data["dice"] = {
-                "kind": "random",
-                "seed": self.dice.seed,
-                "state": [version, list(internal), gauss],
-            }
+            data["dice"] = self.dice.snapshot()
         return data
 
     def dumps(self) -> str:
@@ -245,8 +240,5 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 def _saved_dice(spec: Any) -> DiceSource:
     if isinstance(spec, dict) and spec.get("kind") == "random":
-        dice = RandomDice(spec.get("seed"))
-        version, internal, gauss = spec["state"]
-        dice.rng.setstate((version, tuple(internal), gauss))
-        return dice
+        return RandomDice.restore(spec)
     return RandomDice()

@@ -7,7 +7,7 @@ checks and applies them, says whose turn it is and what a side may observe.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fracas.engine.actions import Action
@@ -65,3 +65,26 @@ class Ruleset(ABC, Generic[S]):
     def is_over(self, state: S) -> bool:
         """Whether the encounter has ended."""
         return False
+
+    def verb_names(self, state: S) -> list[str]:
+        """Every verb an action may use, for reading what people type; by default the
+        verbs of the actions proposed now."""
+        return sorted({a.verb for a in self.candidates(state, None)})
+
+    def sides(self, state: S) -> list[str]:
+        """The sides present, sorted; by default those of the combatants the GM sees."""
+        people = self.observe(state, None).get("combatants", {})
+        return sorted({str(p["side"]) for p in people.values() if p.get("side")})
+
+    def winner(self, state: S) -> str | None:
+        """The side that won, once the encounter is over; ``None`` for none (or a draw)."""
+        return None
+
+    def harm(self, state: S) -> Hashable:
+        """A fingerprint of everyone's health that changes exactly when someone is harmed
+        or healed, so the table can tell a fight that has stalled; ``None`` if unknown."""
+        return None
+
+    def why_no_actions(self, state: S, actor: str) -> str | None:
+        """Why ``actor``, whose turn it is, can do nothing but end it (dazed...), if so."""
+        return None

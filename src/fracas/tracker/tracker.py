@@ -1,298 +1,211 @@
-"""The terminal tracker behind ``fracas play``: a thin layer over the engine.
+"""The terminal tracker behind ``fracas play``: an interface over the table service.
 
-It shows the initiative order, every combatant as the chosen view allows, the log and
-the legal actions of whoever acts, numbered; it takes a number, an action in the
-notation, or a command (``undo``, ``save``, ``load``, ``dice``, ``view``, ``help``,
-``quit``). Nothing it shows is computed here: it all comes from
-:func:`fracas.engine.view`, so a player's view hides what the rules hide.
+It draws the presenter's screen for one audience (the game master, or one side) and
+reads a line at a time: an action's number, an action in the notation (names and verbs
+in any case or by unique prefix; the one to act is the default actor), or a command.
+Every action is committed to the store before the screen moves on, so leaving, by
+``quit``, Ctrl-D or Ctrl-C, loses nothing.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console, Group
-from rich.panel import Panel
-from rich.table import Table
-from rich.text import Text
 
-from fracas.dice import Mechanic, Roll
-from fracas.engine import Action, DiceSource, Encounter, EngineError, RandomDice, view
-from fracas.rules import find
-from fracas.tracker import mapview
-
-#: Columns of the combatants table, in this order, when the view has them.
-COLUMNS = (
-    ("name", "name"),
-    ("side", "side"),
-    ("square", "sq"),
-    ("hp", "HP"),
-    ("injury", "injury"),
-    ("fatigue", "fat"),
-    ("willpower", "WP"),
-    ("stamina", "stamina"),
-    ("ap", "AP"),
-    ("status", "status"),
-    ("effects", "effects"),
-    ("defence", "defence"),
-    ("stance", "stance"),
-)
-LOG_LINES = 14
+from fracas.files import atomic_write, read_save
+from fracas.table.dicemode import RollCancelled, RollRequest
+from fracas.table.presenter import Numbering, log_text
+from fracas.table.store import Store
+from fracas.table.table import Table, TableError
+from fracas.tracker.screen import draw
 
 HELP = """\
-[bold]number[/]          do that legal action
-[bold]<action>[/]        any action in the notation, e.g. [italic]ylva attack hrolf part=torso[/]
-[bold]undo[/]            take back the last action (as far back as the start)
-[bold]save FILE[/]       write the encounter (its log) to FILE
-[bold]load FILE[/]       replace this encounter with a saved one
-[bold]dice[/]            switch between rolled dice and dice typed in from the table
-[bold]view SIDE|gm[/]    show what one side may know, or everything
-[bold]log[/]             the whole log
-[bold]quit[/]            leave (save first: nothing is saved by itself)"""
+number            do the action with that number
+<action>          an action, e.g. 'ylva attack hrolf part=torso', 'att hrolf', 'end'
+undo / redo       take back the last action / put it back
+dice              switch between dice rolled by fracas and dice typed in from the table
+                  (at a faces prompt: the faces, 'again', 'undo' or 'quit')
+view SIDE | gm    what one side may know, or everything
+map               show or hide the battlefield map
+log               the whole log
+save FILE         write the save (a side's view only, when viewing as a side)
+load FILE         import a save as a new table and play it
+tables            the tables in the store
+quit              leave: every action is already stored (resume with --table NAME)"""
+
+COMMANDS = ("help", "undo", "redo", "dice", "view", "map", "log", "save", "load", "tables", "quit")
 
 
-class AskedDice(DiceSource):
-    """Physical dice: each roll is asked of a person, and asked again until possible."""
-
-    def __init__(self, ask: Callable[[str], str], tell: Callable[[str], None]) -> None:
-        super().__init__()
-        self.ask = ask
-        self.tell = tell
-
-    def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
-        names = ", ".join(mechanic.die_names())
-        while True:
-            text = self.ask(f"{purpose}: roll {mechanic.notation()} ({names}); faces: ")
-            try:
-                return mechanic.evaluate(parse_faces(text))
-            except ValueError as err:
-                self.tell(f"{err}. Type the faces again.")
-
-
-def parse_faces(text: str) -> list[int]:
-    """Faces typed by a person: numbers split by commas or spaces.
-
-    >>> parse_faces("3, 10 10")
-    [3, 10, 10]
-    """
-    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
-    if not words or not all(re.fullmatch(r"-?\d+", w) for w in words):
-        raise ValueError(f"{text!r} is not a list of faces such as '3, 10, 7'")
-    return [int(w) for w in words]
-
-
-def log_lines(encounter: Encounter[Any], side: str | None = None) -> list[str]:
-    """The log as text: each action, then what it caused. A side sees only the events it
-    may see, not the actions as typed (a feint or a readied action would give itself away)."""
-    lines: list[str] = []
-    for entry in encounter.log:
-        if side is None:
-            lines.append(f"> {entry.action}")
-        lines += [f"  {e.text}" for e in entry.events if e.visible_to(side)]
-    return lines
-
-
-def combatants_table(state: dict[str, Any]) -> Table:
-    """The combatants as a view shows them, in initiative order when there is one."""
-    people: dict[str, dict[str, Any]] = state.get("combatants", {})
-    order = [c for c in state.get("order", []) if c in people] or list(people)
-    present = [(key, title) for key, title in COLUMNS if any(key in p for p in people.values())]
-    table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column("")
-    for _, title in present:
-        table.add_column(title)
-    for cid in order:
-        p = people[cid]
-        marker = "▶" if cid == state.get("current") else ""
-        cells = [_cell(key, p) for key, _ in present]
-        style = "dim" if p.get("dead") or p.get("unconscious") else None
-        table.add_row(marker, *cells, style=style)
-    return table
-
-
-def battlefield_map(state: dict[str, Any]) -> Text:
-    """The grid with everyone the view shows in their squares, clusters marked."""
-    cluster_of = {cid: i for i, c in enumerate(state.get("clusters", [])) for cid in c}
-    people = {
-        cid: {
-            "name": p.get("name", cid),
-            "side": p.get("side"),
-            "square": p.get("square"),
-            "height": p.get("height"),
-            "cluster": cluster_of.get(cid),
-            "hidden": p.get("hidden", False),
-        }
-        for cid, p in state.get("combatants", {}).items()
-    }
-    return mapview.draw(state["battlefield"], people)
-
-
-def _cell(key: str, person: dict[str, Any]) -> str:
-    value = person.get(key)
-    if key == "hp" and value is not None:
-        return f"{value}/{person.get('max_hp', '?')}"
-    if key == "defence" and isinstance(value, dict):
-        return f"{value['kind']} {value['result']}"
-    if key == "effects":
-        shown = list(value or [])
-        if person.get("prone"):
-            shown.append("prone")
-        if person.get("held_by"):
-            shown.append(f"held by {person['held_by']}")
-        if person.get("dead"):
-            shown.append("dead")
-        elif person.get("unconscious"):
-            shown.append("unconscious")
-        return ", ".join(shown)
-    return "" if value is None else str(value)
+class Leave(Exception):
+    """The person asked to leave (at the prompt or at a dice prompt)."""
 
 
 class Tracker:
-    """One encounter at the terminal."""
+    """One table at the terminal, as one audience sees it."""
 
-    def __init__(self, encounter: Encounter[Any], title: str, console: Console) -> None:
-        self.encounter = encounter
-        self.title = title
+    def __init__(
+        self,
+        table: Table,
+        console: Console,
+        side: str | None = None,
+        ask: Callable[[str], str] | None = None,
+    ) -> None:
+        self.table = table
         self.console = console
-        self.side: str | None = None
+        self.side = table.check_side(side)
+        self.ask: Callable[[str], str] = ask or (lambda prompt: console.input(prompt))
+        self.numbering = Numbering()
+        self.show_map: bool | None = None
         self.message = ""
-        self.rolled = encounter.dice
+        self.pager: list[str] | None = None
 
     # -- showing -------------------------------------------------------------------------
 
-    def actions(self) -> list[Action]:
-        enc = self.encounter
-        return list(enc.legal_actions(enc.to_move)) if enc.to_move else []
-
-    def screen(self) -> Group:
-        enc = self.encounter
-        v = view(enc, self.side)
-        state = v["state"]
-        head = f"{self.title} · {enc.ruleset.name}"
-        if state.get("round"):
-            head += f" · round {state['round']} · {state.get('clock', 0)} s"
-        head += " · view: " + (self.side or "game master")
-        parts: list[Any] = [Text(head, style="bold")]
-        if state.get("battlefield", {}).get("columns"):  # a map of locations is not drawn
-            parts.append(battlefield_map(state))
-        parts.append(combatants_table(state))
-        parts.append(
-            Panel(
-                "\n".join(log_lines(enc, self.side)[-LOG_LINES:]) or "(no actions yet)",
-                title="log",
-                title_align="left",
-            )
+    def render(self, width: int | None = None, height: int | None = None) -> Group:
+        screen = self.table.screen(self.side, log_tail=height or self.console.size.height)
+        owner = self.table.encounter.to_move if screen.offered else None
+        numbered = self.numbering.number(owner, screen.offered)
+        return draw(
+            screen,
+            numbered,
+            width or self.console.size.width,
+            height or self.console.size.height,
+            self.show_map,
+            self.message,
         )
-        if enc.is_over():
-            parts.append(Text("The encounter is over.", style="bold green"))
-        elif enc.to_move:
-            listing = Table.grid(padding=(0, 2))
-            actions = self.actions()
-            for i in range(0, len(actions), 3):
-                row = [f"[bold]{i + j + 1:>2}[/] {a}" for j, a in enumerate(actions[i : i + 3])]
-                listing.add_row(*row)
-            parts.append(Panel(listing, title=f"{enc.to_move} to act", title_align="left"))
-        if self.message:
-            parts.append(Text(self.message, style="yellow"))
-        return Group(*parts)
+
+    def run(self) -> None:
+        """Draw, read, act, until the person leaves (nothing is lost when they do)."""
+        while True:
+            self.console.clear()
+            if self.pager is not None:
+                self.console.print("\n".join(self.pager), highlight=False, markup=False)
+                self.pager = None
+            else:
+                self.console.print(self.render())
+            try:
+                line = self.ask("> ")
+            except (EOFError, KeyboardInterrupt):
+                break
+            try:
+                self.handle(line)
+            except Leave:
+                break
+        self.console.print(
+            f"Left table {self.table.name}; resume with: fracas play --table {self.table.name}"
+        )
 
     # -- doing ---------------------------------------------------------------------------
 
-    def handle(self, line: str, ask: Callable[[str], str]) -> bool:
-        """Carry out one line typed at the prompt; ``False`` when the person leaves."""
+    def handle(self, line: str) -> None:
+        """Carry out one line typed at the prompt (:class:`Leave` when the person leaves)."""
         self.message = ""
         line = line.strip()
+        if not line:
+            return
         word, _, rest = line.partition(" ")
+        command = word.lower()
+        rest = rest.strip()
         try:
-            if not line:
-                return True
-            if word in ("quit", "q", "exit"):
-                return False
-            if word == "help":
-                self.console.print(HELP)
-                ask("(enter) ")
-            elif word == "undo":
-                self.message = f"undone: {self.encounter.pop().action}"
-            elif word == "save":
-                Path(rest.strip()).write_text(self.encounter.dumps(), encoding="utf-8")
-                self.message = f"saved to {rest.strip()}"
-            elif word == "load":
-                self.encounter = load_save(Path(rest.strip()), self.encounter.dice)
-                self.message = f"loaded {rest.strip()}"
-            elif word == "dice":
-                self.toggle_dice(ask)
-            elif word == "view":
-                self.side = None if rest.strip() in ("", "gm") else rest.strip()
-            elif word == "log":
-                self.console.print("\n".join(log_lines(self.encounter, self.side)))
-                ask("(enter) ")
+            if command in ("quit", "q", "exit"):
+                raise Leave
+            if command == "help":
+                self.pager = HELP.splitlines()
+            elif command == "log":
+                self.pager = log_text(self.table.table_view(self.side)) or ["(no actions yet)"]
+            elif command == "undo" and not rest:
+                undone = self.table.undo()
+                self.message = (
+                    f"undone: {undone}" if self.side is None else "The last action was taken back."
+                )
+            elif command == "redo" and not rest:
+                redone = self.table.redo()
+                self.message = (
+                    f"redone: {redone}" if self.side is None else "An action was put back."
+                )
+            elif command == "dice" and not rest:
+                self.toggle_dice()
+            elif command == "view":
+                self.side = self.table.check_side(None if rest.lower() in ("", "gm") else rest)
+                self.numbering = Numbering()
+            elif command == "map" and not rest:
+                self.show_map = not self._map_shown()
+            elif command == "save":
+                self.save(Path(rest))
+            elif command == "load":
+                self.load(Path(rest))
+            elif command == "tables" and not rest:
+                self.pager = [
+                    f"{t.name}  {t.ruleset}  {t.head} actions" for t in self.table.store.tables()
+                ]
             elif line.isdigit():
-                actions = self.actions()
-                n = int(line)
-                if not 1 <= n <= len(actions):
-                    raise EngineError(f"there is no action {n}: choose 1 to {len(actions)}")
-                self.push(actions[n - 1])
+                self.push_number(int(line))
             else:
-                self.push(Action.parse(line))
+                self.table.push(line, self.side)
+        except RollCancelled as cancel:
+            if cancel.leave:
+                raise Leave from None
+            self.message = "The action was taken back at the dice prompt; nothing changed."
         except (ValueError, OSError) as err:
             self.message = str(err)
-        return True
 
-    def push(self, action: Action) -> None:
-        events = self.encounter.push(action)
-        self.message = events[-1].text if events else ""
+    def push_number(self, number: int) -> None:
+        text = self.numbering.action(number)
+        offered = self.table.screen(self.side, log_tail=0).offered
+        if text is None or text not in offered:
+            raise TableError(f"there is no action {number} now: choose one of the numbers shown")
+        self.table.push(text, self.side)
 
-    def toggle_dice(self, ask: Callable[[str], str]) -> None:
-        if isinstance(self.encounter.dice, AskedDice):
-            self.encounter.dice = self.rolled
-            self.message = "dice are rolled by fracas"
+    def toggle_dice(self) -> None:
+        if self.table.asks_dice:
+            self.table.rolled_dice()
+            self.message = "Dice are rolled by fracas."
         else:
-            self.rolled = self.encounter.dice
-            self.encounter.dice = AskedDice(ask, lambda text: self.console.print(text))
-            self.message = "dice are typed in from the table"
+            self.table.physical_dice(self.ask_faces)
+            self.message = "Dice are typed in from the table."
 
-
-def load_save(path: Path, dice: DiceSource | None = None) -> Encounter[Any]:
-    """An encounter from a save file (its ruleset is named inside)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as err:
-        raise EngineError(f"{path} is not a save file: {err}") from None
-    if not isinstance(data, dict):
-        raise EngineError(f"{path} is not a save file")
-    return Encounter.load(data, find(str(data.get("ruleset"))), dice)
-
-
-def script_lines(path: Path) -> Iterable[tuple[int, str]]:
-    """The actions of a script: one a line; blank lines and ``#`` comments are skipped."""
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            yield number, line
-
-
-def script_seed(path: Path) -> int | None:
-    """The seed a script fixes with a comment line ``# seed: N``, if any."""
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        m = re.fullmatch(r"#\s*seed:\s*(-?\d+)\s*", raw.strip())
-        if m:
-            return int(m.group(1))
-    return None
-
-
-def run_script(encounter: Encounter[Any], path: Path) -> tuple[int, str] | None:
-    """Push every action of the script; the first refusal stops it: (line, message)."""
-    for number, line in script_lines(path):
+    def ask_faces(self, request: RollRequest) -> str:
+        """One faces prompt; the end of input at a faces prompt means leaving."""
+        if request.problem:
+            self.console.print(request.problem, style="yellow", highlight=False, markup=False)
         try:
-            encounter.push(Action.parse(line))
-        except ValueError as err:
-            return number, f"{path}, line {number}: {line}: {err}"
-    return None
+            return self.ask(request.prompt())
+        except (EOFError, KeyboardInterrupt):
+            return "quit"
+
+    def save(self, path: Path) -> None:
+        if not str(path):
+            raise TableError("save where? type 'save FILE.json'")
+        atomic_write(path, self.table.dumps(self.side))
+        self.message = f"saved to {path}" + (
+            "" if self.side is None else f" (side {self.side}'s view)"
+        )
+
+    def load(self, path: Path) -> None:
+        if not str(path):
+            raise TableError("load what? type 'load FILE.json'")
+        store: Store = self.table.store
+        name = free_name(store, path.stem)
+        self.table = Table.import_save(store, name, read_save(path), title=path.stem)
+        self.side = None
+        self.numbering = Numbering()
+        self.message = f"loaded {path} as table {name}"
+
+    def _map_shown(self) -> bool:
+        if self.show_map is not None:
+            return self.show_map
+        return self.console.size.height >= 40
 
 
-def new_encounter(ruleset_id: str, setup: dict[str, Any], seed: int | None) -> Encounter[Any]:
-    return Encounter(find(ruleset_id), setup, RandomDice(seed))
+def free_name(store: Store, wanted: str) -> str:
+    """``wanted``, or ``wanted-2``, ``wanted-3``... whichever the store does not hold."""
+    taken = {t.name for t in store.tables()}
+    base = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in wanted)
+    base = base.strip(".")[:70] or "table"
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    return name

@@ -39,6 +39,9 @@ class ClassicRules(Ruleset[ClassicState]):
 
     # -- whose move ------------------------------------------------------------------------
 
+    def verb_names(self, state: ClassicState) -> list[str]:
+        return sorted(VERBS)
+
     def to_move(self, state: ClassicState) -> str | None:
         if not state.opened:
             return GM

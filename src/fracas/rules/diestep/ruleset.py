@@ -44,6 +44,9 @@ class DieStepRules(Ruleset[DieStepState]):
 
     # -- whose move ---------------------------------------------------------------------
 
+    def verb_names(self, state: DieStepState) -> list[str]:
+        return sorted(VERBS)
+
     def to_move(self, state: DieStepState) -> str | None:
         if not state.started:
             return GM

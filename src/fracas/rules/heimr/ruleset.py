@@ -38,6 +38,9 @@ class HeimrRules(Ruleset[HeimrState]):
 
     # -- whose turn --------------------------------------------------------------------
 
+    def verb_names(self, state: HeimrState) -> list[str]:
+        return sorted(VERBS)
+
     def to_move(self, state: HeimrState) -> str | None:
         if not state.started:
             return GM

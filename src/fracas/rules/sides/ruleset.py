@@ -38,6 +38,9 @@ class SidesRules(Ruleset[SidesState]):
     def is_over(self, state: SidesState) -> bool:
         return rounds.is_over(state)
 
+    def verb_names(self, state: SidesState) -> list[str]:
+        return sorted(VERBS)
+
     def to_move(self, state: SidesState) -> str | None:
         """The game master before the first round; the initiative winner's side while it
         chooses; the next character of the phasing side; the next to declare in melee;

@@ -1,0 +1,337 @@
+"""The one presenter: everything a side is shown, derived from that side's view alone.
+
+:func:`present` takes a :class:`~fracas.table.table.TableView` (a side's view of the
+encounter plus what the table knows about it: the title, the actions that side is
+offered, the outcome) and returns a :class:`Screen` of plain strings and values. The
+terminal tracker draws a screen with Rich, the web pages with Jinja2; neither reads the
+encounter itself, so nothing hidden from a side can reach that side's screen.
+
+The game master's screen is a :class:`GmScreen`, a separate type: it adds the actions as
+typed and the initiative rolls, which a side's screen has no field for.
+
+>>> tv = TableView(
+...     title="Duel", ruleset="Heimr", side=None,
+...     view={"to_move": "ylva", "over": False, "log": [],
+...           "state": {"round": 1, "current": "ylva", "order": ["ylva"],
+...                     "combatants": {"ylva": {"name": "Ylva", "side": "north",
+...                                             "hp": 4, "max_hp": 4, "fatigue": 2}}}},
+...     offered=("ylva end",), typed=(), outcome=None, note=None)
+>>> screen = present(tv)
+>>> screen.status, screen.rows[0].cells
+('Ylva to act', ('HP 4/4', 'fat 2'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "GmScreen",
+    "Numbering",
+    "Row",
+    "Screen",
+    "TableView",
+    "present",
+]
+
+#: Log lines a screen carries unless asked for more.
+LOG_TAIL = 8
+
+
+@dataclass(frozen=True)
+class TableView:
+    """What the table hands the presenter for one audience (``side`` None: the GM).
+
+    ``view`` is :func:`fracas.engine.view` for that side; ``offered`` the actions that
+    side may take now, as text; ``typed`` the actions as typed, per log entry (the GM's
+    only: empty for a side); ``outcome`` who won or that the fight has stalled; ``note``
+    why the one to act has nothing to do, where the rules say.
+    """
+
+    title: str
+    ruleset: str
+    side: str | None
+    view: Mapping[str, Any]
+    offered: tuple[str, ...]
+    typed: tuple[str, ...]
+    outcome: str | None
+    note: str | None
+    log_tail: int = LOG_TAIL
+
+
+@dataclass(frozen=True)
+class Row:
+    """One combatant as the audience sees them, as short strings."""
+
+    id: str
+    name: str
+    side: str
+    place: str
+    acting: bool
+    down: bool
+    cells: tuple[str, ...]
+    effects: tuple[str, ...]
+    readied: str | None = None
+
+
+@dataclass(frozen=True)
+class Screen:
+    """All a side is shown: header, whose turn, combatants, map data, log, offered actions."""
+
+    audience: str
+    header: str
+    status: str
+    rows: tuple[Row, ...]
+    battlefield: Mapping[str, Any] | None
+    people: Mapping[str, Mapping[str, Any]]
+    log: tuple[str, ...]
+    log_size: int
+    offered: tuple[str, ...]
+    over: bool
+    note: str | None = None
+    order: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class GmScreen(Screen):
+    """The game master's screen: a side's fields, plus the initiative rolls."""
+
+    initiative: Mapping[str, Any] = field(default_factory=dict)
+
+
+def present(tv: TableView) -> Screen:
+    """The screen for ``tv.side`` (a :class:`GmScreen` for the game master)."""
+    view = tv.view
+    state: Mapping[str, Any] = view.get("state", {})
+    people: Mapping[str, Mapping[str, Any]] = state.get("combatants", {})
+    current = view.get("to_move")
+    order = [cid for cid in state.get("order", []) if cid in people]
+    order += [cid for cid in people if cid not in order]
+    rows = tuple(_row(cid, people[cid], cid == current) for cid in order)
+    log, size = _log(view.get("log", []), tv.typed, tv.log_tail)
+    fields: dict[str, Any] = dict(
+        audience="gm" if tv.side is None else tv.side,
+        header=_header(tv, state),
+        status=_status(tv, people, current),
+        rows=rows,
+        battlefield=state.get("battlefield") if _has_grid(state) else None,
+        people=_map_people(state, people),
+        log=log,
+        log_size=size,
+        offered=tv.offered,
+        over=bool(view.get("over")),
+        note=tv.note,
+        order=tuple(order),
+    )
+    if tv.side is None:
+        return GmScreen(**fields, initiative=dict(state.get("initiative") or {}))
+    return Screen(**fields)
+
+
+def _header(tv: TableView, state: Mapping[str, Any]) -> str:
+    parts = [tv.title, tv.ruleset]
+    if state.get("round"):
+        parts.append(f"round {state['round']}")
+    clock = state.get("clock")
+    if clock:
+        parts.append(f"{clock} s")
+    parts.append("game master" if tv.side is None else f"side {tv.side}")
+    return " · ".join(str(p) for p in parts)
+
+
+def _status(tv: TableView, people: Mapping[str, Mapping[str, Any]], current: Any) -> str:
+    if tv.outcome:
+        return tv.outcome
+    if tv.view.get("over"):
+        return "The encounter is over."
+    if current is None:
+        return "Waiting for the other sides." if tv.side is not None else "Nobody to act."
+    if current == "gm":
+        return "The game master to act."
+    who = people.get(current)
+    if who is None:  # a view never names someone it hides; say only that we wait
+        return "Waiting."
+    return f"{who.get('name', current)} to act"
+
+
+def _log(
+    entries: Sequence[Sequence[Mapping[str, Any]]], typed: Sequence[str], tail: int
+) -> tuple[tuple[str, ...], int]:
+    """The last ``tail`` lines of the log (and how many there are), built from the end so
+    that a long encounter costs only what is shown."""
+    lines: list[str] = []
+    size = 0
+    for n in range(len(entries) - 1, -1, -1):
+        block = [f"  {e['text']}" for e in entries[n]]
+        if n < len(typed):
+            block.insert(0, f"> {typed[n]}")
+        size += len(block)
+        if len(lines) < tail:
+            lines[:0] = block
+    return tuple(lines[-tail:] if tail else lines), size
+
+
+def log_text(tv: TableView) -> list[str]:
+    """The whole log for the audience: each action as typed (GM only), then its events."""
+    lines, _ = _log(tv.view.get("log", []), tv.typed, 0)
+    return list(lines)
+
+
+def _row(cid: str, p: Mapping[str, Any], acting: bool) -> Row:
+    down = bool(p.get("dead") or p.get("unconscious") or p.get("down"))
+    return Row(
+        id=cid,
+        name=str(p.get("name", cid)),
+        side=str(p.get("side", "")),
+        place=_place(p),
+        acting=acting,
+        down=down,
+        cells=tuple(_cells(p)),
+        effects=tuple(_effects(p)),
+        readied=_readied(p),
+    )
+
+
+def _place(p: Mapping[str, Any]) -> str:
+    for key in ("square", "region"):
+        if p.get(key) not in (None, ""):
+            return str(p[key])
+    if p.get("hidden"):
+        return "hidden"
+    if p.get("position") is not None:
+        return f"{p['position']:g}'" if isinstance(p["position"], float) else str(p["position"])
+    return ""
+
+
+#: Numbers shown in a row, in this order, as (key, label).
+NUMBERS = (
+    ("fatigue", "fat"),
+    ("willpower", "WP"),
+    ("stamina", "stam"),
+    ("ap", "AP"),
+    ("mp", "MP"),
+    ("hero_points", "hero"),
+)
+
+
+def _cells(p: Mapping[str, Any]) -> Iterable[str]:
+    if p.get("hp") is not None:
+        top = p.get("max_hp")
+        yield f"HP {p['hp']}/{top}" if top is not None else f"HP {p['hp']}"
+    if p.get("injury"):
+        yield str(p["injury"])
+    for key, label in NUMBERS:
+        if p.get(key) is not None:
+            value = p[key]
+            top = p.get(f"max_{key}")
+            yield f"{label} {value}/{top}" if top is not None else f"{label} {value}"
+    if p.get("status"):
+        yield str(p["status"])
+    defence = p.get("defence")
+    if isinstance(defence, Mapping):
+        yield f"{defence.get('kind')} {defence.get('result')}"
+    if p.get("stance") not in (None, "", "normal"):
+        yield f"stance {p['stance']}"
+
+
+def _effects(p: Mapping[str, Any]) -> Iterable[str]:
+    details = {d["name"]: d for d in p.get("effect_details") or [] if isinstance(d, Mapping)}
+    for name in p.get("effects") or []:
+        d = details.get(name)
+        if d is None:
+            yield str(name)
+            continue
+        text = f"{name} {d['number']}" if d.get("number") is not None else str(name)
+        if d.get("injury"):
+            text += " (while injured)"
+        elif d.get("turns") is not None:
+            turns = d["turns"]
+            text += f" ({turns} turn{'' if turns == 1 else 's'} left)"
+        yield text
+    if p.get("prone"):
+        yield "prone"
+    if p.get("climbing"):
+        yield "climbing"
+    if p.get("held_by"):
+        yield f"held by {p['held_by']}"
+    if p.get("holding"):
+        yield f"holding {p['holding']}"
+    if p.get("guarding"):
+        yield f"guarding {p['guarding']}"
+    if p.get("hidden") and p.get("square"):
+        yield "hidden"
+    if p.get("dead"):
+        yield "dead"
+    elif p.get("unconscious"):
+        yield "unconscious"
+    elif p.get("down"):
+        yield "down"
+
+
+def _readied(p: Mapping[str, Any]) -> str | None:
+    readied = p.get("readied")
+    if isinstance(readied, Mapping):
+        return f"ready: {readied.get('action')} when {readied.get('trigger')}"
+    if p.get("upcoming"):
+        return f"upcoming: {p['upcoming']}"
+    return None
+
+
+def _has_grid(state: Mapping[str, Any]) -> bool:
+    field_ = state.get("battlefield")
+    return isinstance(field_, Mapping) and bool(field_.get("columns"))
+
+
+def _map_people(
+    state: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Who stands where, for a map: only what the view shows."""
+    cluster_of = {cid: i for i, c in enumerate(state.get("clusters", [])) for cid in c}
+    return {
+        cid: {
+            "name": p.get("name", cid),
+            "side": p.get("side"),
+            "square": p.get("square"),
+            "height": p.get("height"),
+            "cluster": cluster_of.get(cid),
+            "hidden": p.get("hidden", False),
+        }
+        for cid, p in people.items()
+    }
+
+
+class Numbering:
+    """Action numbers that stay put while the same one acts: an action keeps its number
+    as long as it is offered, and new ones take the next free numbers.
+
+    >>> n = Numbering()
+    >>> n.number("ylva", ["ylva attack astrid", "ylva end"])
+    [(1, 'ylva attack astrid'), (2, 'ylva end')]
+    >>> n.number("ylva", ["ylva end", "ylva breather"])
+    [(2, 'ylva end'), (3, 'ylva breather')]
+    >>> n.number("astrid", ["astrid end"])
+    [(1, 'astrid end')]
+    """
+
+    def __init__(self) -> None:
+        self.owner: str | None = None
+        self.numbers: dict[str, int] = {}
+
+    def number(self, owner: str | None, actions: Sequence[str]) -> list[tuple[int, str]]:
+        if owner != self.owner:
+            self.owner, self.numbers = owner, {}
+        taken = set(self.numbers.values())
+        for text in actions:
+            if text not in self.numbers:
+                n = max(taken, default=0) + 1
+                self.numbers[text] = n
+                taken.add(n)
+        return sorted((self.numbers[text], text) for text in actions)
+
+    def action(self, number: int) -> str | None:
+        for text, n in self.numbers.items():
+            if n == number:
+                return text
+        return None

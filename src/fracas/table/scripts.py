@@ -1,0 +1,104 @@
+"""Scripts: files of actions, one a line, played on a table.
+
+Blank lines and ``#`` comments are skipped; a comment ``# seed: N`` fixes the dice. A
+script played with ``resume=True`` on a table that already holds actions goes on after
+them, once they are found to be the script's own first lines: a game killed half way
+resumes where its last acknowledged action left it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from fracas.engine import Action, Event
+from fracas.table.table import Table
+
+__all__ = ["MAX_SCRIPT", "Script", "ScriptError"]
+
+#: Largest script read, in bytes.
+MAX_SCRIPT = 4_000_000
+#: Digits a ``# seed:`` may have.
+MAX_SEED_DIGITS = 40
+_SEED = re.compile(r"#\s*seed:\s*(-?\d+)\s*")
+
+
+class ScriptError(ValueError):
+    """A script that cannot be read or played: its file and line say where."""
+
+
+@dataclass(frozen=True)
+class Script:
+    """The actions of a script file, with their line numbers, and its seed."""
+
+    path: Path
+    lines: tuple[tuple[int, str], ...]
+    seed: int | None
+
+    @classmethod
+    def read(cls, path: Path) -> Script:
+        try:
+            raw = path.read_bytes()
+        except OSError as err:
+            raise ScriptError(f"cannot read the script {path}: {err.strerror or err}") from None
+        if len(raw) > MAX_SCRIPT:
+            raise ScriptError(f"{path} is {len(raw):,} bytes; a script is at most {MAX_SCRIPT:,}")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            where = raw[: err.start].count(b"\n") + 1
+            raise ScriptError(f"{path}, line {where}: not UTF-8 text") from None
+        lines: list[tuple[int, str]] = []
+        seed: int | None = None
+        for number, raw_line in enumerate(text.splitlines(), 1):
+            line = raw_line.strip()
+            m = _SEED.fullmatch(line)
+            if m and seed is None:
+                digits = m.group(1).lstrip("-")
+                if len(digits) > MAX_SEED_DIGITS:
+                    raise ScriptError(
+                        f"{path}, line {number}: a seed has at most {MAX_SEED_DIGITS} digits"
+                    )
+                seed = int(m.group(1))
+            elif line and not line.startswith("#"):
+                lines.append((number, line))
+        return cls(path, tuple(lines), seed)
+
+    def play(
+        self,
+        table: Table,
+        told: Callable[[Action, tuple[Event, ...]], None] | None = None,
+        resume: bool = False,
+    ) -> None:
+        """Push the script's actions (with ``resume``, those after the ones the table
+        already holds); each is committed before ``told`` hears of it. The first refusal
+        stops it."""
+        for (number, line), action in self._remaining(table, resume):
+            try:
+                events = table.push(action)
+            except ValueError as err:
+                raise ScriptError(f"{self.path}, line {number}: {_short(line)}: {err}") from None
+            if told is not None:
+                told(action, events)
+
+    def _remaining(self, table: Table, resume: bool) -> Iterator[tuple[tuple[int, str], Action]]:
+        played = [str(entry.action) for entry in table.encounter.log] if resume else []
+        for index, (number, line) in enumerate(self.lines):
+            try:
+                action = Action.parse(line)
+            except ValueError as err:
+                raise ScriptError(f"{self.path}, line {number}: {_short(line)}: {err}") from None
+            if index < len(played):
+                if played[index] != str(action):
+                    raise ScriptError(
+                        f"{self.path}, line {number}: the table's action {index + 1} is "
+                        f"{played[index]!r}, not this line: the table is not this script's game"
+                    )
+                continue
+            yield (number, line), action
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= 60 else line[:57] + "..."

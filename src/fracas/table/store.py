@@ -1,0 +1,362 @@
+"""The store: every table (an encounter at the table) and every action pushed to it.
+
+SQLite in the user's data folder by default (platformdirs), any SQLAlchemy URL otherwise
+(``postgresql://…`` for many tables). Alembic owns the columns; the JSON inside them
+(setups, events, rolls, dice states) is the engine's save format and carries its own
+version.
+
+A table row holds the setup, the *head* (how many of its actions are in play: an undo
+moves it back, a redo forward, a new action after an undo drops the ones above) and a
+``version`` that every change increments, so that two writers racing on one table
+cannot both win (optimistic concurrency). Each change is one transaction: the action row
+and the head move together or not at all.
+
+>>> store = Store.open("sqlite://")
+>>> store.create("duel", "heimr", {"combatants": []}, title="Duel")
+1
+>>> [t.name for t in store.tables()]
+['duel']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+__all__ = [
+    "ActionRecord",
+    "ConflictError",
+    "Store",
+    "StoreError",
+    "TableRecord",
+    "default_url",
+]
+
+#: Longest table name: names appear in commands and URLs.
+MAX_NAME = 80
+
+
+class StoreError(ValueError):
+    """A store problem a person can act on: an unknown table, a taken name, no database."""
+
+
+class ConflictError(StoreError):
+    """Another writer changed the table first; reload it and try again."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "fracas_tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(MAX_NAME), unique=True)
+    title: Mapped[str] = mapped_column(String(200), default="")
+    ruleset: Mapped[str] = mapped_column(String(40))
+    setup: Mapped[Any] = mapped_column(JSON)
+    dice: Mapped[Any] = mapped_column(JSON, nullable=True)
+    head: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ActionRow(Base):
+    __tablename__ = "fracas_actions"
+    __table_args__ = (UniqueConstraint("table_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("fracas_tables.id", ondelete="CASCADE"))
+    ply: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)
+    entry: Mapped[Any] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A table as the store has it (without its actions)."""
+
+    id: int
+    name: str
+    title: str
+    ruleset: str
+    setup: dict[str, Any]
+    dice: dict[str, Any] | None
+    head: int
+    version: int
+    created: datetime
+    changed: datetime
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One pushed action: its ply (1 for the first) and its log entry (engine format)."""
+
+    ply: int
+    action: str
+    entry: dict[str, Any]
+    at: datetime
+
+
+def default_url() -> str:
+    """The SQLite file in the user's data folder, shared by the terminal and the web."""
+    folder = Path(platformdirs.user_data_dir("fracas", appauthor=False))
+    return f"sqlite:///{folder / 'tables.db'}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _record(row: TableRow) -> TableRecord:
+    return TableRecord(
+        row.id,
+        row.name,
+        row.title,
+        row.ruleset,
+        row.setup,
+        row.dice,
+        row.head,
+        row.version,
+        _aware(row.created),
+        _aware(row.changed),
+    )
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+class Store:
+    """Tables and their actions in one database; every change is one transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @classmethod
+    def open(cls, url: str | None = None, migrate: bool = True) -> Store:
+        """Open (and create or upgrade, with Alembic) the store at ``url``."""
+        url = url or default_url()
+        if url.startswith("sqlite:///") and url != "sqlite://":
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            engine = create_engine(url, json_serializer=_dumps)
+        except Exception as err:  # a malformed URL or a missing driver
+            raise StoreError(f"cannot open the store {url!r}: {err}") from None
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        store = cls(engine)
+        if migrate:
+            store.upgrade()
+        return store
+
+    def upgrade(self) -> None:
+        """Bring the database's tables to the newest revision (``alembic upgrade head``)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(resources.files("fracas.table") / "alembic"))
+        try:
+            with self.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+        except OperationalError as err:
+            raise StoreError(f"cannot use the store {self.engine.url!r}: {err.orig}") from None
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One transaction: committed when the block ends, rolled back on any error."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    # -- tables -----------------------------------------------------------------------
+
+    def create(
+        self, name: str, ruleset: str, setup: dict[str, Any], title: str = "", dice: Any = None
+    ) -> int:
+        """A new table; :class:`StoreError` if the name is taken or not a name."""
+        check_name(name)
+        now = _now()
+        try:
+            with self.session() as s:
+                row = TableRow(
+                    name=name,
+                    title=title,
+                    ruleset=ruleset,
+                    setup=setup,
+                    dice=dice,
+                    head=0,
+                    version=0,
+                    created=now,
+                    changed=now,
+                )
+                s.add(row)
+                s.flush()
+                return row.id
+        except IntegrityError:
+            raise StoreError(
+                f"there is already a table called {name!r}: resume it with --table {name}, "
+                "or choose another name"
+            ) from None
+
+    def tables(self) -> list[TableRecord]:
+        with self.session() as s:
+            rows = s.scalars(select(TableRow).order_by(TableRow.changed.desc())).all()
+            return [_record(r) for r in rows]
+
+    def table(self, name: str) -> TableRecord:
+        with self.session() as s:
+            row = s.scalars(select(TableRow).where(TableRow.name == name)).first()
+            if row is None:
+                raise StoreError(_unknown(name, [r.name for r in s.scalars(select(TableRow))]))
+            return _record(row)
+
+    def actions(self, table_id: int, upto: int | None = None) -> list[ActionRecord]:
+        """The table's actions in order, up to ply ``upto`` (all, when ``None``)."""
+        with self.session() as s:
+            query = select(ActionRow).where(ActionRow.table_id == table_id)
+            if upto is not None:
+                query = query.where(ActionRow.ply <= upto)
+            rows = s.scalars(query.order_by(ActionRow.ply)).all()
+            return [ActionRecord(r.ply, r.action, r.entry, _aware(r.at)) for r in rows]
+
+    def rename(self, name: str, new: str) -> None:
+        check_name(new)
+        try:
+            with self.session() as s:
+                s.execute(update(TableRow).where(TableRow.name == name).values(name=new))
+        except IntegrityError:
+            raise StoreError(f"there is already a table called {new!r}") from None
+
+    def delete(self, name: str) -> None:
+        record = self.table(name)
+        with self.session() as s:
+            s.execute(delete(ActionRow).where(ActionRow.table_id == record.id))
+            s.execute(delete(TableRow).where(TableRow.id == record.id))
+
+    # -- changes (each one transaction, checked against the version read) --------------
+
+    def push(
+        self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
+    ) -> int:
+        """Append an action at ``head + 1`` (dropping any undone ones above); the new version."""
+        with self.session() as s:
+            row = self._claim(s, table_id, version)
+            ply = row.head + 1
+            s.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply))
+            s.add(ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=_now()))
+            row.head, row.dice, row.changed = ply, dice, _now()
+            return row.version
+
+    def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
+        """Undo or redo: set how many actions are in play; the new version."""
+        with self.session() as s:
+            row = self._claim(s, table_id, version)
+            count = len(
+                s.scalars(select(ActionRow.ply).where(ActionRow.table_id == table_id)).all()
+            )
+            if not 0 <= head <= count:
+                raise StoreError(f"the table has {count} actions; cannot move to {head}")
+            row.head, row.changed = head, _now()
+            if dice is not None:
+                row.dice = dice
+            return row.version
+
+    def set_dice(self, table_id: int, version: int, dice: Any) -> int:
+        with self.session() as s:
+            row = self._claim(s, table_id, version)
+            row.dice = dice
+            return row.version
+
+    @staticmethod
+    def _claim(s: Session, table_id: int, version: int) -> TableRow:
+        """Take the table for this change: bump its version only if nobody else did."""
+        bumped = s.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.version == version)
+            .values(version=version + 1)
+        )
+        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+            raise ConflictError("the table was changed meanwhile (another screen?): reloaded")
+        row = s.get(TableRow, table_id, populate_existing=True)
+        assert row is not None
+        return row
+
+    def version(self, table_id: int) -> int:
+        with self.session() as s:
+            version = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
+            if version is None:
+                raise StoreError("the table no longer exists")
+            return version
+
+
+def check_name(name: str) -> None:
+    """A table name: 1 to 80 letters, digits, ``-``, ``_`` or ``.``, not starting with ``.``."""
+    ok = (
+        0 < len(name) <= MAX_NAME
+        and name[0] != "."
+        and all(c.isalnum() or c in "-_." for c in name)
+    )
+    if not ok:
+        raise StoreError(
+            f"{name[:40]!r} is not a table name: use 1 to {MAX_NAME} letters, digits, '-', '_' "
+            "or '.'"
+        )
+
+
+def _unknown(name: str, names: Sequence[str]) -> str:
+    import difflib
+
+    text = f"no table called {name[:40]!r}"
+    close = difflib.get_close_matches(name, names, n=1)
+    if close:
+        return f"{text}: did you mean {close[0]!r}?"
+    if names:
+        return f"{text}: the tables are {', '.join(sorted(names)[:10])}"
+    return f"{text}: there are no tables yet (start one with fracas play FILE)"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    # WAL lets the terminal and a web server read while one writes; FULL sync makes a
+    # commit survive a power cut, which is what acknowledging an action promises.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
