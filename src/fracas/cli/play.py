@@ -71,8 +71,8 @@ def play(
     store = open_store(db)
     try:
         played = Script.read(script) if script is not None else None
-        if played is not None and seed is None:
-            seed = played.seed
+        if played is not None and seed is None and file is not None:
+            seed = played.seed  # a resumed table's dice go on as they were stored
         current = _open_table(store, file, table, seed)
         track = Tracker(current, console, side)
     except ValueError as err:
@@ -135,6 +135,7 @@ def _tell(console: Console, track: Tracker, action: Action, events: tuple[Event,
             lines.append(f"  {shown}")
     if lines:
         console.print("\n".join(lines), highlight=False, markup=False, soft_wrap=True)
+        console.file.flush()  # the action is stored: say so now, not when a buffer fills
 
 
 def _for_side(event: Event, side: str | None) -> str | None:

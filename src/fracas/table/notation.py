@@ -34,7 +34,9 @@ def resolve(text: str, encounter: Encounter[Any], side: str | None = None) -> Ac
             f"that line is {len(text)} characters long; an action is at most {MAX_LINE}"
         )
     seen = view(encounter, side)["state"].get("combatants", {})
-    actors = [GM, *seen] if side is None else list(seen)
+    # Some rulesets let a whole side act (a side's initiative roll, a declaration).
+    sides = encounter.ruleset.sides(encounter.state)
+    actors = [GM, *sides, *seen] if side is None else [side, *seen]
     verbs = encounter.ruleset.verb_names(encounter.state)
     words = text.split(None, 1)
     if not words:

@@ -167,8 +167,11 @@ class Store:
     def open(cls, url: str | None = None, migrate: bool = True) -> Store:
         """Open (and create or upgrade, with Alembic) the store at ``url``."""
         url = url or default_url()
-        if url.startswith("sqlite:///") and url != "sqlite://":
-            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if url.startswith("sqlite:///"):
+                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"cannot open the store {url!r}: {err.strerror}") from None
         try:
             engine = create_engine(url, json_serializer=_dumps)
         except Exception as err:  # a malformed URL or a missing driver

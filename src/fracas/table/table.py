@@ -294,6 +294,8 @@ class Table:
         """The side a combatant fights for (``None`` for the game master)."""
         if actor == GM:
             return None
+        if actor in self.sides():  # a whole side acting (sides' initiative, declarations)
+            return actor
         people = self.ruleset.observe(self.encounter.state, None).get("combatants", {})
         person = people.get(actor)
         return None if person is None else person.get("side")

@@ -72,32 +72,47 @@ def _row(row: Row, width: int) -> list[Text]:
 
 
 def _actions(numbered: Sequence[tuple[int, str]], width: int) -> list[Text]:
-    """Offered actions grouped by actor and verb: ``ylva attack: 1 astrid  2 hrolf``."""
+    """Offered actions grouped by actor, then verb: ``eirik: 1 end │ attack: 2 hrolf 3 ulf``.
+
+    Groups are packed into lines of ``width``; a group too long for one line goes on in
+    the next, indented.
+    """
     if not numbered:
         return []
-    parts: list[str] = []
-    for (actor, verb), items in groupby(numbered, key=lambda item: _actor_verb(item[1])):
-        rest = [f"{n} {_tail(text, actor, verb)}".rstrip() for n, text in items]
-        parts.append(
-            f"{actor} {verb}: " + "  ".join(rest) if len(rest) > 1 else _one(rest[0], actor, verb)
-        )
+    tokens: list[str] = []
+    for actor, by_actor in groupby(numbered, key=lambda item: item[1].split(" ", 1)[0]):
+        tokens.append(f"{actor}:")
+        first = True
+        for verb, items in groupby(by_actor, key=lambda item: _verb(item[1])):
+            listed = [(n, _tail(text, actor, verb)) for n, text in items]
+            bar = "" if first else "│ "
+            first = False
+            if len(listed) == 1:
+                n, tail = listed[0]
+                tokens.append(f"{bar}{n} {verb} {tail}".rstrip())
+                continue
+            tokens.append(f"{bar}{verb}:")
+            tokens += [f"{n} {tail or '(as is)'}" for n, tail in listed]
     lines: list[str] = []
-    for part in parts:
-        if lines and len(lines[-1]) + 3 + len(part) <= width:
-            lines[-1] += " │ " + part
+    line = ""
+    for token in tokens:
+        if token.endswith(":") and " " not in token and line:  # a new actor: a new line
+            lines.append(line)
+            line = token
+        elif not line:
+            line = token
+        elif len(line) + 1 + len(token) <= width:
+            line += " " + token
         else:
-            lines.append(part)
-    return [Text(line, overflow="fold") for line in lines]
+            lines.append(line)
+            line = "    " + token
+    lines.append(line)
+    return [Text(line[:width]) for line in lines]
 
 
-def _one(numbered: str, actor: str, verb: str) -> str:
-    n, _, rest = numbered.partition(" ")
-    return f"{n} {actor} {verb} {rest}".rstrip()
-
-
-def _actor_verb(text: str) -> tuple[str, str]:
+def _verb(text: str) -> str:
     words = text.split(" ", 2)
-    return (words[0], words[1] if len(words) > 1 else "")
+    return words[1] if len(words) > 1 else ""
 
 
 def _tail(text: str, actor: str, verb: str) -> str:

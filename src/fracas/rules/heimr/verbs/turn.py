@@ -181,7 +181,17 @@ def _check_trigger(state: HeimrState, action: Action) -> None:
             "H-INIT-5", f"{c.name} has already failed to see this intent: wait for the attack"
         )
     readied = Action.parse(f"{c.id} {c.readied.action}")
-    VERBS.check(state, readied)
+    try:
+        VERBS.check(state, readied)
+    except IllegalAction as err:
+        # H-INIT-4: the readied action comes after its trigger, so it meets the world as
+        # the trigger left it; an intent (H-INIT-5) is the way to act before it.
+        raise IllegalAction(
+            "H-INIT-4",
+            f"{c.name}'s readied {readied.verb} cannot go off now, after its trigger: "
+            f"{err.reason} ({err.rule}); to act before a move or an attack, trigger on the "
+            f"intent as it is declared: {c.id} trigger intent=1",
+        ) from None
 
 
 @verb("trigger", "reaction", "H-INIT-4", "the trigger happened: do the readied action now")
