@@ -55,7 +55,7 @@ def test_undo_and_redo_move_the_stored_head_and_redo_rolls_the_same_dice() -> No
 
 def test_a_new_action_after_an_undo_drops_the_undone_one() -> None:
     store = Store.open("sqlite://")
-    table, script = start(store, "heimr/duel")
+    table, _ = start(store, "heimr/duel")
     table.push("gm begin")
     table.undo()
     table.push("gm begin")
