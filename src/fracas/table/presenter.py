@@ -168,7 +168,7 @@ def _log(
         if n < len(typed):
             block.insert(0, f"> {typed[n]}")
         size += len(block)
-        if len(lines) < tail:
+        if not tail or len(lines) < tail:
             lines[:0] = block
     return tuple(lines[-tail:] if tail else lines), size
 
