@@ -238,3 +238,15 @@ def test_usage_errors_exit_2(args: list[str]) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_help_leads_with_the_tracker_and_version_is_printed() -> None:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    out = result.output
+    assert out.index("play") < out.index("roll") < out.index("chase")
+    for command in ("play", "tables", "export", "import", "roll", "odds", "demo", "chase"):
+        assert command in out
+    assert "seed" not in out.lower()
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.output.startswith("fracas ")

@@ -1,13 +1,19 @@
 """The ``fracas`` command line: an interface over the table service and the core.
 
 Each command group lives in its own module and registers itself on
-:data:`fracas.cli.app.app`: dice (``roll``, ``odds``, ``demo``), play (``play``) and the
-Heimr chase (``chase``).
+:data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
+``tables``, ``export``, ``import``), dice (``roll``, ``odds``, ``demo``) and the Heimr
+chase (``chase``).
 """
 
 from __future__ import annotations
 
-from fracas.cli import chase, dice, play  # noqa: F401  (they register their commands)
+# isort: off
+from fracas.cli import play  # noqa: F401  (registers first: the tracker leads the help)
+from fracas.cli import dice  # noqa: F401
+from fracas.cli import chase  # noqa: F401
+
+# isort: on
 from fracas.cli.app import app
 
 

@@ -91,7 +91,11 @@ def _print_turn(turn: ChaseTurn) -> None:
         typer.echo(f"  {event.text}")
 
 
-@app.command("chase", help="Run a Heimr chase (H-CHASE-1) between two characters.")
+@app.command(
+    "chase",
+    help="Run a Heimr chase (H-CHASE-1) between two characters.",
+    rich_help_panel="Heimr",
+)
 def chase_command(
     file: Annotated[Path, typer.Argument(help="A Heimr campaign or encounter file (YAML).")],
     chaser: Annotated[str, typer.Option("--chaser", metavar="ID", help="Who runs after.")],

@@ -261,7 +261,7 @@ def _throw(
     return mech.resolve(first, second), sides
 
 
-@app.command(context_settings=WORDS)
+@app.command(context_settings=WORDS, rich_help_panel="Dice")
 def roll(
     system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
     expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
@@ -386,7 +386,7 @@ def _odds_opposed(console: Console | None, system: str, mech: Opposed) -> Odds:
     return record, margin, title, "margin (first minus second)"
 
 
-@app.command(context_settings=WORDS)
+@app.command(context_settings=WORDS, rich_help_panel="Dice")
 def odds(
     system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
     expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
@@ -418,9 +418,9 @@ def odds(
 # --- demo ----------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(rich_help_panel="Dice")
 def demo() -> None:
-    """The Heimr seed's worked examples read by the rules, then exact odds against a CR."""
+    """The Heimr Tabletop RPG Core's worked examples read by the rules, then exact odds."""
     console = Console(highlight=False)
     _demo_examples(console)
     console.print()
@@ -438,7 +438,10 @@ def demo() -> None:
 def _demo_examples(console: Console) -> None:
     """Each worked example read by the rules beside the sum the seed prints (H-DICE-4)."""
     console.print(
-        Text("Heimr dice challenges: the seed's six worked examples (the first die is the d6)")
+        Text(
+            "Heimr dice challenges: the six worked examples of the Heimr Tabletop RPG Core "
+            "(the first die is the d6)"
+        )
     )
     table = Table(header_style="bold", pad_edge=False, box=None)
     table.add_column("challenge")
@@ -464,7 +467,12 @@ def _demo_examples(console: Console) -> None:
         )
     console.print(table)
     if errata:
-        console.print(Text("Errata in the seed's sums: " + "; ".join(errata) + ".", style="dim"))
+        console.print(
+            Text(
+                "Errata in the Heimr Tabletop RPG Core's sums: " + "; ".join(errata) + ".",
+                style="dim",
+            )
+        )
 
 
 def _demo_odds(console: Console) -> None:
