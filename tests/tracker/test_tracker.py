@@ -170,3 +170,17 @@ def test_again_restarts_a_pool_typed_in() -> None:
     answers = iter(["1 1 1 1 1 1 1 1", "again", "6 1 1 1 1 1 1 1"])
     roll = AskedDice(lambda request: next(answers)).roll(parse("tempo", "pool"), "x")
     assert roll.result == 0
+
+
+def test_a_row_shows_effects_with_their_numbers_and_turns_left() -> None:
+    t = tracker("heimr/duel")
+    t.handle("gm begin")
+    t.handle("gm effect astrid name=Stumble number=4 from=ylva direction=left")
+    assert t.message == ""
+    gm = {row.id: row for row in t.table.screen(None).rows}
+    effect = next(e for e in gm["astrid"].effects if e.startswith("Stumble"))
+    assert effect.startswith("Stumble 4 (") and "left)" in effect
+    raiders = {row.id: row for row in t.table.screen("raiders").rows}
+    assert any(e.startswith("Stumble 4") for e in raiders["astrid"].effects)
+    shieldwall = {row.id: row for row in t.table.screen("shieldwall").rows}
+    assert "Stumble" in shieldwall["astrid"].effects  # seen, but not its number

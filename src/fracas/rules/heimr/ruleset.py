@@ -288,6 +288,10 @@ class HeimrRules(Ruleset[HeimrState]):
                 else {"action": c.readied.action, "trigger": c.readied.trigger},
                 upcoming=c.upcoming,
                 xp=c.xp,
+                effect_details=[
+                    {"name": e.name, "number": e.number, "turns": e.turns, "injury": e.injury}
+                    for e in c.effects
+                ],
             )
         return seen
 
