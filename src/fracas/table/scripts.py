@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fracas.engine import Action, Event
+from fracas.table.notation import MAX_LINE
 from fracas.table.table import Table
 
 __all__ = ["MAX_SCRIPT", "Script", "ScriptError"]
@@ -63,6 +64,11 @@ class Script:
                     )
                 seed = int(m.group(1))
             elif line and not line.startswith("#"):
+                if len(line) > MAX_LINE:
+                    raise ScriptError(
+                        f"{path}, line {number}: {_short(line)}: {len(line):,} characters; "
+                        f"an action is at most {MAX_LINE:,}"
+                    )
                 lines.append((number, line))
         return cls(path, tuple(lines), seed)
 

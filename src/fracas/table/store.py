@@ -21,6 +21,7 @@ and the head move together or not at all.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -127,7 +128,10 @@ class ActionRecord:
 
 
 def default_url() -> str:
-    """The SQLite file in the user's data folder, shared by the terminal and the web."""
+    """``FRACAS_DB`` if set, else the SQLite file in the user's data folder: the store the
+    terminal and the web share."""
+    if os.environ.get("FRACAS_DB"):
+        return os.environ["FRACAS_DB"]
     folder = Path(platformdirs.user_data_dir("fracas", appauthor=False))
     return f"sqlite:///{folder / 'tables.db'}"
 
