@@ -34,7 +34,7 @@ def one_line(err: str) -> str:
 def test_a_save_to_a_missing_folder_keeps_the_game_in_its_table(tmp_path: Path) -> None:
     duel = EXAMPLES / "heimr" / "duel"
     for target in (tmp_path / "no-such-folder" / "x.json", tmp_path):
-        code, out, err = play(
+        code, _, err = play(
             f"{duel}.yaml", "--script", f"{duel}.script", "--save", target, "--table", "d"
         )
         assert code == 2
