@@ -57,6 +57,11 @@ class Ruleset(ABC, Generic[S]):
     def observe(self, state: S, side: str | None) -> dict[str, Any]:
         """What ``side`` may know of ``state``; ``None`` is the game master, who sees all."""
 
+    def sides(self, state: S) -> list[str]:
+        """The sides of the encounter, in order of first appearance among the combatants."""
+        combatants = self.observe(state, None).get("combatants", {})
+        return list(dict.fromkeys(str(c["side"]) for c in combatants.values()))
+
     def check_campaign(self, document: YamlDocument) -> None:
         """Check a campaign file on its own, so that its mistakes are named by its file
         and line (:class:`~fracas.yamlfile.CampaignError`); by default nothing to check."""
