@@ -77,7 +77,9 @@ def leaks(secret: str, shown: str) -> bool:
 
 
 def _subject(event: Event) -> str | None:
-    for key in ("who", "target", "actor"):
+    """Whom the event is about: the one hurt by damage, else the one acting."""
+    keys = ("target", "who") if event.kind == "damage" else ("who", "target", "actor")
+    for key in keys:
         value = event.data.get(key)
         if isinstance(value, str):
             return value

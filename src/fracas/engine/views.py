@@ -16,7 +16,7 @@ from fracas.engine.ruleset import S
 
 #: The keys of an observed state that name combatants, which a side sees only if it
 #: sees the combatant: one name, a list of names, or a mapping from names.
-_NAMING = ("current", "order", "initiative")
+_NAMING = ("current", "order", "initiative", "waiting", "waiting_for")
 
 
 def check_side(encounter: Encounter[S], side: str | None) -> None:
