@@ -33,7 +33,7 @@ from fracas.engine import Encounter, Event
 PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
     "heimr": frozenset({"damage", "fatigue", "initiative", "willpower", "ready", "xp"}),
     "heimr-classic": frozenset({"damage", "declare", "post"}),
-    "sides": frozenset({"wound", "declare"}),
+    "sides": frozenset({"wound", "declare", "attack"}),
     "tempo": frozenset({"damage", "secret"}),
     "diestep": frozenset({"damage", "roll", "turn", "wake"}),
 }
@@ -78,7 +78,7 @@ def leaks(secret: str, shown: str) -> bool:
 
 def _subject(event: Event) -> str | None:
     """Whom the event is about: the one hurt by damage, else the one acting."""
-    keys = ("target", "who") if event.kind == "damage" else ("who", "target", "actor")
+    keys = ("target", "who") if event.kind == "damage" else ("who", "attacker", "target", "actor")
     for key in keys:
         value = event.data.get(key)
         if isinstance(value, str):
