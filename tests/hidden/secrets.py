@@ -31,7 +31,7 @@ from fracas.engine import Encounter, Event
 #: Per ruleset: the event kinds whose full text is private to the side of the combatant
 #: it is about (``who``), unless a test says otherwise: the numbers its observer hides.
 PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
-    "heimr": frozenset({"damage", "fatigue", "initiative", "willpower", "ready", "xp"}),
+    "heimr": frozenset({"damage", "fatigue", "initiative", "willpower", "stance", "xp"}),
     "heimr-classic": frozenset({"damage", "declare", "post"}),
     "sides": frozenset({"wound", "declare", "attack"}),
     "tempo": frozenset({"damage", "secret"}),
@@ -41,7 +41,7 @@ PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
 #: Words that, in an event of any kind about another side's combatant, tell a number
 #: that side's observer hides.
 PRIVATE_WORDS: Mapping[str, tuple[str, ...]] = {
-    "heimr": (" hit point", "fatigue ", "willpower", " xp"),
+    "heimr": (" hit point", "fatigue rises", "below fatigue ", ": fatigue ", "willpower", " XP"),
     "heimr-classic": (" hit point", "willpower"),
     "sides": (" Health", " Stamina"),
     "tempo": (" HP",),

@@ -233,7 +233,11 @@ class HeimrRules(Ruleset[HeimrState]):
             "clock": state.clock,
             "current": state.current,
             "order": list(state.order),
-            "initiative": dict(state.initiative) if side is None else {},
+            "initiative": {
+                cid: result
+                for cid, result in state.initiative.items()
+                if side is None or state.combatants[cid].side == side
+            },
             "clusters": [list(c) for c in state.clusters],
             "battlefield": field_view(state),
             "combatants": {

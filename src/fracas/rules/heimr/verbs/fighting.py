@@ -107,7 +107,14 @@ def _check_defend(state: HeimrState, action: Action) -> None:
 def _defend(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
     c.stance = action.target  # type: ignore[assignment]
-    events.append(Event("stance", f"{c.name} will pre-roll {action.target}", {"who": c.id}))
+    events.append(
+        Event(
+            "stance",
+            f"{c.name} will pre-roll {action.target}",
+            {"who": c.id},
+            detail=frozenset({c.side}),  # the stance is the own side's until rolled
+        )
+    )
 
 
 @verb("dodge", "standard", "H-ACT-3", "ready a dodge: +2 potential to the next dodge of a shot")

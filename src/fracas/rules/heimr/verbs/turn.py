@@ -72,6 +72,9 @@ def _skill(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
             "skill",
             f"{c.name} uses {action.target} for {cost} willpower{extra}: {c.willpower} left",
             {"who": c.id, "skill": action.target, "cost": cost, "willpower": c.willpower},
+            detail=frozenset({c.side}),
+            outline=f"{c.name} uses {action.target}",
+            outline_data={"who": c.id, "skill": action.target},
         )
     )
     effects.interrupt(c, "skill", events)  # H-ACT-1: a skill cancels an upcoming action
@@ -110,6 +113,9 @@ def _rest(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
             "rest",
             f"{c.name} rests five minutes: {c.hp} hit points",
             {"who": c.id, "hp": c.hp, "clock": state.clock},
+            detail=frozenset({c.side}),
+            outline=f"{c.name} rests five minutes",
+            outline_data={"who": c.id, "clock": state.clock},
         )
     )
 
