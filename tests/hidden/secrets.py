@@ -14,7 +14,8 @@ declaration not yet carried out), so an event built without its marks is caught.
 - ``now``: strings that must not appear in what the side is shown of the present: the
   state, whose turn it is, the actions offered and the newest log entry (an older log
   entry may name a combatant from before it hid, or a feint since resolved);
-- ``gm_shows``: the same secrets in the game master's forms, all in his view.
+- ``gm_shows``: those of the secrets that the game master's view shows as they are
+  (not the forms only an offered action or a presenter prints).
 
 Strings are compared as they are printed; :func:`leaks` also tries their JSON forms.
 """
@@ -35,7 +36,7 @@ PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
     "heimr-classic": frozenset({"damage", "declare", "post"}),
     "sides": frozenset({"wound", "declare", "attack"}),
     "tempo": frozenset({"damage", "secret"}),
-    "diestep": frozenset({"damage", "roll", "turn", "wake"}),
+    "diestep": frozenset({"damage", "roll", "wake"}),
 }
 
 #: Words that, in an event of any kind about another side's combatant, tell a number
@@ -45,7 +46,7 @@ PRIVATE_WORDS: Mapping[str, tuple[str, ...]] = {
     "heimr-classic": (" hit point", "willpower"),
     "sides": (" Health", " Stamina"),
     "tempo": (" HP",),
-    "diestep": (" HP", " AP)", " AP,", " MP"),
+    "diestep": (" HP", " AP", " MP"),
 }
 
 
@@ -67,8 +68,13 @@ def secrets(encounter: Encounter[Any], side: str) -> Secrets:
             if _private(ruleset, event, side, side_of):
                 never.add(event.text)
     never -= _public_texts(encounter, side)
-    now = set(_NOW[ruleset](encounter, side))
-    return Secrets(frozenset(never), frozenset(now), frozenset(never | now))
+    now: set[str] = set()
+    gm_shows = set(never)
+    for secret, also_in_gm_view in _NOW[ruleset](encounter, side):
+        now.add(secret)
+        if also_in_gm_view:
+            gm_shows.add(secret)
+    return Secrets(frozenset(never), frozenset(now), frozenset(gm_shows))
 
 
 def leaks(secret: str, shown: str) -> bool:
@@ -111,33 +117,33 @@ def _public_texts(encounter: Encounter[Any], side: str) -> set[str]:
 # -- what is secret now, from the state ------------------------------------------------------
 
 
-def _heimr_now(encounter: Encounter[Any], side: str) -> Iterable[str]:
+def _heimr_now(encounter: Encounter[Any], side: str) -> Iterable[tuple[str, bool]]:
     from fracas.rules.heimr import hiding
 
     for cid, c in encounter.state.combatants.items():
         if c.side != side and hiding.hidden_from(c, side) == hiding.UNAWARE:
-            yield c.name
-            yield json.dumps(cid)  # the id as a JSON string: named anywhere in the view
-            yield f"{cid} "  # as an action's actor or target
+            yield c.name, True
+            yield json.dumps(cid), True  # the id as a JSON string: named anywhere in a view
+            yield f"{cid} ", False  # as an action's actor or target
 
 
-def _classic_now(encounter: Encounter[Any], side: str) -> Iterable[str]:
+def _classic_now(encounter: Encounter[Any], side: str) -> Iterable[tuple[str, bool]]:
     state = encounter.state
     if not state.declared.open:
         return
     for declaration in state.declared.declarations:
         who = state.combatants.get(declaration.actor)
         if who is not None and who.side != side:
-            yield str(declaration.action)
+            yield str(declaration.action), True
 
 
-def _sides_now(encounter: Encounter[Any], side: str) -> Iterable[str]:
+def _sides_now(encounter: Encounter[Any], side: str) -> Iterable[tuple[str, bool]]:
     for c in encounter.state.combatants.values():
         if c.side != side and c.doing.declared:
-            yield f"{c.name} declares"
+            yield f"{c.name} declares", False
 
 
-def _tempo_now(encounter: Encounter[Any], side: str) -> Iterable[str]:
+def _tempo_now(encounter: Encounter[Any], side: str) -> Iterable[tuple[str, bool]]:
     state = encounter.state
     ex = state.exchange
     if ex is None:
@@ -146,15 +152,15 @@ def _tempo_now(encounter: Encounter[Any], side: str) -> Iterable[str]:
     from fracas.rules.tempo.legality import shown
 
     if actor.side != side and shown(state, ex.proactive) != ex.proactive.action:
-        yield ex.proactive.action  # "Feint"
-        yield ex.proactive.action.lower()
+        yield ex.proactive.action, True  # "Feint"
+        yield ex.proactive.action.lower(), False  # as a verb
 
 
-def _nothing(encounter: Encounter[Any], side: str) -> Iterable[str]:
+def _nothing(encounter: Encounter[Any], side: str) -> Iterable[tuple[str, bool]]:
     return ()
 
 
-_NOW: Mapping[str, Callable[[Encounter[Any], str], Iterable[str]]] = {
+_NOW: Mapping[str, Callable[[Encounter[Any], str], Iterable[tuple[str, bool]]]] = {
     "heimr": _heimr_now,
     "heimr-classic": _classic_now,
     "sides": _sides_now,
