@@ -11,6 +11,7 @@ from rich.console import Console
 from fracas import tracker
 from fracas.cli.app import app, fail
 from fracas.engine import Encounter, RandomDice, view
+from fracas.engine.views import check_side
 from fracas.table import encounterfile
 
 
@@ -45,6 +46,10 @@ def play(
             ruleset, setup, title = encounterfile.load(file)
             encounter = Encounter(ruleset, setup, RandomDice(seed))
     except (ValueError, OSError) as err:
+        fail(str(err))
+    try:
+        check_side(encounter, side)
+    except ValueError as err:
         fail(str(err))
     if physical_dice:
         encounter.dice = tracker.AskedDice(

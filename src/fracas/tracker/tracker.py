@@ -22,6 +22,7 @@ from rich.text import Text
 
 from fracas.dice import Mechanic, Roll
 from fracas.engine import Action, DiceSource, Encounter, EngineError, RandomDice, view
+from fracas.engine.views import check_side
 from fracas.rules import find
 from fracas.tracker import mapview
 
@@ -92,7 +93,8 @@ def log_lines(encounter: Encounter[Any], side: str | None = None) -> list[str]:
     for entry in encounter.log:
         if side is None:
             lines.append(f"> {entry.action}")
-        lines += [f"  {e.text}" for e in entry.events if e.visible_to(side)]
+        seen = (e.for_side(side) for e in entry.events)
+        lines += [f"  {e.text}" for e in seen if e is not None]
     return lines
 
 
@@ -226,7 +228,9 @@ class Tracker:
             elif word == "dice":
                 self.toggle_dice(ask)
             elif word == "view":
-                self.side = None if rest.strip() in ("", "gm") else rest.strip()
+                side = None if rest.strip() in ("", "gm") else rest.strip()
+                check_side(self.encounter, side)  # a side that does not exist is refused
+                self.side = side
             elif word == "log":
                 self.console.print("\n".join(log_lines(self.encounter, self.side)))
                 ask("(enter) ")

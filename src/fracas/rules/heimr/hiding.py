@@ -8,6 +8,8 @@ sees, all its members see (docs/decisions.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fracas.dice import StandardExpression
 from fracas.dice.standard import DiceTerm
 from fracas.engine import DiceSource, Event, IllegalAction
@@ -97,6 +99,22 @@ def seen_by(state: HeimrState, who: Combatant) -> frozenset[str] | None:
         return None
     sides = {c.side for c in state.combatants.values()}
     return frozenset(sides - set(who.hidden_from))
+
+
+def unseen(state: HeimrState, events: list[Event]) -> list[Event]:
+    """H-POS-4: the sides unaware of a hidden character do not see what it does (its
+    turn, its pre-rolled defence, its end): events about it that everyone would see are
+    kept from them."""
+    out = []
+    for event in events:
+        who = state.combatants.get(str(event.data.get("who")))
+        if event.seen_by is None and who is not None and who.hide_cr is not None:
+            unaware = {s for s, how in who.hidden_from.items() if how == UNAWARE}
+            if unaware:
+                sides = {c.side for c in state.combatants.values()}
+                event = replace(event, seen_by=frozenset(sides - unaware))
+        out.append(event)
+    return out
 
 
 def hidden_from(target: Combatant, side: str) -> str | None:

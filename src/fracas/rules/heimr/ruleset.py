@@ -126,6 +126,9 @@ class HeimrRules(Ruleset[HeimrState]):
     # -- applying ----------------------------------------------------------------------
 
     def apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
+        return hiding.unseen(state, self._apply(state, action, dice))
+
+    def _apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
         verb = VERBS[action.verb]
         kind = kind_of(action)
         events: list[Event] = []
