@@ -34,7 +34,7 @@ from fracas.engine import Encounter, Event
 PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
     "heimr": frozenset({"damage", "fatigue", "initiative", "willpower", "stance", "xp"}),
     "heimr-classic": frozenset({"damage", "declare", "post"}),
-    "sides": frozenset({"wound", "declare", "attack"}),
+    "sides": frozenset({"wound", "declare", "attack", "check"}),
     "tempo": frozenset({"damage", "secret"}),
     "diestep": frozenset({"damage", "roll", "wake"}),
 }
@@ -67,7 +67,11 @@ def secrets(encounter: Encounter[Any], side: str) -> Secrets:
         for event in entry.events:
             if _private(ruleset, event, side, side_of):
                 never.add(event.text)
-    never -= _public_texts(encounter, side)
+                # The purpose of a roll the event reports (a presenter asking for faces
+                # prints it), when nothing the side may read holds it.
+                never |= {r.purpose for r in entry.rolls if event.text.startswith(r.purpose)}
+    public = _public_texts(encounter, side)
+    never = {s for s in never - public if not any(s in text for text in public)}
     now: set[str] = set()
     gm_shows = set(never)
     for secret, also_in_gm_view in _NOW[ruleset](encounter, side):
@@ -104,13 +108,16 @@ def _private(ruleset: str, event: Event, side: str, side_of: Mapping[str, str]) 
 
 
 def _public_texts(encounter: Encounter[Any], side: str) -> set[str]:
-    """Texts a side may read all the same: another event's identical public words."""
+    """Texts a side may read all the same: the events the rules leave public, and the
+    outlines of the others."""
     out = set()
     side_of = {cid: c.side for cid, c in encounter.state.combatants.items()}
     for entry in encounter.log:
         for event in entry.events:
             if not _private(encounter.ruleset.id, event, side, side_of):
                 out.add(event.text)
+            elif event.outline is not None:
+                out.add(event.outline)
     return out
 
 
