@@ -151,3 +151,17 @@ def test_the_turns_ap_are_shown_to_the_side_whose_turn_it_is() -> None:
             assert (ap is not None) == (side == mine)
         return
     pytest.fail("the charge has no turn")
+
+
+def test_a_save_from_before_events_were_outlined_loads_and_hides_as_now() -> None:
+    enc = example("heimr/ambush")
+    for _, line in script_lines(EXAMPLES / "heimr/ambush.script"):
+        enc.push(line)
+    data = json.loads(enc.dumps())
+    for entry in data["log"]:
+        for event in entry["events"]:
+            for key in ("detail", "outline", "outline_data", "seen_by"):
+                event.pop(key, None)
+    loaded = Encounter.load(data, enc.ruleset)
+    for side in (None, "raiders", "shieldwall"):
+        assert view(loaded, side) == view(enc, side)
