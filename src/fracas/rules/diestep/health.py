@@ -220,6 +220,9 @@ def first_aid(
             "aid",
             f"{medic.name} saves {patient.name}: 1 HP, badly wounded, a permanent injury",
             {"who": patient.id, "saved": True},
+            detail=frozenset({patient.side}),  # hit points and injuries are its side's
+            outline=f"{medic.name} saves {patient.name}: badly wounded",
+            outline_data={"who": patient.id, "saved": True},
         )
     )
 
