@@ -165,3 +165,17 @@ def test_a_save_from_before_events_were_outlined_loads_and_hides_as_now() -> Non
     loaded = Encounter.load(data, enc.ruleset)
     for side in (None, "raiders", "shieldwall"):
         assert view(loaded, side) == view(enc, side)
+
+
+def test_a_side_is_offered_what_its_other_combatants_may_do_now_as_well() -> None:
+    # Play by post: every fighter of a side may post while another is waited for.
+    enc = example("classic/ford", "gm open")
+    assert enc.to_move == "ylva"
+    north = offered(enc, "north")
+    assert north[: len(list(enc.legal_actions("ylva")))] == list(enc.legal_actions("ylva"))
+    assert {a.actor for a in north} == {"ylva", "asa"}
+    assert offered(enc, "raiders") == list(enc.legal_actions("brannoc"))
+    assert {a.actor for a in offered(enc)} == {"ylva"}
+    # A side whose combatants may do nothing now is offered nothing.
+    enc = example("tempo/feint", "sigrun feint hakon")
+    assert offered(enc, "north") == []

@@ -56,22 +56,20 @@ def view(encounter: Encounter[S], side: str | None = None) -> dict[str, Any]:
 
 
 def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:
-    """The legal actions ``side`` may be offered now: those of its own combatant (or of
-    the side itself) that is to move, which may be a reaction; ``[]`` when another side
-    or the game master is waited for. The game master is offered all of ``to_move``'s.
+    """The legal actions ``side`` may be offered now: first those of whoever is to move,
+    when that is one of its combatants (or the side itself), then those its other
+    combatants may take at this moment (a reaction, a mount in its rider's turn, a post
+    in a round declared by all); ``[]`` when it may do nothing. The game master is
+    offered all of ``to_move``'s.
     """
     check_side(encounter, side)
     actor = encounter.to_move
-    if actor is None:
-        return []
-    if side is not None and actor != side and _side_of(encounter, actor) != side:
-        return []
-    return list(encounter.legal_actions(actor))
-
-
-def _side_of(encounter: Encounter[S], actor: str) -> str | None:
-    combatant = encounter.ruleset.observe(encounter.state, None).get("combatants", {}).get(actor)
-    return None if combatant is None else str(combatant["side"])
+    if side is None:
+        return [] if actor is None else list(encounter.legal_actions(actor))
+    everyone = encounter.ruleset.observe(encounter.state, None).get("combatants", {})
+    own = [cid for cid, c in everyone.items() if c.get("side") == side]
+    actors = [a for a in (actor, *own) if a is not None and (a == side or a in own)]
+    return [a for who in dict.fromkeys(actors) for a in encounter.legal_actions(who)]
 
 
 def _hidden_from(encounter: Encounter[S], seen: dict[str, Any]) -> set[str]:
