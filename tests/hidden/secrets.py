@@ -27,12 +27,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fracas.engine import Encounter, Event
+from fracas.engine import Encounter, Event, view
+from fracas.engine.views import offered
 
 #: Per ruleset: the event kinds whose full text is private to the side of the combatant
 #: it is about (``who``), unless a test says otherwise: the numbers its observer hides.
 PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
-    "heimr": frozenset({"damage", "fatigue", "initiative", "willpower", "stance", "xp"}),
+    "heimr": frozenset({"damage", "heal", "fatigue", "initiative", "willpower", "stance", "xp"}),
     "heimr-classic": frozenset({"damage", "declare", "post"}),
     "sides": frozenset({"wound", "declare", "attack", "check"}),
     "tempo": frozenset({"damage", "secret"}),
@@ -42,7 +43,18 @@ PRIVATE_KINDS: Mapping[str, frozenset[str]] = {
 #: Words that, in an event of any kind about another side's combatant, tell a number
 #: that side's observer hides.
 PRIVATE_WORDS: Mapping[str, tuple[str, ...]] = {
-    "heimr": (" hit point", "fatigue rises", "below fatigue ", ": fatigue ", "willpower", " XP"),
+    "heimr": (
+        " left)",
+        " left),",
+        "reduced to",
+        "hit points and dies",
+        "rests five minutes:",
+        "fatigue rises",
+        "below fatigue ",
+        ": fatigue ",
+        "willpower",
+        " XP",
+    ),
     "heimr-classic": (" hit point", "willpower"),
     "sides": (" Health", " Stamina"),
     "tempo": (" HP",),
@@ -79,6 +91,21 @@ def secrets(encounter: Encounter[Any], side: str) -> Secrets:
         if also_in_gm_view:
             gm_shows.add(secret)
     return Secrets(frozenset(never), frozenset(now), frozenset(gm_shows))
+
+
+def present(encounter: Encounter[Any], side: str) -> str:
+    """What ``side`` is shown of the present, as JSON: whose turn, the state, the newest
+    log entry and the actions it is offered (where ``Secrets.now`` must not appear)."""
+    seen = view(encounter, side)
+    return json.dumps(
+        {
+            "to_move": seen["to_move"],
+            "state": seen["state"],
+            "log": seen["log"][-1:],
+            "offered": [str(a) for a in offered(encounter, side)],
+        },
+        ensure_ascii=False,
+    )
 
 
 def leaks(secret: str, shown: str) -> bool:

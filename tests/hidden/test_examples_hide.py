@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.hidden.secrets import leaks, secrets
+from tests.hidden.secrets import leaks, present, secrets
 
 from fracas.engine import Action, Encounter, RandomDice, view
-from fracas.engine.views import offered
 from fracas.table import encounterfile
 from fracas.tracker import script_lines, script_seed
 
@@ -23,17 +22,6 @@ SCRIPTS = sorted(EXAMPLES.glob("*/*.script"))
 def start(script: Path) -> Encounter[Any]:
     ruleset, setup, _ = encounterfile.load(script.with_suffix(".yaml"))
     return Encounter(ruleset, setup, RandomDice(script_seed(script)))
-
-
-def shown_now(enc: Encounter[Any], side: str) -> str:
-    seen = view(enc, side)
-    present = {
-        "to_move": seen["to_move"],
-        "state": seen["state"],
-        "log": seen["log"][-1:],
-        "offered": [str(a) for a in offered(enc, side)],
-    }
-    return json.dumps(present, ensure_ascii=False)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -47,13 +35,13 @@ def test_no_side_is_shown_a_secret_at_any_step_of_an_example(script: Path) -> No
         for side in sides:
             told = secrets(enc, side)
             whole = json.dumps(view(enc, side), ensure_ascii=False)
-            present = shown_now(enc, side)
+            now = present(enc, side)
             for secret in told.gm_shows:
                 assert leaks(secret, gm), f"line {number}: {secret!r} is not in the GM's view"
             found += [
                 f"line {number} ({line}), {side}: {s!r}" for s in told.never if leaks(s, whole)
             ]
             found += [
-                f"line {number} ({line}), {side} now: {s!r}" for s in told.now if leaks(s, present)
+                f"line {number} ({line}), {side} now: {s!r}" for s in told.now if leaks(s, now)
             ]
     assert not found, "\n".join(dict.fromkeys(found))

@@ -102,19 +102,32 @@ def seen_by(state: HeimrState, who: Combatant) -> frozenset[str] | None:
 
 
 def unseen(state: HeimrState, events: list[Event]) -> list[Event]:
-    """H-POS-4: the sides unaware of a hidden character do not see what it does (its
-    turn, its pre-rolled defence, its end): events about it that everyone would see are
-    kept from them."""
+    """H-POS-4: the sides unaware of a hidden character see nothing of it: an event that
+    everyone would see and that names it (its turn, its pre-rolled defence, an ally
+    guarding it or delaying after it) is kept from them."""
     out = []
     for event in events:
-        who = state.combatants.get(str(event.data.get("who")))
-        if event.seen_by is None and who is not None and who.hide_cr is not None:
-            unaware = {s for s, how in who.hidden_from.items() if how == UNAWARE}
+        if event.seen_by is None:
+            unaware = {
+                side
+                for who in _named(state, event)
+                if who.hide_cr is not None
+                for side, how in who.hidden_from.items()
+                if how == UNAWARE
+            }
             if unaware:
                 sides = {c.side for c in state.combatants.values()}
                 event = replace(event, seen_by=frozenset(sides - unaware))
         out.append(event)
     return out
+
+
+def _named(state: HeimrState, event: Event) -> list[Combatant]:
+    """The combatants an event's data names, by id."""
+    values: list[object] = []
+    for value in event.data.values():
+        values += value if isinstance(value, list) else [value]
+    return [state.combatants[v] for v in values if isinstance(v, str) and v in state.combatants]
 
 
 def hidden_from(target: Combatant, side: str) -> str | None:

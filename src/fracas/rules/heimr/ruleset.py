@@ -194,7 +194,12 @@ class HeimrRules(Ruleset[HeimrState]):
             for square in self._neighbours(state, c.square):
                 yield Action(cid, "guard", "-".join(sorted((c.square, square))))
             for other in state.combatants.values():
-                if other.guarding is not None and other.side != c.side:
+                if (
+                    other.guarding is not None
+                    and other.side != c.side
+                    and hiding.hidden_from(c, other.side) is None
+                    and hiding.hidden_from(other, c.side) != hiding.UNAWARE
+                ):
                     yield Action(cid, "outmanoeuvre", other.id)
             for skill in c.skills:
                 yield Action(cid, "skill", skill)
@@ -214,7 +219,8 @@ class HeimrRules(Ruleset[HeimrState]):
                 yield Action(cid, "get", item.name)
             if state.turn is not None and not state.turn.acted:
                 for anchor in state.order:
-                    if anchor != cid:
+                    unaware = hiding.hidden_from(state.combatants[anchor], c.side)
+                    if anchor != cid and unaware != hiding.UNAWARE:
                         yield Action(cid, "delay", None, (("after", anchor),))
         if state.pending is not None:
             pending = Action.parse(state.pending)

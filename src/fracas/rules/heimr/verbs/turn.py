@@ -137,7 +137,10 @@ def _check_delay(state: HeimrState, action: Action) -> None:
     anchor = action.option("after") or action.option("before")
     if anchor is None or anchor == action.actor:
         raise IllegalAction("H-INIT-3", "delay after=<character> or before=<character>")
-    who(state, anchor)
+    other = who(state, anchor)
+    if hiding.hidden_from(other, who(state, action.actor).side) == hiding.UNAWARE:
+        # H-POS-4: one cannot wait for a character one does not know is there.
+        raise IllegalAction("H-INIT-3", f"{action.actor} sees no one called {anchor!r}")
     after = action.option("after") is not None
     if turns.delayed_order(state.order, action.actor, anchor, after) == state.order:
         raise IllegalAction("H-INIT-3", f"{action.actor} already stands there in the order")
