@@ -11,7 +11,7 @@ from fracas.engine.encounter import SCHEMA_VERSION, Encounter, Entry, LegalActio
 from fracas.engine.errors import EngineError, IllegalAction, NotationError, SaveError
 from fracas.engine.events import Event
 from fracas.engine.ruleset import Ruleset, State
-from fracas.engine.views import view
+from fracas.engine.views import offered, view
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -30,5 +30,6 @@ __all__ = [
     "SaveError",
     "ScriptedDice",
     "State",
+    "offered",
     "view",
 ]

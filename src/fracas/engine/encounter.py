@@ -10,7 +10,7 @@ and :meth:`Encounter.load` replays it to the identical state.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -207,8 +207,8 @@ class Encounter(Generic[S]):
                         f"log entry {n} ({raw['action']}) replays differently: "
                         f"{scripted.remaining()} of its recorded faces are never rolled"
                     )
-                recorded = tuple(Event.from_dict(e) for e in raw.get("events", []))
-                if recorded and recorded != enc.log[-1].events:
+                recorded = [Event.from_dict(e) for e in raw.get("events", [])]
+                if recorded and _what(recorded) != _what(enc.log[-1].events):
                     raise SaveError(f"log entry {n} ({raw['action']}) replays differently")
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
@@ -217,6 +217,12 @@ class Encounter(Generic[S]):
         except (KeyError, TypeError, ValueError) as err:
             raise SaveError(f"not a fracas save file: malformed dice {err}") from None
         return enc
+
+
+def _what(events: Iterable[Event]) -> list[tuple[str, str, dict[str, Any]]]:
+    """What happened, for comparing a replay with its save: who may see each event is
+    the rules' to say, so a save from before a side was shown less replays the same."""
+    return [(e.kind, e.text, dict(e.data)) for e in events]
 
 
 def migrate(data: dict[str, Any]) -> dict[str, Any]:

@@ -1,11 +1,22 @@
 """Events: what an action caused, every die face included.
 
-An event may be hidden: ``seen_by`` names the sides that may see it (``None`` means
-everyone). The game master sees all; :mod:`fracas.engine.views` filters the rest.
+An event may be hidden, and may be seen in part. ``seen_by`` names the sides that may
+see it at all (``None``: everyone); ``detail`` names those that see its full text and
+data (``None``: all who see it). The others read its ``outline`` and ``outline_data``
+instead; an event without an outline is, to them, not there. The game master sees
+all; :meth:`Event.for_side` gives what one side may see, and
+:mod:`fracas.engine.views` shows only that.
 
 >>> e = Event("hit", "brannoc loses 2 hit points", {"target": "brannoc", "damage": 2})
 >>> Event.from_dict(e.to_dict()) == e
 True
+>>> w = Event("damage", "Ylva loses 3 hit points (1 left)", {"who": "ylva", "hp": 1},
+...           detail=frozenset({"north"}), outline="Ylva is wounded",
+...           outline_data={"who": "ylva"})
+>>> w.for_side("north") is w, w.for_side(None) is w
+(True, True)
+>>> w.for_side("south").to_dict()
+{'kind': 'damage', 'text': 'Ylva is wounded', 'data': {'who': 'ylva'}}
 """
 
 from __future__ import annotations
@@ -23,23 +34,53 @@ class Event:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
     seen_by: frozenset[str] | None = None
+    #: The sides that see the full text and data; ``None``: every side that sees it.
+    detail: frozenset[str] | None = None
+    #: What a side that sees the event but not its detail reads instead of ``text``.
+    outline: str | None = None
+    #: The data such a side gets instead of ``data``.
+    outline_data: Mapping[str, Any] = field(default_factory=dict)
 
     def visible_to(self, side: str | None) -> bool:
-        """Whether ``side`` may see this event; ``None`` is the game master."""
-        return side is None or self.seen_by is None or side in self.seen_by
+        """Whether ``side`` may see this event (in full or in outline); ``None`` is the
+        game master."""
+        if side is None:
+            return True
+        if self.seen_by is not None and side not in self.seen_by:
+            return False
+        return self.detail is None or side in self.detail or self.outline is not None
+
+    def for_side(self, side: str | None) -> Event | None:
+        """What ``side`` sees of this event: itself, its outline, or nothing (``None``)."""
+        if side is None or (self.visible_to(side) and (self.detail is None or side in self.detail)):
+            return self
+        if not self.visible_to(side):
+            return None
+        assert self.outline is not None, "visible without detail: there is an outline"
+        return Event(self.kind, self.outline, dict(self.outline_data), self.seen_by)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "text": self.text, "data": dict(self.data)}
         if self.seen_by is not None:
             out["seen_by"] = sorted(self.seen_by)
+        if self.detail is not None:
+            out["detail"] = sorted(self.detail)
+        if self.outline is not None:
+            out["outline"] = self.outline
+        if self.outline_data:
+            out["outline_data"] = dict(self.outline_data)
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
         seen = data.get("seen_by")
+        detail = data.get("detail")
         return cls(
             data["kind"],
             data["text"],
             dict(data.get("data", {})),
             None if seen is None else frozenset(seen),
+            None if detail is None else frozenset(detail),
+            data.get("outline"),
+            dict(data.get("outline_data", {})),
         )

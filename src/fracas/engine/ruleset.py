@@ -57,6 +57,11 @@ class Ruleset(ABC, Generic[S]):
     def observe(self, state: S, side: str | None) -> dict[str, Any]:
         """What ``side`` may know of ``state``; ``None`` is the game master, who sees all."""
 
+    def sides(self, state: S) -> list[str]:
+        """The sides of the encounter, in order of first appearance among the combatants."""
+        combatants = self.observe(state, None).get("combatants", {})
+        return list(dict.fromkeys(str(c["side"]) for c in combatants.values()))
+
     def check_campaign(self, document: YamlDocument) -> None:
         """Check a campaign file on its own, so that its mistakes are named by its file
         and line (:class:`~fracas.yamlfile.CampaignError`); by default nothing to check."""
@@ -70,11 +75,6 @@ class Ruleset(ABC, Generic[S]):
         """Every verb an action may use, for reading what people type; by default the
         verbs of the actions proposed now."""
         return sorted({a.verb for a in self.candidates(state, None)})
-
-    def sides(self, state: S) -> list[str]:
-        """The sides present, sorted; by default those of the combatants the GM sees."""
-        people = self.observe(state, None).get("combatants", {})
-        return sorted({str(p["side"]) for p in people.values() if p.get("side")})
 
     def winner(self, state: S) -> str | None:
         """The side that won, once the encounter is over; ``None`` for none (or a draw)."""

@@ -1,26 +1,93 @@
 """What a side may see. Hidden information is filtered here and nowhere else.
 
-The game master (``side=None``) sees everything; a side sees the state as its
-ruleset's observer shows it and only the log events it may see.
+The game master (``side=None``) sees everything. A side sees the state as its
+ruleset's observer shows it, each log event as :meth:`Event.for_side` gives it, and
+no word of a combatant it cannot see: whose turn it is, the order and the initiative
+leave out the combatants its observer leaves out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from fracas.engine.actions import Action
 from fracas.engine.encounter import Encounter
 from fracas.engine.ruleset import S
 
+#: The keys of an observed state that name combatants, which a side sees only if it
+#: sees the combatant: one name, a list of names, or a mapping from names.
+_NAMING = ("current", "order", "initiative", "waiting", "waiting_for")
+
+
+def check_side(encounter: Encounter[S], side: str | None) -> None:
+    """Refuse a side that is not in the encounter (``None``, the game master, is)."""
+    if side is None:
+        return
+    sides = encounter.ruleset.sides(encounter.state)
+    if side not in sides:
+        raise ValueError(f"no side called {side!r}: the sides are {', '.join(sorted(sides))}")
+
 
 def view(encounter: Encounter[S], side: str | None = None) -> dict[str, Any]:
-    """A JSON-ready view of ``encounter`` for ``side`` (``None``: the game master)."""
+    """A JSON-ready view of ``encounter`` for ``side`` (``None``: the game master).
+
+    :class:`ValueError` if there is no such side.
+    """
+    check_side(encounter, side)
+    state = encounter.ruleset.observe(encounter.state, side)
+    to_move = encounter.to_move
+    if side is not None:
+        hidden = _hidden_from(encounter, state)
+        state = _without(state, hidden)
+        if to_move in hidden:
+            to_move = None  # somebody acts, but the side may not know who: "waiting"
+    log = []
+    for entry in encounter.log:
+        seen = (e.for_side(side) for e in entry.events)
+        log.append([e.to_dict() for e in seen if e is not None])
     return {
         "ruleset": encounter.ruleset.id,
         "side": side,
-        "to_move": encounter.to_move,
+        "to_move": to_move,
         "over": encounter.is_over(),
-        "state": encounter.ruleset.observe(encounter.state, side),
-        "log": [
-            [e.to_dict() for e in entry.events if e.visible_to(side)] for entry in encounter.log
-        ],
+        "state": state,
+        "log": log,
     }
+
+
+def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:
+    """The legal actions ``side`` may be offered now: first those of whoever is to move,
+    when that is one of its combatants (or the side itself), then those its other
+    combatants may take at this moment (a reaction, a mount in its rider's turn, a post
+    in a round declared by all); ``[]`` when it may do nothing. The game master is
+    offered all of ``to_move``'s.
+    """
+    check_side(encounter, side)
+    actor = encounter.to_move
+    if side is None:
+        return [] if actor is None else list(encounter.legal_actions(actor))
+    everyone = encounter.ruleset.observe(encounter.state, None).get("combatants", {})
+    own = [cid for cid, c in everyone.items() if c.get("side") == side]
+    actors = [a for a in (actor, *own) if a is not None and (a == side or a in own)]
+    return [a for who in dict.fromkeys(actors) for a in encounter.legal_actions(who)]
+
+
+def _hidden_from(encounter: Encounter[S], seen: dict[str, Any]) -> set[str]:
+    """The combatants the game master sees and the side's observer leaves out."""
+    everyone = encounter.ruleset.observe(encounter.state, None).get("combatants", {})
+    return set(everyone) - set(seen.get("combatants", {}))
+
+
+def _without(state: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    if not hidden:
+        return state
+    out = dict(state)
+    for key in _NAMING:
+        value = out.get(key)
+        if isinstance(value, str) and value in hidden:
+            out[key] = None
+        elif isinstance(value, list):
+            out[key] = [v for v in value if v not in hidden]
+        elif isinstance(value, dict):
+            out[key] = {k: v for k, v in value.items() if k not in hidden}
+    return out

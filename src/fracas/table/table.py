@@ -36,6 +36,7 @@ from fracas.engine import (
     ScriptedDice,
     view,
 )
+from fracas.engine.views import check_side, offered
 from fracas.rules import find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
@@ -149,9 +150,10 @@ class Table:
         """``side`` if the encounter has it (``None`` and ``gm`` are the game master)."""
         if side is None or side == GM:
             return None
-        sides = self.sides()
-        if side not in sides:
-            raise TableError(f"no side called {side[:40]!r}: the sides are {', '.join(sides)}")
+        try:
+            check_side(self.encounter, side[:40])
+        except ValueError as err:
+            raise TableError(str(err)) from None
         return side
 
     def resolve(self, text: str, side: str | None = None) -> Action:
@@ -280,15 +282,8 @@ class Table:
         return present(self.table_view(side, log_tail))
 
     def offered(self, side: str | None) -> list[Action]:
-        """The actions ``side`` may take now: those of its own combatant who is to move
-        (everything the one to move may do, for the game master)."""
-        enc = self.encounter
-        actor = enc.to_move
-        if actor is None or enc.is_over():
-            return []
-        if side is not None and self._owner(actor) != side:
-            return []
-        return list(enc.legal_actions(actor))
+        """The actions ``side`` may take now (see :func:`fracas.engine.views.offered`)."""
+        return offered(self.encounter, side)
 
     def _owner(self, actor: str) -> str | None:
         """The side a combatant fights for (``None`` for the game master)."""

@@ -120,6 +120,9 @@ def _spend_willpower(who: Fighter, amount: int, events: list[Event]) -> int:
                 "willpower",
                 f"{who.name} spends {amount} willpower: +{2 * amount} to the roll",
                 {"who": who.id, "spent": amount, "left": who.willpower},
+                detail=frozenset({who.side}),  # what is left is the own side's
+                outline=f"{who.name} spends {amount} willpower: +{2 * amount} to the roll",
+                outline_data={"who": who.id, "spent": amount},
             )
         )
     return 2 * amount

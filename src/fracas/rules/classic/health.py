@@ -25,6 +25,9 @@ def hurt(state: ClassicState, who: Fighter, amount: int, events: list[Event]) ->
             "damage",
             f"{who.name} loses {amount} hit point{'s' if amount != 1 else ''} ({who.hp} left)",
             {"who": who.id, "amount": amount, "hp": who.hp},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} is wounded",
+            outline_data={"who": who.id},
         )
     )
     tables = heimr_tables()
@@ -33,7 +36,7 @@ def hurt(state: ClassicState, who: Fighter, amount: int, events: list[Event]) ->
         return
     level = tables.injury_levels[name]
     if level.dies_after_minutes == 0:
-        die(who, f"{who.name} falls at {who.hp} hit points and dies", events)
+        die(who, f"{who.name} falls at {who.hp} hit points and dies", events, f"{who.name} dies")
     elif level.dies_after_minutes is not None:
         make_dying(state, who, level.dies_after_minutes, events, name)
     else:
@@ -61,10 +64,24 @@ def make_dying(
     )
 
 
-def die(who: Fighter, text: str, events: list[Event]) -> None:
+def die(who: Fighter, text: str, events: list[Event], outline: str | None = None) -> None:
+    """``who`` dies; ``outline`` is the text for the other sides when ``text`` tells its
+    hit points."""
     who.dead = True
     who.conditions = [c for c in who.conditions if c.name != "dying"]
-    events.append(Event("death", text, {"who": who.id}))
+    if outline is None:
+        events.append(Event("death", text, {"who": who.id}))
+        return
+    events.append(
+        Event(
+            "death",
+            text,
+            {"who": who.id},
+            detail=frozenset({who.side}),
+            outline=outline,
+            outline_data={"who": who.id},
+        )
+    )
 
 
 def tick(state: ClassicState, events: list[Event]) -> None:
@@ -81,5 +98,12 @@ def heal(who: Fighter, to: int, events: list[Event]) -> None:
     if who.hp > 0:
         who.conditions = [c for c in who.conditions if c.name != "dying"]
     events.append(
-        Event("heal", f"{who.name} has {who.hp} hit points", {"who": who.id, "hp": who.hp})
+        Event(
+            "heal",
+            f"{who.name} has {who.hp} hit points",
+            {"who": who.id, "hp": who.hp},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} is healed",
+            outline_data={"who": who.id},
+        )
     )

@@ -167,6 +167,9 @@ def _done(state: ClassicState, action: Action, dice: DiceSource, events: list[Ev
             "post",
             f"{who.name} posts: " + ("; ".join(lines) if lines else "nothing"),
             {"who": who.id, "actions": lines},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} posts",
+            outline_data={"who": who.id},
         )
     )
 
@@ -175,4 +178,13 @@ def _done(state: ClassicState, action: Action, dice: DiceSource, events: list[Ev
 def _retract(state: ClassicState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     n = state.declared.retract(action.actor)
     who = state.combatants[action.actor]
-    events.append(Event("retract", f"{who.name} takes back {n} declarations", {"who": who.id}))
+    events.append(
+        Event(
+            "retract",
+            f"{who.name} takes back {n} declarations",
+            {"who": who.id},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} takes back the post",
+            outline_data={"who": who.id},
+        )
+    )

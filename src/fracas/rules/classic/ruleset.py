@@ -133,6 +133,7 @@ class ClassicRules(Ruleset[ClassicState]):
                 "declare",
                 text,
                 {"who": who.id, "action": str(main), "else": [str(a) for a in alternatives]},
+                detail=frozenset({who.side}),  # the other sides learn it when the round closes
             )
         )
         return events
@@ -179,7 +180,8 @@ class ClassicRules(Ruleset[ClassicState]):
     def observe(self, state: ClassicState, side: str | None) -> dict[str, Any]:
         """The DM sees everything; a side sees its own fully and others as they look:
         position, conditions, injury, weapons, but not hit points, willpower or hero
-        points. Posts are public, as on the forum."""
+        points. That a character has posted is public, as on the forum; what it declared
+        is its own side's until the round closes."""
         order = [c for c in state.order if c in state.combatants] or list(state.combatants)
         return {
             "round": state.round,
@@ -195,6 +197,7 @@ class ClassicRules(Ruleset[ClassicState]):
             "declared": {
                 cid: [str(d.action) for d in state.declared.of(cid)]
                 for cid in state.declared.actors()
+                if side is None or state.combatants[cid].side == side
             },
             "posted": list(state.posted),
             "warnings": list(state.warnings) if side is None else [],

@@ -32,7 +32,13 @@ def damage(
     if lethal and amount >= (most if was_out else 2 * most):
         target.hp = 0
         times = "once" if was_out else "twice"
-        kill(state, target, events, f"{amount} lethal damage, {times} its {most} HP in one hit")
+        kill(
+            state,
+            target,
+            events,
+            f"{amount} lethal damage, {times} its {most} HP in one hit",
+            f"{amount} lethal damage in one hit",
+        )
         return
     target.hp = max(0, target.hp - amount)
     events.append(
@@ -40,6 +46,9 @@ def damage(
             "damage",
             f"{target.name} takes {amount} {kind} damage ({target.hp}/{most} HP)",
             {"who": target.id, "damage": amount, "lethal": lethal, "hp": target.hp},
+            detail=frozenset({target.side}),  # hit points are the own side's
+            outline=f"{target.name} takes {amount} {kind} damage",
+            outline_data={"who": target.id, "damage": amount, "lethal": lethal},
         )
     )
     if was_out:
@@ -57,10 +66,25 @@ def knock_out(state: DieStepState, who: Combatant, lethal: bool, events: list[Ev
     _fall(state, who, events, "knocked out")
 
 
-def kill(state: DieStepState, who: Combatant, events: list[Event], why: str) -> None:
+def kill(
+    state: DieStepState, who: Combatant, events: list[Event], why: str, seen: str | None = None
+) -> None:
+    """``who`` dies; ``seen`` is the why the other sides read when ``why`` tells HP."""
     who.dead, who.knocked_out, who.hp, who.mp = True, False, 0, 0
     who.dies_at = who.wake_at = None
-    events.append(Event("death", f"{who.name} dies: {why}", {"who": who.id}))
+    if seen is None:
+        events.append(Event("death", f"{who.name} dies: {why}", {"who": who.id}))
+    else:
+        events.append(
+            Event(
+                "death",
+                f"{who.name} dies: {why}",
+                {"who": who.id},
+                detail=frozenset({who.side}),
+                outline=f"{who.name} dies: {seen}",
+                outline_data={"who": who.id},
+            )
+        )
     _fall(state, who, events, "dead")
 
 
@@ -147,7 +171,16 @@ def wait(state: DieStepState, minutes: int, dice: DiceSource, events: list[Event
         elif who.wake_at is not None and who.wake_at <= state.minutes:
             who.knocked_out, who.wake_at = False, None
             who.hp = max(who.hp, 1)
-            events.append(Event("wake", f"{who.name} wakes with {who.hp} HP", {"who": who.id}))
+            events.append(
+                Event(
+                    "wake",
+                    f"{who.name} wakes with {who.hp} HP",
+                    {"who": who.id},
+                    detail=frozenset({who.side}),
+                    outline=f"{who.name} wakes",
+                    outline_data={"who": who.id},
+                )
+            )
 
 
 def first_aid(
@@ -187,6 +220,9 @@ def first_aid(
             "aid",
             f"{medic.name} saves {patient.name}: 1 HP, badly wounded, a permanent injury",
             {"who": patient.id, "saved": True},
+            detail=frozenset({patient.side}),  # hit points and injuries are its side's
+            outline=f"{medic.name} saves {patient.name}: badly wounded",
+            outline_data={"who": patient.id, "saved": True},
         )
     )
 
@@ -220,11 +256,14 @@ def heal(
         target.stunned_encounter = False
         if target.wound == "badly":
             target.wound = ""
+    stunned = " and stunned" if target.stunned or target.stunned_encounter else ""
     events.append(
         Event(
             "heal",
-            f"{target.name} is healed to {target.hp}/{most} HP"
-            + (" and stunned" if target.stunned or target.stunned_encounter else ""),
+            f"{target.name} is healed to {target.hp}/{most} HP{stunned}",
             {"who": target.id, "hp": target.hp},
+            detail=frozenset({target.side}),
+            outline=f"{target.name} is healed{stunned}",
+            outline_data={"who": target.id},
         )
     )

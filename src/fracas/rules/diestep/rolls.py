@@ -50,19 +50,30 @@ def roll(
     shifted = f" {ranks:+d} ranks" if ranks else ""
     said = [f"{r}: {'adv' if v > 0 else 'dis'}" if v else r for r, v in sources]
     because = f" ({'; '.join(said)})" if said else ""  # no brackets: the terminal eats them
+    text = (
+        f"{name} rolls {what} d{sides}{shifted} as {mechanic.notation()}{because}: "
+        f"{mechanic.explain(result)}"
+    )
+    data = {
+        "who": who.id if who is not None else None,
+        "what": what,
+        "die": mechanic.notation(),
+        "faces": list(result.faces),
+        "result": result.result,
+        "why": why,
+    }
+    if who is None:
+        events.append(Event("roll", text, data))
+        return result.result
+    # The die tells the attribute, which is the own side's: the others see the result.
     events.append(
         Event(
             "roll",
-            f"{name} rolls {what} d{sides}{shifted} as {mechanic.notation()}{because}: "
-            f"{mechanic.explain(result)}",
-            {
-                "who": who.id if who is not None else None,
-                "what": what,
-                "die": mechanic.notation(),
-                "faces": list(result.faces),
-                "result": result.result,
-                "why": why,
-            },
+            text,
+            data,
+            detail=frozenset({who.side}),
+            outline=f"{name} rolls {what}: {result.result}",
+            outline_data={"who": who.id, "what": what, "result": result.result},
         )
     )
     return result.result

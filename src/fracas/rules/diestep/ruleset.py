@@ -250,7 +250,9 @@ class DieStepRules(Ruleset[DieStepState]):
             "over": state.over,
             "minutes": state.minutes,
             "waiting": self.to_move(state) if state.windows else None,
-            "ap": None if state.turn is None else state.turn.left,
+            "ap": None
+            if state.turn is None or side not in (None, state.who(state.turn.actor).side)
+            else state.turn.left,
             "regions": {n: list(r.borders) for n, r in state.regions.items()},
             "combatants": {
                 cid: _observe_one(c, side is None or side == c.side)

@@ -111,6 +111,9 @@ def start_turn(state: DieStepState, events: list[Event]) -> None:
             "turn",
             f"round {state.round}: {who.name}'s turn{with_mount}, {pool} AP",
             {"who": who.id, "round": state.round, "ap": pool},
+            detail=frozenset({who.side}),  # AP are the own side's
+            outline=f"round {state.round}: {who.name}'s turn{with_mount}",
+            outline_data={"who": who.id, "round": state.round},
         )
     )
 

@@ -174,7 +174,14 @@ def _unaware(state: DieStepState, action: Action, dice: DiceSource, events: list
     target, other = who(state, action.target), who(state, action.option("of"))
     if other.id not in target.unaware_of:
         target.unaware_of.append(other.id)
-    events.append(Event("aware", f"{target.name} is unaware of {other.name}", {}))
+    events.append(
+        Event(
+            "aware",
+            f"{target.name} is unaware of {other.name}",
+            {},
+            detail=frozenset({target.side}),  # as observe shows it: the target's side's
+        )
+    )
 
 
 @verb("aware", "gm", "D-DEF-1", "<target> notices an attacker: of=<attacker>")
@@ -182,7 +189,14 @@ def _aware(state: DieStepState, action: Action, dice: DiceSource, events: list[E
     target, other = who(state, action.target), who(state, action.option("of"))
     if other.id in target.unaware_of:
         target.unaware_of.remove(other.id)
-    events.append(Event("aware", f"{target.name} is aware of {other.name}", {}))
+    events.append(
+        Event(
+            "aware",
+            f"{target.name} is aware of {other.name}",
+            {},
+            detail=frozenset({target.side}),
+        )
+    )
 
 
 @checks("helpless", "free")

@@ -757,6 +757,9 @@ def breather(state: HeimrState, who: Combatant, events: list[Event]) -> None:
             "fatigue",
             f"{who.name} takes a breather: fatigue {who.fatigue}",
             {"who": who.id, "fatigue": who.fatigue},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} takes a breather",
+            outline_data={"who": who.id},
         )
     )
 

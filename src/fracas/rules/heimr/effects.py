@@ -87,6 +87,7 @@ def receive(
                 "willpower",
                 f"{who.name} has {who.willpower} willpower",
                 {"who": who.id, "willpower": who.willpower},
+                detail=frozenset({who.side}),  # willpower is the own side's
             )
         )
         return

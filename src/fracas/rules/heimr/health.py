@@ -38,6 +38,9 @@ def lose_hit_points(
             f"{who.name} loses {amount} hit point{'s' if amount != 1 else ''} "
             f"({who.hp} left)" + (f", hit in the {part}" if part else ""),
             {"who": who.id, "amount": amount, "hp": who.hp, "part": part},
+            detail=frozenset({who.side}),  # hit points are the own side's
+            outline=f"{who.name} is wounded" + (f", hit in the {part}" if part else ""),
+            outline_data={"who": who.id, "part": part},
         )
     )
     if who.hp > 0:
@@ -53,7 +56,12 @@ def set_hit_points(
     who.hp = min(who.hp, hp)
     events.append(
         Event(
-            "damage", f"{who.name} is reduced to {who.hp} hit points", {"who": who.id, "hp": who.hp}
+            "damage",
+            f"{who.name} is reduced to {who.hp} hit points",
+            {"who": who.id, "hp": who.hp},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} is wounded",
+            outline_data={"who": who.id},
         )
     )
     if who.hp <= 0:
@@ -72,7 +80,7 @@ def injure(
     now = level(state, who.hp)
     assert now is not None
     if now.dies_after_minutes == 0:
-        die(who, f"{who.name} falls to {who.hp} hit points and dies", events)
+        die(who, f"{who.name} falls to {who.hp} hit points and dies", events, f"{who.name} dies")
         return
     if part is not None and part not in who.injuries:
         who.injuries.append(part)
@@ -113,13 +121,26 @@ def knock_out(who: Combatant, events: list[Event]) -> None:
     events.append(Event("unconscious", f"{who.name} falls unconscious", {"who": who.id}))
 
 
-def die(who: Combatant, text: str, events: list[Event]) -> None:
+def die(who: Combatant, text: str, events: list[Event], outline: str | None = None) -> None:
+    """``who`` dies; ``outline`` is the other sides' text when ``text`` tells hit points."""
     who.dead = True
     who.unconscious = True
     who.helpless = True
     who.prone = True
     who.defence = None
-    events.append(Event("death", text, {"who": who.id}))
+    if outline is None:
+        events.append(Event("death", text, {"who": who.id}))
+        return
+    events.append(
+        Event(
+            "death",
+            text,
+            {"who": who.id},
+            detail=frozenset({who.side}),
+            outline=outline,
+            outline_data={"who": who.id},
+        )
+    )
 
 
 def tick(state: HeimrState, events: list[Event]) -> None:
@@ -168,5 +189,12 @@ def heal(who: Combatant, to: int, events: list[Event]) -> None:
         who.injured_at = None
         who.stabilized = False
     events.append(
-        Event("heal", f"{who.name} has {who.hp} hit points", {"who": who.id, "hp": who.hp})
+        Event(
+            "heal",
+            f"{who.name} has {who.hp} hit points",
+            {"who": who.id, "hp": who.hp},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} is healed",
+            outline_data={"who": who.id},
+        )
     )

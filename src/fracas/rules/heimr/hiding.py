@@ -8,6 +8,8 @@ sees, all its members see (docs/decisions.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fracas.dice import StandardExpression
 from fracas.dice.standard import DiceTerm
 from fracas.engine import DiceSource, Event, IllegalAction
@@ -97,6 +99,35 @@ def seen_by(state: HeimrState, who: Combatant) -> frozenset[str] | None:
         return None
     sides = {c.side for c in state.combatants.values()}
     return frozenset(sides - set(who.hidden_from))
+
+
+def unseen(state: HeimrState, events: list[Event]) -> list[Event]:
+    """H-POS-4: the sides unaware of a hidden character see nothing of it: an event that
+    everyone would see and that names it (its turn, its pre-rolled defence, an ally
+    guarding it or delaying after it) is kept from them."""
+    out = []
+    for event in events:
+        if event.seen_by is None:
+            unaware = {
+                side
+                for who in _named(state, event)
+                if who.hide_cr is not None
+                for side, how in who.hidden_from.items()
+                if how == UNAWARE
+            }
+            if unaware:
+                sides = {c.side for c in state.combatants.values()}
+                event = replace(event, seen_by=frozenset(sides - unaware))
+        out.append(event)
+    return out
+
+
+def _named(state: HeimrState, event: Event) -> list[Combatant]:
+    """The combatants an event's data names, by id."""
+    values: list[object] = []
+    for value in event.data.values():
+        values += value if isinstance(value, list) else [value]
+    return [state.combatants[v] for v in values if isinstance(v, str) and v in state.combatants]
 
 
 def hidden_from(target: Combatant, side: str) -> str | None:

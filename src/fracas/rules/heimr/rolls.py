@@ -79,23 +79,29 @@ def challenge(
         base = f"C{ability.consistency}P{ability.potential}"
         text = f"{purpose}: C{c}P{p}" + (f" ({base}; {changes})" if changes else "")
         text += f", rolls {list(roll.faces)}: {roll.explanation}"
+        data = {
+            "who": who.id,
+            "purpose": purpose,
+            "challenge": f"C{c}P{p}",
+            "faces": list(roll.faces),
+            "result": roll.result,
+            "failed_outright": failed,
+        }
         if failed:
-            text += f"; fails outright, {roll.parts['raw']} is below fatigue {who.fatigue}"
-        events.append(
-            Event(
-                "roll",
-                text,
-                {
-                    "who": who.id,
-                    "purpose": purpose,
-                    "challenge": f"C{c}P{p}",
-                    "faces": list(roll.faces),
-                    "result": roll.result,
-                    "failed_outright": failed,
-                },
-                seen_by,
+            # That it fails is seen (H-ATK-3); the fatigue it fails on is the own side's.
+            events.append(
+                Event(
+                    "roll",
+                    text + f"; fails outright, {roll.parts['raw']} is below fatigue {who.fatigue}",
+                    data,
+                    seen_by,
+                    detail=frozenset({who.side}),
+                    outline=text + "; fails outright",
+                    outline_data=data,
+                )
             )
-        )
+        else:
+            events.append(Event("roll", text, data, seen_by))
         if physical and fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
@@ -121,5 +127,6 @@ def tire(who: Combatant, d6: int, events: list[Event], in_combat: bool = True) -
             "fatigue",
             f"{who.name}'s d6 shows {d6}, below fatigue: fatigue rises to {who.fatigue}",
             {"who": who.id, "fatigue": who.fatigue},
+            detail=frozenset({who.side}),  # fatigue is the own side's
         )
     )

@@ -129,6 +129,9 @@ class HeimrRules(Ruleset[HeimrState]):
     # -- applying ----------------------------------------------------------------------
 
     def apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
+        return hiding.unseen(state, self._apply(state, action, dice))
+
+    def _apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
         verb = VERBS[action.verb]
         kind = kind_of(action)
         events: list[Event] = []
@@ -194,7 +197,12 @@ class HeimrRules(Ruleset[HeimrState]):
             for square in self._neighbours(state, c.square):
                 yield Action(cid, "guard", "-".join(sorted((c.square, square))))
             for other in state.combatants.values():
-                if other.guarding is not None and other.side != c.side:
+                if (
+                    other.guarding is not None
+                    and other.side != c.side
+                    and hiding.hidden_from(c, other.side) is None
+                    and hiding.hidden_from(other, c.side) != hiding.UNAWARE
+                ):
                     yield Action(cid, "outmanoeuvre", other.id)
             for skill in c.skills:
                 yield Action(cid, "skill", skill)
@@ -214,7 +222,8 @@ class HeimrRules(Ruleset[HeimrState]):
                 yield Action(cid, "get", item.name)
             if state.turn is not None and not state.turn.acted:
                 for anchor in state.order:
-                    if anchor != cid:
+                    unaware = hiding.hidden_from(state.combatants[anchor], c.side)
+                    if anchor != cid and unaware != hiding.UNAWARE:
                         yield Action(cid, "delay", None, (("after", anchor),))
         if state.pending is not None:
             pending = Action.parse(state.pending)
@@ -236,7 +245,11 @@ class HeimrRules(Ruleset[HeimrState]):
             "clock": state.clock,
             "current": state.current,
             "order": list(state.order),
-            "initiative": dict(state.initiative) if side is None else {},
+            "initiative": {
+                cid: result
+                for cid, result in state.initiative.items()
+                if side is None or state.combatants[cid].side == side
+            },
             "clusters": [list(c) for c in state.clusters],
             "battlefield": field_view(state),
             "combatants": {

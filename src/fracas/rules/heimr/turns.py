@@ -28,6 +28,10 @@ def roll_initiative(state: HeimrState, dice: DiceSource, events: list[Event]) ->
                 "initiative",
                 f"{who.name} rolls initiative {ch.notation()}: {list(roll.faces)} -> {roll.result}",
                 {"who": cid, "faces": list(roll.faces), "result": roll.result},
+                # Its potential is the willpower, which is the own side's (observe).
+                detail=frozenset({who.side}),
+                outline=f"{who.name} rolls initiative",
+                outline_data={"who": cid},
             )
         )
     state.order = sorted(
@@ -97,6 +101,7 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
                 "ready",
                 f"{who.name}'s readied action was not triggered and is lost",
                 {"who": who.id},
+                detail=frozenset({who.side}),  # H-INIT-4: the readied action is its side's
             )
         )
         who.readied = None

@@ -164,21 +164,18 @@ def strike(
     roll = dice.roll(RollUnder.target(odds.target), f"{attacker.name} attacks {target.name}")
     total = roll.parts["total"]
     hit = roll.result == 1
+    rolls = f"rolls {'+'.join(map(str, roll.faces))} = {total}: {'a hit' if hit else 'a miss'}"
+    seen_before = {"attacker": attacker.id, "target": target.id, "weapon": wname, "kind": kind}
+    seen_after = {"faces": list(roll.faces), "total": total, "hit": hit}
     events.append(
         Event(
             "attack",
-            f"{attacker.name} {kind} {target.name} with the {wname}: {odds.describe()}; "
-            f"rolls {'+'.join(map(str, roll.faces))} = {total}: {'a hit' if hit else 'a miss'}",
-            {
-                "attacker": attacker.id,
-                "target": target.id,
-                "weapon": wname,
-                "kind": kind,
-                "needed": odds.target,
-                "faces": list(roll.faces),
-                "total": total,
-                "hit": hit,
-            },
+            f"{attacker.name} {kind} {target.name} with the {wname}: {odds.describe()}; {rolls}",
+            {**seen_before, "needed": odds.target, **seen_after},
+            # The number needed tells the attacker's attribute, which is its own side's.
+            detail=frozenset({attacker.side}),
+            outline=f"{attacker.name} {kind} {target.name} with the {wname}: {rolls}",
+            outline_data={**seen_before, **seen_after},
         )
     )
     if not hit:
@@ -252,6 +249,9 @@ def take_damage(target: Combatant, points: int, events: list[Event]) -> None:
                 "stamina": target.stamina,
                 "health": target.health,
             },
+            detail=frozenset({target.side}),  # Health and Stamina are the own side's
+            outline=f"{target.name} is hurt",
+            outline_data={"who": target.id},
         )
     )
     if target.health <= 0:

@@ -122,16 +122,26 @@ def _referee_test(
         roll = dice.roll(RollUnder.target(need), f"{who.name}'s {test} check")
         success = roll.result == 1
         text = f"{test} {score}" + (f" - {hard}" if hard else "") + (f" + {easy}" if easy else "")
+        rolls = f"rolls {'+'.join(map(str, roll.faces))} = {roll.parts['total']}: " + (
+            "success" if success else "failure"
+        )
         events.append(
             Event(
                 "check",
-                f"{who.name} tests {text} = {need}: rolls "
-                f"{'+'.join(map(str, roll.faces))} = {roll.parts['total']}: "
-                + ("success" if success else "failure"),
+                f"{who.name} tests {text} = {need}: {rolls}",
                 {
                     "who": who.id,
                     "attribute": test,
                     "needed": need,
+                    "faces": list(roll.faces),
+                    "success": success,
+                },
+                # The score tells the attribute, which is the own side's.
+                detail=frozenset({who.side}),
+                outline=f"{who.name} tests {test}: {rolls}",
+                outline_data={
+                    "who": who.id,
+                    "attribute": test,
                     "faces": list(roll.faces),
                     "success": success,
                 },

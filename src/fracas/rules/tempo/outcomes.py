@@ -60,19 +60,22 @@ def damage(
     dealt = max(0, rolled - protection)
     target.hp -= dealt
     armour = "ignoring armour" if ignore_armour else f"armour {protection}"
+    seen = {
+        "who": who.id,
+        "target": target.id,
+        "rolled": rolled,
+        "protection": protection,
+        "damage": dealt,
+    }
+    taken = f"{target.name} takes {dealt} damage ({notation} rolled {rolled}, {armour})"
     events.append(
         Event(
             "damage",
-            f"{target.name} takes {dealt} damage ({notation} rolled {rolled}, {armour}): "
-            f"{target.hp} HP left",
-            {
-                "who": who.id,
-                "target": target.id,
-                "rolled": rolled,
-                "protection": protection,
-                "damage": dealt,
-                "hp": target.hp,
-            },
+            f"{taken}: {target.hp} HP left",
+            {**seen, "hp": target.hp},
+            detail=frozenset({target.side}),  # hit points are the own side's (observe)
+            outline=taken,
+            outline_data=seen,
         )
     )
     if target.out:

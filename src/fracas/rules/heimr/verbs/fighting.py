@@ -107,7 +107,14 @@ def _check_defend(state: HeimrState, action: Action) -> None:
 def _defend(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
     c.stance = action.target  # type: ignore[assignment]
-    events.append(Event("stance", f"{c.name} will pre-roll {action.target}", {"who": c.id}))
+    events.append(
+        Event(
+            "stance",
+            f"{c.name} will pre-roll {action.target}",
+            {"who": c.id},
+            detail=frozenset({c.side}),  # the stance is the own side's until rolled
+        )
+    )
 
 
 @verb("dodge", "standard", "H-ACT-3", "ready a dodge: +2 potential to the next dodge of a shot")
@@ -137,6 +144,12 @@ def _check_outmanoeuvre(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-GUARD-4", f"{guard.name} guards nothing against {c.name}")
     if guard.square != c.square and not guard.guarding.startswith("square:"):
         raise IllegalAction("H-GUARD-4", f"{guard.name} is not in {c.name}'s square")
+    if hiding.hidden_from(guard, c.side) == hiding.UNAWARE:
+        raise IllegalAction("H-GUARD-4", f"{c.name} sees no one called {action.target!r}")
+    if hiding.hidden_from(c, guard.side) is not None:
+        raise IllegalAction(
+            "H-GUARD-4", f"{c.name} is hidden from {guard.name}, who cannot stop what it cannot see"
+        )
 
 
 @verb("outmanoeuvre", "free", "H-GUARD-4", "get past a guard: it attacks, you dodge at -1")

@@ -187,6 +187,9 @@ def _reroll(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
             "willpower",
             f"{c.name} spends 1 willpower to re-roll ({c.willpower} left)",
             {"who": c.id, "willpower": c.willpower},
+            detail=frozenset({c.side}),
+            outline=f"{c.name} spends willpower to re-roll",
+            outline_data={"who": c.id},
         )
     )
     if roll_challenge(state, c, original, number(original, "cr") or 0, dice, events):
@@ -267,6 +270,7 @@ def _award(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
             f"{share.each} XP each to {', '.join(c.name for c in present)}; "
             f"{share.remainder} carried over",
             {"each": share.each, "remainder": share.remainder},
+            detail=frozenset({c.side for c in present}),  # XP is the own side's
         )
     )
 

@@ -72,6 +72,9 @@ def _skill(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
             "skill",
             f"{c.name} uses {action.target} for {cost} willpower{extra}: {c.willpower} left",
             {"who": c.id, "skill": action.target, "cost": cost, "willpower": c.willpower},
+            detail=frozenset({c.side}),
+            outline=f"{c.name} uses {action.target}",
+            outline_data={"who": c.id, "skill": action.target},
         )
     )
     effects.interrupt(c, "skill", events)  # H-ACT-1: a skill cancels an upcoming action
@@ -110,6 +113,9 @@ def _rest(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
             "rest",
             f"{c.name} rests five minutes: {c.hp} hit points",
             {"who": c.id, "hp": c.hp, "clock": state.clock},
+            detail=frozenset({c.side}),
+            outline=f"{c.name} rests five minutes",
+            outline_data={"who": c.id, "clock": state.clock},
         )
     )
 
@@ -131,7 +137,10 @@ def _check_delay(state: HeimrState, action: Action) -> None:
     anchor = action.option("after") or action.option("before")
     if anchor is None or anchor == action.actor:
         raise IllegalAction("H-INIT-3", "delay after=<character> or before=<character>")
-    who(state, anchor)
+    other = who(state, anchor)
+    if hiding.hidden_from(other, who(state, action.actor).side) == hiding.UNAWARE:
+        # H-POS-4: one cannot wait for a character one does not know is there.
+        raise IllegalAction("H-INIT-3", f"{action.actor} sees no one called {anchor!r}")
     after = action.option("after") is not None
     if turns.delayed_order(state.order, action.actor, anchor, after) == state.order:
         raise IllegalAction("H-INIT-3", f"{action.actor} already stands there in the order")
