@@ -70,6 +70,19 @@ def test_blinded_is_minus_5_to_weapon_skill_agility_and_dodge() -> None:
 
 
 @pytest.mark.rule("HC-COND-1")
+def test_blinded_rolls_initiative_without_the_penalty() -> None:
+    # Seed 001: blinded is -5c on weapon skills, agility and dodge; initiative is none of
+    # them. At the close of the round blinded Ylva (initiative 5) rolls d20 7 + 5 = 12,
+    # the orc d20 3 + 5 = 8.
+    enc = encounter(
+        [sheet("ylva", "north"), orc()], faces=[7, 3], place={"ylva": {"conditions": ["blinded"]}}
+    )
+    play(enc, "gm open", "gm close")
+    assert "Ylva rolls initiative d20+5: 7 -> 12" in texts(enc)
+    assert enc.state.initiative["ylva"] == 12
+
+
+@pytest.mark.rule("HC-COND-1")
 def test_helpless_and_sleeping_do_nothing_and_are_hit_without_a_roll() -> None:
     # Only the initiative dice are rolled: the orc's attack on helpless Ylva hits (2).
     enc = encounter([sheet("ylva", "north"), orc()], faces=[5, 6])
