@@ -251,7 +251,9 @@ class HeimrState:
     turn: Turn | None = None
     clusters: list[list[str]] = field(default_factory=list)
     started: bool = False
-    xp_remainder: int = 0
+    # H-XP-1: XP left over from the last award, by the group it was divided among (a side,
+    # or the group the game master names), carried to that group's next award.
+    xp_remainder: dict[str, int] = field(default_factory=dict)
     pending: str | None = None  # a failed challenge that may be re-rolled (H-DICE-7)
     options: dict[str, int] = field(default_factory=dict)
     # H-GRID-4: who has gone through each limited border in its current count, first first.
@@ -268,6 +270,7 @@ class HeimrState:
             turn=self.turn.clone() if self.turn else None,
             clusters=[list(c) for c in self.clusters],
             options=dict(self.options),
+            xp_remainder=dict(self.xp_remainder),
             crossings={k: list(v) for k, v in self.crossings.items()},
             broken=list(self.broken),
             blind_spots={k: v.clone() for k, v in self.blind_spots.items()},
