@@ -7,7 +7,7 @@ checks and applies them, says whose turn it is and what a side may observe.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fracas.engine.actions import Action
@@ -65,3 +65,28 @@ class Ruleset(ABC, Generic[S]):
     def is_over(self, state: S) -> bool:
         """Whether the encounter has ended."""
         return False
+
+    # -- outcomes (optional: the defaults know nothing of the state) -----------------------
+
+    def sides(self, state: S) -> list[str]:
+        """The sides present, in the order they first appear."""
+        return []
+
+    def winner(self, state: S) -> str | None:
+        """The side that won; ``None`` while the encounter goes on, or for a draw or no
+        result (everyone down, or the game master ended it with several standing)."""
+        return None
+
+    def harm(self, state: S) -> Hashable:
+        """A fingerprint of every combatant's health: it changes exactly when someone is
+        harmed or healed (the table service tells a stalled fight by it)."""
+        return None
+
+    def round_number(self, state: S) -> int:
+        """The round under way (0 before the first)."""
+        return 0
+
+    def why_no_actions(self, state: S, actor: str) -> str | None:
+        """Why ``actor``, whose turn it is, may do nothing but end it (a sentence naming
+        the rule), or ``None`` when it may act or the ruleset gives no reason."""
+        return None

@@ -7,7 +7,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
@@ -50,6 +50,33 @@ class HeimrRules(Ruleset[HeimrState]):
             return False
         standing = {c.side for c in state.combatants.values() if not c.out}
         return len(standing) <= 1
+
+    # -- outcomes ----------------------------------------------------------------------
+
+    def sides(self, state: HeimrState) -> list[str]:
+        return list(dict.fromkeys(c.side for c in state.combatants.values()))
+
+    def winner(self, state: HeimrState) -> str | None:
+        """The one side with someone neither dead, unconscious nor fled, once it is over."""
+        standing = {c.side for c in state.combatants.values() if not c.out}
+        return next(iter(standing)) if self.is_over(state) and len(standing) == 1 else None
+
+    def harm(self, state: HeimrState) -> Hashable:
+        return tuple(
+            (cid, c.hp, tuple(c.injuries), c.dead, c.unconscious)
+            for cid, c in sorted(state.combatants.items())
+        )
+
+    def round_number(self, state: HeimrState) -> int:
+        return state.round
+
+    def why_no_actions(self, state: HeimrState, actor: str) -> str | None:
+        who = state.combatants.get(actor)
+        if who is None or state.current != actor or effects.can_act(who):
+            return None
+        if who.has("Daze"):
+            return f"{who.name} is dazed and can take no actions (H-EFF-5)"
+        return f"{who.name} is helpless and can take no actions (H-POS-2)"
 
     # -- checking ----------------------------------------------------------------------
 

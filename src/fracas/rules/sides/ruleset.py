@@ -6,7 +6,7 @@ conditions, applies the verb and lets the round run on (:func:`.rounds.settle`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
@@ -55,6 +55,23 @@ class SidesRules(Ruleset[SidesState]):
             return who.id if who else GM
         nxt = melee.next_to_declare(state)
         return nxt.id if nxt else GM
+
+    # -- outcomes ------------------------------------------------------------------------
+
+    def sides(self, state: SidesState) -> list[str]:
+        return list(state.sides)
+
+    def winner(self, state: SidesState) -> str | None:
+        """The one side with anyone living once it is over (the game master's ``end`` with
+        several sides standing has no winner)."""
+        standing = {c.side for c in state.living()}
+        return next(iter(standing)) if self.is_over(state) and len(standing) == 1 else None
+
+    def harm(self, state: SidesState) -> Hashable:
+        return tuple((cid, c.health, c.dead) for cid, c in sorted(state.combatants.items()))
+
+    def round_number(self, state: SidesState) -> int:
+        return state.round
 
     # -- checking ------------------------------------------------------------------------
 
