@@ -77,6 +77,7 @@ class BorderSpec(_Spec):
     toughness: int | None = Field(default=None, ge=0)
     climb: str | None = None
     one_way_from: str | None = None
+    closed: bool | None = None  # a door or gate: how it starts (default: its preset's)
 
 
 class BattlefieldSpec(_Spec):
@@ -117,6 +118,8 @@ class Border:
     climb: int | None = None  # climbing CR for each height (None: no roll)
     one_way_from: str | None = None  # the limit/challenge applies crossing from here only
     climbable: bool = False  # a climb is described (a ladder, a wall face)
+    door: bool = False  # a door or gate: its limit when open, its toughness when closed
+    closed: bool = False  # a door that starts closed
 
     def applies_from(self, square: str) -> bool:
         return self.one_way_from is None or self.one_way_from == square
@@ -336,8 +339,15 @@ def _border(
     if not bordering:
         raise EngineError(f"{label}: {a} and {b} are not bordering squares (H-GRID-2)")
     limit, cr, toughness, climb = spec.limit, spec.cr, spec.toughness, None
+    door = spec.preset is not None and spec.preset in tables.doors
+    if spec.closed is not None and not door:
+        raise EngineError(f"{label}: closed applies to a door or gate, not a {spec.preset}")
     if spec.preset is not None:
-        found = False
+        found = door
+        if door:
+            kind = tables.doors[spec.preset]
+            limit = limit or kind.limit
+            toughness = toughness if toughness is not None else kind.toughness
         if spec.preset in tables.movement_limits:
             limit, found = limit or tables.movement_limits[spec.preset], True
         if spec.preset in tables.crossing_challenges:
@@ -349,6 +359,7 @@ def _border(
             found = True
         if not found:
             known = {
+                **tables.doors,
                 **tables.movement_limits,
                 **tables.crossing_challenges,
                 **tables.structural_barriers,
@@ -369,4 +380,6 @@ def _border(
         climb,
         spec.one_way_from,
         spec.climb is not None,
+        door,
+        door and (tables.doors[spec.preset or ""].closed if spec.closed is None else spec.closed),
     )

@@ -339,8 +339,13 @@ def field_view(state: HeimrState) -> dict[str, Any]:
             "limit": b.limit,
             "cr": b.cr,
             "toughness": None
-            if terrain.border_key(*sorted(b.squares)) in state.broken
+            if terrain.border_key(*sorted(b.squares)) in terrain.open_borders(state)
             else b.toughness,
+            "door": None
+            if not b.door
+            else "open"
+            if terrain.border_key(*sorted(b.squares)) in state.open_doors
+            else "closed",
             "climb": (b.climb or 0) if b.climbable else None,  # 0: a climb with no roll
         }
         for b in field.borders.values()

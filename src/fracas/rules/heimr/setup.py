@@ -55,31 +55,42 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
     field = Battlefield.build({**(spec.grid or {}), **(spec.battlefield or {})}, campaign.tables)
     combatants: dict[str, Combatant] = {}
     for place in spec.combatants:
-        if place.character not in campaign.characters:
-            raise EngineError(unknown_name("character", place.character, campaign.characters))
-        sheet = campaign.characters[place.character]
-        cid = place.id or place.character
-        if cid in combatants:
-            raise EngineError(f"two combatants are called {cid!r}: give one an id")
-        square = field.place(place.square)
-        if square not in field:
-            raise EngineError(f"{cid} stands in {place.square}, off the {field.describe()}")
-        who = combatant(campaign, sheet, cid, place)
-        who.square = square
-        ground = field.squares[square].height
-        who.height = ground if place.height is None else place.height
-        if not ground <= who.height <= field.squares[square].top:
-            raise EngineError(
-                f"{cid} stands at height {who.height} in {square}, which goes from {ground} "
-                f"to {field.squares[square].top}"
-            )
-        combatants[cid] = who
+        who = placed(campaign, field, place)
+        if who.id in combatants:
+            raise EngineError(f"two combatants are called {who.id!r}: give one an id")
+        combatants[who.id] = who
     return HeimrState(
         combatants=combatants,
         tables=campaign.tables,
         battlefield=field,
         options={"blind_spots": int(spec.modules.get("blind_spots", True))},  # H-MOD-1
+        open_doors=sorted(
+            "-".join(sorted(b.squares)) for b in field.borders.values() if b.door and not b.closed
+        ),
+        campaign=campaign,
     )
+
+
+def placed(campaign: Campaign, field: Battlefield, place: Placement) -> Combatant:
+    """The combatant a placement describes, standing where it says; :class:`EngineError`
+    names what is wrong."""
+    if place.character not in campaign.characters:
+        raise EngineError(unknown_name("character", place.character, campaign.characters))
+    sheet = campaign.characters[place.character]
+    cid = place.id or place.character
+    square = field.place(place.square)
+    if square not in field:
+        raise EngineError(f"{cid} stands in {place.square}, off the {field.describe()}")
+    who = combatant(campaign, sheet, cid, place)
+    who.square = square
+    ground = field.squares[square].height
+    who.height = ground if place.height is None else place.height
+    if not ground <= who.height <= field.squares[square].top:
+        raise EngineError(
+            f"{cid} stands at height {who.height} in {square}, which goes from {ground} "
+            f"to {field.squares[square].top}"
+        )
+    return who
 
 
 def combatant(campaign: Campaign, sheet: CharacterSheet, cid: str, place: Placement) -> Combatant:
