@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.engine.declared import Declaration
-from fracas.rules.classic import combat, posts, rounds, setup, verbs
+from fracas.rules.classic import combat, posts, rounds, setup, table, verbs
 from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
 from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
@@ -22,7 +22,7 @@ from fracas.rules.classic.verbs import VERBS, fighter
 from fracas.yamlfile import YamlDocument
 
 GM = "gm"
-__all__ = ["ClassicRules", "posts", "rounds"]  # importing them registers their verbs
+__all__ = ["ClassicRules", "posts", "rounds", "table"]  # importing them registers their verbs
 
 
 class ClassicRules(Ruleset[ClassicState]):
