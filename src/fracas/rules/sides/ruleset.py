@@ -10,7 +10,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.sides import melee, movement, ranged, rounds, setup
+from fracas.rules.sides import melee, movement, ranged, rounds, setup, table
 from fracas.rules.sides.campaign import Tables, package_data
 from fracas.rules.sides.positions import engaged_with, show
 from fracas.rules.sides.state import Combatant, SidesState
@@ -18,7 +18,11 @@ from fracas.rules.sides.verbs import GM, VERBS, Verb, combatant, side_of
 from fracas.yamlfile import YamlDocument, merge_documents, validate
 
 __all__ = ["SidesRules"]
-_REGISTERED = (movement, ranged)  # their verbs register on import
+_REGISTERED = (movement, ranged, table)  # their verbs register on import
+
+
+#: The game master's table verbs, open before the first round too.
+TABLE_VERBS = ("add", "remove", "note")
 
 
 class SidesRules(Ruleset[SidesState]):
@@ -88,7 +92,7 @@ class SidesRules(Ruleset[SidesState]):
 
     def _check_moment(self, state: SidesState, action: Action, verb: Verb) -> None:
         if state.phase == "setup":
-            if action.verb not in ("begin", "surprise"):
+            if action.verb not in ("begin", "surprise", *TABLE_VERBS):
                 raise IllegalAction("S-ROUND-1", "combat has not begun: the game master begins it")
             return
         if self.is_over(state):
@@ -96,7 +100,7 @@ class SidesRules(Ruleset[SidesState]):
         if state.pending:
             attacker, target, _ = state.pending[0]
             ok = action.actor == attacker and action.verb in ("attack", "pass")
-            if not ok and action.verb != "end":
+            if not ok and action.verb not in ("end", "note"):
                 raise IllegalAction(
                     "S-MOVE-2",
                     f"first {state.combatants[attacker].name} may make an opportunity attack on "

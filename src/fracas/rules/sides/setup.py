@@ -87,22 +87,26 @@ def build(setup: Mapping[str, Any]) -> SidesState:
 
 
 def _sheet(tables: Tables, place: Placement, index: int) -> Sheet:
+    return sheet_of(tables, place, ("combatants", index), "encounter setup")
+
+
+def sheet_of(tables: Tables, place: Placement, prefix: tuple[Any, ...], what: str) -> Sheet:
+    """The sheet a placement gives: its character's, with the fields it writes laid over;
+    :class:`EngineError` names the first mistake at ``prefix``."""
     fields = dict(place.model_extra or {})
     base: dict[str, Any] = {}
     if place.character is not None:
         if place.character not in tables.characters:
             raise EngineError(
-                f"combatants[{index}]: "
+                f"{format_path(prefix)}: "
                 + unknown_name("character", place.character, tables.characters)
             )
         base = tables.characters[place.character].model_dump(exclude_unset=True)
-    sheet = validated(Sheet, {**base, **fields}, prefix=("combatants", index))
+    sheet = validated(Sheet, {**base, **fields}, what, prefix=prefix)
     problems = list(tables.sheet_problems(sheet))
     if problems:
         path, message = problems[0]
-        raise EngineError(
-            f"encounter setup, {format_path(('combatants', index, *path))}: {message}"
-        )
+        raise EngineError(f"{what}, {format_path((*prefix, *path))}: {message}")
     return sheet
 
 
