@@ -12,7 +12,7 @@ from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.tempo import exchange, legality, setup, turns
+from fracas.rules.tempo import exchange, legality, setup, table, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
 from fracas.rules.tempo.tables import TempoTables
@@ -88,10 +88,18 @@ class TempoRules(Ruleset[TempoState]):
     # -- checking and applying ---------------------------------------------------------
 
     def check(self, state: TempoState, action: Action) -> None:
+        if action.actor == table.GM:
+            if state.over:
+                raise IllegalAction("T-ROUND-1", "the encounter is over")
+            table.check(state, action)
+            return
         legality.check(state, action)
 
     def apply(self, state: TempoState, action: Action, dice: DiceSource) -> list[Event]:
         events: list[Event] = []
+        if action.actor == table.GM:
+            table.apply(state, action, events)
+            return events
         ex = state.exchange
         name = PASS if action.verb == PASS else state.tables.by_verb(action.verb)
         assert name is not None, "checked: the verb is known"
