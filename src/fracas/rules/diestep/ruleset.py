@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.diestep import actions, combat, health, movement, setup, turns
+from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
 from fracas.rules.diestep.state import (
     Combatant,
     DefenceWindow,
@@ -27,6 +27,8 @@ from fracas.rules.diestep.state import (
 from fracas.rules.diestep.tables import Campaign, package_data
 from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
 from fracas.yamlfile import YamlDocument, merge_documents, validate
+
+_REGISTERED = (table,)  # its verbs register on import
 
 
 class DieStepRules(Ruleset[DieStepState]):
@@ -99,7 +101,8 @@ class DieStepRules(Ruleset[DieStepState]):
         if action.actor == GM:
             if verb.kind != "gm" and action.verb != "heal":
                 raise IllegalAction("D-ACT-1", f"the game master does not {action.verb}")
-            self._check_no_window(state)
+            if action.verb != "note":  # a note may come at any time
+                self._check_no_window(state)
             VERBS.check(state, action)
             return
         if verb.kind == "gm":

@@ -58,14 +58,10 @@ def build(setup: Mapping[str, Any]) -> DieStepState:
     regions = _regions(spec)
     combatants: dict[str, Combatant] = {}
     for place in spec.combatants:
-        if place.character not in campaign.characters:
-            raise EngineError(unknown_name("character", place.character, campaign.characters))
         cid = place.id or place.character
         if cid in combatants or cid == "gm":
             raise EngineError(f"two combatants are called {cid!r}: give one an id")
-        if place.region not in regions:
-            raise EngineError(unknown_name("region", place.region, regions))
-        combatants[cid] = _combatant(campaign, campaign.characters[place.character], cid, place)
+        combatants[cid] = placed(campaign, regions, place)
     for place in spec.combatants:
         _mount(combatants, place)
     for c in combatants.values():
@@ -75,7 +71,20 @@ def build(setup: Mapping[str, Any]) -> DieStepState:
                     f"{c.id} is unaware of {other!r}: "
                     + unknown_name("combatant", other, combatants)
                 )
-    return DieStepState(combatants=combatants, regions=regions, tables=campaign.tables)
+    return DieStepState(
+        combatants=combatants, regions=regions, tables=campaign.tables, campaign=campaign
+    )
+
+
+def placed(campaign: Campaign, regions: Mapping[str, Region], place: Placement) -> Combatant:
+    """The combatant a placement describes (not yet riding); :class:`EngineError` says
+    what is wrong."""
+    if place.character not in campaign.characters:
+        raise EngineError(unknown_name("character", place.character, campaign.characters))
+    if place.region not in regions:
+        raise EngineError(unknown_name("region", place.region, regions))
+    cid = place.id or place.character
+    return _combatant(campaign, campaign.characters[place.character], cid, place)
 
 
 def _regions(spec: Setup) -> dict[str, Region]:
