@@ -12,8 +12,9 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fracas.engine.actions import Action
 from fracas.engine.dicesource import DiceSource
+from fracas.engine.errors import EngineError
 from fracas.engine.events import Event
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 
 class State(Protocol):
@@ -61,6 +62,16 @@ class Ruleset(ABC, Generic[S]):
         """Check a campaign file on its own, so that its mistakes are named by its file
         and line (:class:`~fracas.yamlfile.CampaignError`); by default nothing to check."""
         return None
+
+    def setup_problems(self, setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        """Every mistake in a setup, each at its path (``("combatants", 2, "square")``), so
+        that an encounter file can name its line; by default the first that
+        :meth:`start` meets, at the top."""
+        try:
+            self.start(setup)
+        except EngineError as err:
+            return [((), str(err))]
+        return []
 
     def is_over(self, state: S) -> bool:
         """Whether the encounter has ended."""
