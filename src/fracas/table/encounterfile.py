@@ -62,5 +62,6 @@ def load(path: str | Path) -> tuple[Ruleset[Any], dict[str, Any], str]:
     setup["campaign"] = merged
     problems = [(p, m) for p, m in ruleset.setup_problems(setup) if p[:1] != ("campaign",)]
     if problems:
+        problems.sort(key=lambda problem: document.location(problem[0]).line)
         raise document.error(problems)
     return ruleset, setup, spec.title or path.stem

@@ -19,7 +19,7 @@ from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
 from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
 from fracas.rules.classic.verbs import VERBS, fighter
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 GM = "gm"
 __all__ = ["ClassicRules", "posts", "rounds", "table"]  # importing them registers their verbs
@@ -36,6 +36,9 @@ class ClassicRules(Ruleset[ClassicState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> ClassicState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move ------------------------------------------------------------------------
 

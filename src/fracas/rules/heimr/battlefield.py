@@ -174,12 +174,20 @@ class Battlefield:
         ('squares', 'B2', 'light') unknown light 'torch' ... did you mean 'Torch'?
         ('borders', 0, 'preset') unknown preset 'Singel door' ... did you mean 'Single door'?
         """
+        return cls.checked(spec, tables)[1]
+
+    @classmethod
+    def checked(
+        cls, spec: dict[str, Any] | None, tables: Tables
+    ) -> tuple[Battlefield | None, list[tuple[KeyPath, str]]]:
+        """The battlefield as far as it can be built (its bad squares and borders left
+        out), and every mistake in its spec, at its path below ``battlefield``."""
         parsed, problems = collect(BattlefieldSpec, spec or {})
         if parsed is None:
-            return problems
+            return None, problems
         found: list[FieldProblem] = []
-        cls._build(parsed, tables, found)
-        return [(p.path, p.message) for p in found]
+        field = cls._build(parsed, tables, found)
+        return field, [(p.path, p.message) for p in found]
 
     @classmethod
     def _build(

@@ -15,7 +15,7 @@ from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 GM = "gm"
 
@@ -35,6 +35,9 @@ class HeimrRules(Ruleset[HeimrState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> HeimrState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose turn --------------------------------------------------------------------
 

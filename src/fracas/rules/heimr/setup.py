@@ -15,11 +15,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
-from fracas.engine.setups import validated
+from fracas.engine.setups import duplicate_ids, validated
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign, CharacterSheet
 from fracas.rules.heimr.state import Ability, Combatant, HeimrState, Shield, Stats, Weapon
-from fracas.yamlfile import YamlDocument, unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, YamlDocument, collect, unknown_name
 
 
 class Placement(BaseModel):
@@ -69,6 +69,50 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
         ),
         campaign=campaign,
     )
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "square")``)."""
+    _, found = collect(HeimrSetup, setup)  # each part is checked further below
+    try:
+        campaign = Campaign.from_documents(YamlDocument(setup.get("campaign"), name="campaign"))
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    parts = [setup.get(k) for k in ("grid", "battlefield")]
+    if any(p is not None and not isinstance(p, dict) for p in parts):
+        return found
+    merged = {**(parts[0] or {}), **(parts[1] or {})}
+    field, field_problems = Battlefield.checked(merged, campaign.tables)
+    key = "battlefield" if parts[1] is not None else "grid"
+    found += [((key, *path), message) for path, message in field_problems]
+    if field is None:
+        return found
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    found += duplicate_ids(items)
+    for i, item in enumerate(items):
+        at = ("combatants", i)
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        if place.character not in campaign.characters:
+            message = unknown_name("character", place.character, campaign.characters)
+            found.append(((*at, "character"), message))
+            continue
+        square = field.place(place.square)
+        if square not in field.squares and square in merged.get("squares", {}):
+            continue  # a square of its own spec is wrong: reported with the battlefield
+        if square not in field:
+            where = f"{place.square} is off the {field.describe()}"
+            if not field.grid:
+                where = unknown_name("location", place.square, field.squares)
+            found.append(((*at, "square"), where))
+            continue
+        try:
+            placed(campaign, field, place)
+        except EngineError as err:
+            found.append(((*at, "height"), str(err)))
+    return found
 
 
 def placed(campaign: Campaign, field: Battlefield, place: Placement) -> Combatant:
