@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fracas.engine import Ruleset
+from fracas.engine import EngineError, Ruleset
 from fracas.rules import find, ids
 from fracas.yamlfile import deep_merge, load_yaml, unknown_name, validate
 
@@ -64,4 +64,8 @@ def load(path: str | Path) -> tuple[Ruleset[Any], dict[str, Any], str]:
     if problems:
         problems.sort(key=lambda problem: document.location(problem[0]).line)
         raise document.error(problems)
+    try:
+        ruleset.start(setup)  # anything the ruleset checks only as it starts
+    except EngineError as err:
+        raise document.error([((), str(err))]) from None
     return ruleset, setup, spec.title or path.stem

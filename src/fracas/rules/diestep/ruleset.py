@@ -26,7 +26,7 @@ from fracas.rules.diestep.state import (
 )
 from fracas.rules.diestep.tables import Campaign, package_data
 from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
-from fracas.yamlfile import YamlDocument, merge_documents, validate
+from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 _REGISTERED = (table,)  # its verbs register on import
 
@@ -43,6 +43,9 @@ class DieStepRules(Ruleset[DieStepState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> DieStepState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move ---------------------------------------------------------------------
 

@@ -18,10 +18,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fracas.engine import EngineError
-from fracas.engine.setups import validated
+from fracas.engine.setups import duplicate_ids, validated
 from fracas.rules.diestep.state import Combatant, DieStepState
 from fracas.rules.diestep.tables import DICE, Campaign, Region, Sheet
-from fracas.yamlfile import unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, collect, unknown_name
 
 
 class Placement(BaseModel):
@@ -74,6 +74,60 @@ def build(setup: Mapping[str, Any]) -> DieStepState:
     return DieStepState(
         combatants=combatants, regions=regions, tables=campaign.tables, campaign=campaign
     )
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "region")``)."""
+    spec, found = collect(Setup, setup)
+    try:
+        campaign = Campaign.load(setup.get("campaign") or {})
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    regions: Mapping[str, Region] = {}
+    if spec is not None:
+        try:
+            regions = _regions(spec)
+        except EngineError as err:
+            found.append((("regions",), str(err)))
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    found += duplicate_ids(items)
+    people: dict[str, Combatant] = {}
+    places: dict[str, tuple[int, Placement]] = {}
+    for i, item in enumerate(items):
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        at = ("combatants", i)
+        if (place.id or place.character) == "gm":
+            found.append((at, "'gm' is the game master: give the combatant another id"))
+        if place.character not in campaign.characters:
+            message = unknown_name("character", place.character, campaign.characters)
+            found.append(((*at, "character"), message))
+            continue
+        cid = place.id or place.character
+        try:
+            people[cid] = _combatant(campaign, campaign.characters[place.character], cid, place)
+        except EngineError as err:
+            found.append(((*at, "character"), str(err)))
+            continue
+        raw = setup.get("regions")
+        known = list(regions) or (list(raw) if isinstance(raw, (dict, list)) else [])
+        if known and place.region not in known:
+            found.append(((*at, "region"), unknown_name("region", place.region, known)))
+            continue
+        places[cid] = (i, place)
+    for i, place in places.values():
+        at = ("combatants", i)
+        try:
+            _mount(people, place)
+        except EngineError as err:
+            found.append(((*at, "mounted_on"), str(err)))
+        for j, other in enumerate(place.unaware_of):
+            if other not in people:
+                message = unknown_name("combatant", other, people)
+                found.append(((*at, "unaware_of", j), message))
+    return found
 
 
 def placed(campaign: Campaign, regions: Mapping[str, Region], place: Placement) -> Combatant:

@@ -15,7 +15,7 @@ from fracas.rules.sides.campaign import Tables, package_data
 from fracas.rules.sides.positions import engaged_with, show
 from fracas.rules.sides.state import Combatant, SidesState
 from fracas.rules.sides.verbs import GM, VERBS, Verb, combatant, side_of
-from fracas.yamlfile import YamlDocument, merge_documents, validate
+from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 __all__ = ["SidesRules"]
 _REGISTERED = (movement, ranged, table)  # their verbs register on import
@@ -36,6 +36,9 @@ class SidesRules(Ruleset[SidesState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> SidesState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move ----------------------------------------------------------------------
 

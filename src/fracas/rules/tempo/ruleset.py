@@ -16,7 +16,7 @@ from fracas.rules.tempo import exchange, legality, setup, table, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
 from fracas.rules.tempo.tables import TempoTables
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 
 class TempoRules(Ruleset[TempoState]):
@@ -30,6 +30,9 @@ class TempoRules(Ruleset[TempoState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> TempoState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move --------------------------------------------------------------------
 
