@@ -194,3 +194,27 @@ def test_diestep_says_why_a_turn_with_no_ap_left_can_only_end() -> None:
     state.turn.spent = state.turn.pool
     name = state.combatants[actor].name
     assert enc.ruleset.why_no_actions(state, actor) == f"{name} has no AP left this turn (D-ACT-1)"
+
+
+# -- the game master's table verbs replay from a save ----------------------------------------
+
+TABLE_VERBS = {
+    "heimr/duel.yaml": ["gm begin", "gm add ulf character=hrolf square=A1", "gm remove astrid"],
+    "classic/ford.yaml": ["gm open", "gm add gorm2 character=gorm", "gm remove wolf"],
+    "sides/mace.yaml": ["gm begin", "gm add o2 character=orc at=40", "gm remove o2"],
+    "tempo/feint.yaml": ["gm add ylva character=ylva", "gm remove hakon"],
+    "diestep/charge.yaml": [
+        "gm begin",
+        "gm add rook character=rook region=ford",
+        "gm remove archer",
+    ],
+}
+
+
+@pytest.mark.parametrize("path", sorted(TABLE_VERBS))
+def test_notes_newcomers_and_leavers_replay_from_a_save(path: str) -> None:
+    enc = example(path, seed=3)
+    play(enc, *TABLE_VERBS[path], "gm note text='Seen by all.'")
+    again = Encounter.load(enc.save(), enc.ruleset)
+    assert again.state == enc.state
+    assert [e.text for e in again.events()] == [e.text for e in enc.events()]

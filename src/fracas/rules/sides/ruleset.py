@@ -98,7 +98,7 @@ class SidesRules(Ruleset[SidesState]):
             if action.verb not in ("begin", "surprise", *TABLE_VERBS):
                 raise IllegalAction("S-ROUND-1", "combat has not begun: the game master begins it")
             return
-        if self.is_over(state):
+        if self.is_over(state) and action.verb != "note":
             raise IllegalAction("S-ROUND-1", "the encounter is over")
         if state.pending:
             attacker, target, _ = state.pending[0]

@@ -92,7 +92,7 @@ class TempoRules(Ruleset[TempoState]):
 
     def check(self, state: TempoState, action: Action) -> None:
         if action.actor == table.GM:
-            if state.over:
+            if state.over and action.verb != "note":
                 raise IllegalAction("T-ROUND-1", "the encounter is over")
             table.check(state, action)
             return
