@@ -118,9 +118,16 @@ def _remove(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
             other.held_by = None
         if other.guarding == f"person:{c.id}":
             other.guarding = None
-        for seen in (other.dodged_melee_of, other.shot_by, other.attacked_melee):
+        for seen in (
+            other.dodged_melee_of,
+            other.shot_by,
+            other.attacked_melee,
+            other.passed_guards,
+        ):
             if c.id in seen:
                 seen.remove(c.id)
+    if state.turn is not None and c.id in state.turn.cluster_at_start:
+        state.turn.cluster_at_start.remove(c.id)
     for crossed in state.crossings.values():
         if c.id in crossed:
             crossed.remove(c.id)
