@@ -22,6 +22,7 @@ fracas.yamlfile.CampaignError: campaign.yaml, line 2, hero.str: Input should be 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -39,6 +40,7 @@ __all__ = [
     "Problems",
     "Replace",
     "YamlDocument",
+    "collect",
     "deep_merge",
     "format_path",
     "load_yaml",
@@ -280,8 +282,29 @@ def validate(model: type[M], document: YamlDocument) -> M:
     Errors at the same field are joined; pydantic's type tags (``int``,
     ``literal['melee']``) are left out of the path.
     """
+    found, problems = collect(model, document.data)
+    if found is None:
+        raise document.error(problems)
+    return found
+
+
+def collect(model: type[M], data: Any) -> tuple[M | None, list[tuple[KeyPath, str]]]:
+    """``model`` validated from ``data``, or ``None`` and every problem at its path.
+
+    A choice among fixed values that is misspelt names the closest:
+
+    >>> from typing import Literal
+    >>> class Place(BaseModel):
+    ...     stance: Literal["dodge", "parry"]
+    ...     square: str
+    >>> _ = Place.model_rebuild(_types_namespace={"Literal": Literal})
+    >>> for path, message in collect(Place, {"stance": "Parry"})[1]:
+    ...     print(path, message)
+    ('stance',) unknown stance 'Parry' (known: dodge, parry); did you mean 'parry'?
+    ('square',) Field required
+    """
     try:
-        return model.model_validate(document.data)
+        return model.model_validate(data), []
     except ValidationError as exc:
         problems: dict[KeyPath, list[str]] = {}
         for error in exc.errors():
@@ -291,11 +314,22 @@ def validate(model: type[M], document: YamlDocument) -> M:
                 for path, message in inner.problems:
                     problems.setdefault((*loc, *path), []).append(message)
                 continue
-            path = _data_path(document.data, loc, keep_last=error["type"] == "missing")
-            message = error["msg"].removeprefix("Value error, ")
+            path = _data_path(data, loc, keep_last=error["type"] == "missing")
+            message = _message(error, path)
             if message not in problems.setdefault(path, []):
                 problems[path].append(message)
-        raise document.error((p, "; or ".join(m)) for p, m in problems.items()) from None
+        return None, [(p, "; or ".join(m)) for p, m in problems.items()]
+
+
+def _message(error: Any, path: KeyPath) -> str:
+    """Pydantic's message, or for a misspelt choice the known ones and the closest."""
+    if error["type"] == "literal_error" and isinstance(error.get("input"), str) and path:
+        expected = re.findall(r"'([^']*)'", str(error.get("ctx", {}).get("expected", "")))
+        folded = [e.casefold() for e in expected]
+        if difflib.get_close_matches(error["input"].casefold(), folded, n=1):
+            return unknown_name(str(path[-1]), error["input"], expected)
+    message: str = error["msg"]
+    return message.removeprefix("Value error, ")
 
 
 def _data_path(data: Any, loc: KeyPath, *, keep_last: bool) -> KeyPath:

@@ -144,10 +144,29 @@ def test_a_bow_needs_15_and_a_drawn_arrow() -> None:
     assert "Ylva's agility roll: d20 shows 9, 15" in texts(enc)
     assert "15 needs 15: a potential hit" in texts(enc)
     assert enc.state.combatants["orc"].hp == 2
-    # Next round, no arrow drawn: nothing flies (and no die is rolled for it).
-    enc.dice.add([10, 1])  # type: ignore[attr-defined]
-    play(enc, "ylva attack orc", "ylva done", "orc done", "gm close")
-    assert "Ylva has no arrow drawn: nothing flies" in texts(enc)
+    # Next round, no arrow drawn: the attack is not offered, and refused when declared.
+    assert "ylva attack orc" not in enc.legal_actions()
+    err = refused(enc, "ylva attack orc")
+    assert err.rule == "HC-AGI-1" and "Ylva has no arrow drawn" in str(err)
+    # One arrow is one shot: drawn, then shot, the post has none left for an alternative.
+    play(enc, "ylva draw arrow")
+    assert "ylva attack orc" in enc.legal_actions()
+    play(enc, "ylva attack orc")
+    assert refused(enc, "ylva draw arrow").rule == "HC-ACT-1"  # the round is full
+
+
+@pytest.mark.rule("HC-AGI-1")
+def test_throwing_weapons_are_thrown_one_at_a_time_from_the_two_drawn() -> None:
+    # Two knives drawn in the first round; one thrown each round, then none is left.
+    # Round 1: initiative 10 and 1, Ylva's d20 1 + 5 = 6 < 17 misses. Round 2 the same.
+    thrower = sheet("ylva", "north", weapons={"Knives": "throwing"}, carried=["Knives"])
+    enc = encounter([thrower, orc()], faces=[10, 1, 1, 10, 1, 1])
+    play(enc, "gm open", "ylva draw Knives", "ylva attack orc", "ylva done", "orc done", "gm close")
+    play(enc, "ylva attack orc")
+    assert refused(enc, "ylva attack orc").rule == "HC-AGI-1"  # the second is in the air
+    play(enc, "ylva done", "orc done", "gm close")
+    ylva = enc.state.combatants["ylva"]
+    assert ylva.loaded == 0 and ylva.main_hand is None  # both thrown: empty-handed again
 
 
 @pytest.mark.rule("HC-AGI-1")

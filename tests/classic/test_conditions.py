@@ -60,6 +60,29 @@ def test_prone_penalties_to_melee_dodge_and_ranged_both_ways() -> None:
 
 
 @pytest.mark.rule("HC-COND-1")
+@pytest.mark.parametrize(("dodge", "dodged"), [(15, True), (14, False)])
+def test_prone_dodges_a_ranged_attack_without_the_melee_penalty(dodge: int, dodged: bool) -> None:
+    # Seed 001: prone is -2c on the dodge "against melee attacks" only. The archer
+    # (agility 6) shoots prone Ylva: d20 15 + 6 - 2c (Ylva prone) = 19 >= 15, a potential
+    # hit. Ylva dodges d20 + 5 with no prone penalty: 15 + 5 = 20 beats 19; 14 + 5 = 19
+    # does not (with the melee penalty 15 would give 18 and no dodge).
+    archer = sheet("archer", "orcs", npc=True, stats={"A": 6, "K": 4}, weapons={"Bow": "bow"},
+                   main="Bow")  # fmt: skip
+    enc = encounter(
+        [sheet("ylva", "north"), archer],
+        faces=[1, 20, 15, dodge],
+        place={"ylva": {"conditions": ["prone"]}},
+    )
+    play(enc, "gm open", "archer draw arrow", "archer attack ylva", "archer done")
+    play(enc, "ylva done", "gm close")
+    out = texts(enc)
+    assert "Archer's agility roll: d20 shows 15, 19 (-2c Ylva prone)" in out
+    assert f"Ylva's dodge: d20 shows {dodge}, {dodge + 5}" in out
+    assert ("20 beats 19: dodged" in out) == dodged
+    assert enc.state.combatants["ylva"].hp == (5 if dodged else 2)
+
+
+@pytest.mark.rule("HC-COND-1")
 def test_blinded_is_minus_5_to_weapon_skill_agility_and_dodge() -> None:
     enc = encounter([sheet("ylva", "north", weapons=SWORD, main="Sword"), orc()])
     play(enc, "gm open", "gm condition ylva name=blinded")
@@ -67,6 +90,19 @@ def test_blinded_is_minus_5_to_weapon_skill_agility_and_dodge() -> None:
     assert combat.defence(enc.state, ylva)[0] == 5 + 7 - 5
     assert total(combat.dodge_modifiers(enc.state, ylva, melee=False)) == -5
     assert total(combat.common(enc.state, ylva, "agility")) == -5
+
+
+@pytest.mark.rule("HC-COND-1")
+def test_blinded_rolls_initiative_without_the_penalty() -> None:
+    # Seed 001: blinded is -5c on weapon skills, agility and dodge; initiative is none of
+    # them. At the close of the round blinded Ylva (initiative 5) rolls d20 7 + 5 = 12,
+    # the orc d20 3 + 5 = 8.
+    enc = encounter(
+        [sheet("ylva", "north"), orc()], faces=[7, 3], place={"ylva": {"conditions": ["blinded"]}}
+    )
+    play(enc, "gm open", "gm close")
+    assert "Ylva rolls initiative d20+5: 7 -> 12" in texts(enc)
+    assert enc.state.initiative["ylva"] == 12
 
 
 @pytest.mark.rule("HC-COND-1")

@@ -100,6 +100,51 @@ def test_the_minimum_does_not_lower_a_better_die() -> None:
     assert who(enc, "ana").hp == 6 - 4  # 4 against 1: four successes
 
 
+LINE = ["here", "r1", "r2", "r3", "r4", "r5"]
+LONGBOW = {"weapons": {"longbow": {"kind": "ranged", "hands": 2, "range": 6}}}
+
+
+@pytest.mark.rule("D-DEF-1")
+@pytest.mark.parametrize(
+    ("distance", "defence", "die", "faces"),
+    [
+        (0, 3, "d3 dis", [3, 1]),  # point-blank: no minimum, the unaware d3 disadvantaged
+        (1, 3, "d4", [1]),  # the table: d4 at one region
+        (2, 3, "d6", [1]),  # d6 at two
+        (3, 3, "d8", [1]),  # d8 at three
+        (4, 3, "d10", [1]),  # d10 at four
+        (5, 3, "d10", [1]),  # beyond the table, its last die
+        (2, 4, "d6", [1]),  # a d4 is raised to the d6 of two regions
+        (2, 6, "d6", [1]),  # her own d6 equals the minimum: the minimum, no disadvantage
+        (2, 8, "d8 dis", [5, 1]),  # one step better than the minimum: her own die, unaware
+        (4, 10, "d10", [1]),  # d10 at four regions equals the minimum
+        (4, 12, "d12 dis", [5, 1]),  # a d12 is better
+    ],
+)
+def test_the_minimum_defence_die_at_each_range(
+    distance: int, defence: int, die: str, faces: list[int]
+) -> None:
+    # A longbow reaches six regions down a line of regions; Ana is unaware of the archer,
+    # so her own DEF is disadvantaged, but a minimum for the range is rolled plainly.
+    # REF: Ana 2, the archer 5: the archer shoots first, ATT d8 showing 8.
+    archer = sheet("archer", "orcs", att=8, ref=6, weapon="longbow")
+    regions: dict[str, Any] = {
+        name: {"borders": LINE[i + 1 : i + 2]} for i, name in enumerate(LINE)
+    }
+    enc = fight(
+        [ana(defence=defence), archer],
+        faces=[2, 5],
+        place={"ana": {"unaware_of": ["archer"]}, "archer": {"region": LINE[distance]}},
+        regions=regions,
+        campaign=LONGBOW,
+    )
+    roll(enc, 8, *faces)
+    enc.push("archer attack ana")
+    passive = rolls(enc, "passive")[0]
+    assert passive["die"] == die and passive["faces"] == faces and passive["result"] == 1
+    assert enc.state.tables.minimum_defence(distance) == [None, 4, 6, 8, 10, 10][distance]
+
+
 # -- D-DEF-2 ----------------------------------------------------------------------------
 
 

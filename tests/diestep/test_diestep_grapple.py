@@ -226,3 +226,35 @@ def test_a_partial_grab_is_escaped_without_disadvantage() -> None:
     assert who(enc, "orc").held_by is None
     with pytest.raises(IllegalAction, match=r"not held \(D-ESCAPE-1\)"):
         enc.push("bo escape")
+
+
+@pytest.mark.rule("D-ESCAPE-1")
+@pytest.mark.parametrize(
+    ("faces", "grappler", "free", "ap_left", "next_up"),
+    [
+        ((2, 2), 3, False, 1, "orc"),  # 2 against 3: no success, a major action spent
+        ((3, 3), 3, True, 0, "bo"),  # 3 against 3: a tie escapes; major, the turn is over
+        ((5, 5), 3, True, 0, "bo"),  # 5 against 3: one short of double, still major
+        ((6, 6), 3, True, 2, "orc"),  # 6 against 3: exactly double, a minor action
+        ((5, 5), 2, True, 2, "orc"),  # 5 against 2: one short of triple, still minor
+        ((6, 6), 2, True, 3, "orc"),  # 6 against 2: exactly triple, a free action
+        ((6, 6), 1, True, 3, "orc"),  # 6 against 1: beyond triple, still free
+    ],
+)
+def test_escape_costs_at_each_number_of_successes_and_whose_turn_follows(
+    faces: tuple[int, int], grappler: int, free: bool, ap_left: int, next_up: str
+) -> None:
+    # The orc, fully held, rolls STR d6 with disadvantage (both faces alike, so the kept
+    # one is plain); Ana holds on with STR d8 two ranks down, a d4, rolling ``grappler``.
+    # Turn order: Ana 7, the orc 5, Bo 1, the goblin 1. The orc's turn has 3 AP.
+    enc = grabbed((4, 2))
+    enc.push("ana end")
+    roll(enc, *faces, grappler)
+    enc.push("orc escape")
+    assert (who(enc, "orc").held_by is None) == free
+    assert who(enc, "ana").holding == (None if free else "orc")
+    assert enc.to_move == next_up
+    if next_up == "orc":
+        assert enc.state.turn is not None and enc.state.turn.left == ap_left
+    else:
+        assert enc.state.current == "bo"

@@ -27,7 +27,7 @@ def test_examples_play_to_the_end(name: str) -> None:
         app, ["play", str(EXAMPLES / f"{name}.yaml"), "--script", str(EXAMPLES / f"{name}.script")]
     )
     assert result.exit_code == 0, result.output
-    assert "The encounter is over." in result.output
+    assert "The encounter is over" in result.output
 
 
 def test_the_examples_show_their_rules() -> None:

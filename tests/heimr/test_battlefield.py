@@ -107,9 +107,10 @@ def test_a_border_joins_two_squares_side_by_side_only() -> None:
 @pytest.mark.parametrize(
     ("preset", "limit", "cr", "toughness"),
     [
-        ("Single door", 2, None, None),
+        # Doors and gates: a movement limit open, a structural barrier closed (gm door).
+        ("Single door", 2, None, 2),
         ("Thick vegetation", 2, None, None),
-        ("Double door", 4, None, None),
+        ("Double door", 4, None, 2),
         ("Window", 1, 5, None),  # a movement limit and a crossing challenge
         ("Ladder", 1, None, None),
         ("1.5 meter jump", None, 1, None),
@@ -117,9 +118,9 @@ def test_a_border_joins_two_squares_side_by_side_only() -> None:
         ("2.5 meter jump", None, 6, None),
         ("3 meter jump", None, 9, None),
         ("Rope swing", None, 4, None),
-        ("Regular door", None, None, 2),
-        ("Strong door", None, None, 4),
-        ("Regular gate", None, None, 6),
+        ("Regular door", 2, None, 2),
+        ("Strong door", 2, None, 4),
+        ("Regular gate", 4, None, 6),
         ("Wooden wall", None, None, 4),
         ("Stone wall", None, None, 6),
     ],

@@ -118,13 +118,43 @@ def test_encounter_xp_is_divided_rounded_down_and_the_rest_carries_over() -> Non
     enc.push("gm award north xp=10")  # 10 / 3 = 3 each, 1 left over
     xp = {cid: c.xp for cid, c in enc.state.combatants.items()}
     assert xp == {"ylva": 3, "cato": 3, "dag": 3, "brannoc": 0}
-    assert enc.state.xp_remainder == 1
+    assert enc.state.xp_remainder == {"north": 1}
     enc.push("gm award north xp=5")  # (5 + 1) / 3 = 2 each, none left over
     assert enc.state.combatants["ylva"].xp == 5
-    assert enc.state.xp_remainder == 0
+    assert enc.state.xp_remainder == {"north": 0}
     # docs/decisions.md: the dead take no share. Dag falls below -5 hit points.
     enc.push("gm effect dag name=Hit number=10")
     enc.push("gm award north xp=7")  # 7 / 2 = 3 each, 1 left over
     xp = {cid: c.xp for cid, c in enc.state.combatants.items()}
     assert xp == {"ylva": 8, "cato": 8, "dag": 5, "brannoc": 0}
-    assert enc.state.xp_remainder == 1
+    assert enc.state.xp_remainder == {"north": 1}
+
+
+@pytest.mark.rule("H-XP-1")
+def test_the_xp_left_over_stays_with_the_side_that_earned_it() -> None:
+    # Four on team A: 10 / 4 = 2 each, 2 left over for A. Four on team B: 7 / 4 = 1 each,
+    # 3 left over for B (A's 2 are not B's). A's next 2: (2 + 2) / 4 = 1 each, none left.
+    teama = [sheet(n, "teama") for n in ("ylva", "cato", "dag", "eir")]
+    teamb = [sheet(n, "teamb") for n in ("brannoc", "hrolf", "asa", "orm")]
+    enc = encounter(teama + teamb)
+    enc.push("gm award teama xp=10")
+    assert [enc.state.combatants[c].xp for c in ("ylva", "eir")] == [2, 2]
+    enc.push("gm award teamb xp=7")
+    assert [enc.state.combatants[c].xp for c in ("brannoc", "orm")] == [1, 1]
+    assert enc.state.xp_remainder == {"teama": 2, "teamb": 3}
+    assert "1 XP each to brannoc, hrolf, asa, orm; 3 carried over for teamb" in texts(enc, 1)
+    enc.push("gm award teama xp=2")
+    assert enc.state.combatants["ylva"].xp == 3
+    assert enc.state.xp_remainder == {"teama": 0, "teamb": 3}
+
+
+@pytest.mark.rule("H-XP-1")
+def test_a_named_group_keeps_its_own_xp_left_over() -> None:
+    # The game master names the group: north's party and its hirelings divide apart.
+    enc = encounter([sheet(n, "north") for n in ("ylva", "cato", "dag")] + [sheet("b", "south")])
+    enc.push("gm award north xp=10 group=party")  # 3 each, 1 left over for the party
+    enc.push("gm award north xp=2")  # the side's own: 0 each, 2 left over for north
+    assert enc.state.xp_remainder == {"party": 1, "north": 2}
+    enc.push("gm award north xp=2 group=party")  # (2 + 1) / 3 = 1 each
+    assert enc.state.combatants["ylva"].xp == 4
+    assert enc.state.xp_remainder == {"party": 0, "north": 2}

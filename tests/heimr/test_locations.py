@@ -49,7 +49,7 @@ def test_outside_combat_a_location_borders_any_number_of_others() -> None:
 
 def test_a_location_map_names_what_is_wrong() -> None:
     people = [sheet("ylva", "north")]
-    with pytest.raises(EngineError, match="'the mill' is not a location"):
+    with pytest.raises(EngineError, match="unknown location 'the mill'"):
         encounter(
             people,
             battlefield={"locations": {"the inn": ["the mill"]}},

@@ -35,7 +35,7 @@ def test_the_mace_example_plays_the_seeds_numbers_to_the_end() -> None:
     assert code == 0, out
     assert "Strength 10 - Evasion 1 = 9; rolls 1+6 = 7: a hit" in out
     assert "damage 3 - Protection 1 = 2" in out
-    assert "The encounter is over." in out
+    assert "The encounter is over" in out
 
 
 @pytest.mark.rule("S-DMG-1", "S-OPT-1")
@@ -44,7 +44,7 @@ def test_the_metal_example_plays_the_seeds_numbers_to_the_end() -> None:
     assert code == 0, out
     assert "damage 4 - Protection 3 (2 pierced) = 3" in out
     assert "long weapon in a confined space 2 = 7" in out
-    assert "The encounter is over." in out
+    assert "The encounter is over" in out
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.script")))
@@ -54,7 +54,7 @@ def test_every_example_plays_to_the_end_and_its_save_replays(name: str, tmp_path
         EXAMPLES / f"{name}.yaml", "--script", EXAMPLES / f"{name}.script", "--save", save
     )
     assert code == 0, out
-    assert "The encounter is over." in out
+    assert "The encounter is over" in out
     data = json.loads(save.read_text(encoding="utf-8"))
     again = Encounter.load(data, find("sides"))
     ruleset, _, _ = encounterfile.load(EXAMPLES / f"{name}.yaml")

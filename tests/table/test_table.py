@@ -10,9 +10,10 @@ import pytest
 
 from fracas.rules.heimr.ruleset import HeimrRules
 from fracas.table import encounterfile
+from fracas.table.outcome import STALL_ROUNDS
 from fracas.table.scripts import Script
 from fracas.table.store import Store
-from fracas.table.table import STALL_ROUNDS, Table, TableError
+from fracas.table.table import Table, TableError
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

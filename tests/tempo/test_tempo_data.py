@@ -200,7 +200,7 @@ def test_the_examples_play_to_the_end(name: str, shows: str) -> None:
         app, ["play", str(EXAMPLES / f"{name}.yaml"), "--script", str(EXAMPLES / f"{name}.script")]
     )
     assert result.exit_code == 0, result.output
-    assert "The encounter is over." in result.output
+    assert "The encounter is over" in result.output
     assert shows in " ".join(result.output.split())
 
 

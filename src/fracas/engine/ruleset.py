@@ -12,8 +12,9 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fracas.engine.actions import Action
 from fracas.engine.dicesource import DiceSource
+from fracas.engine.errors import EngineError
 from fracas.engine.events import Event
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 
 class State(Protocol):
@@ -67,6 +68,16 @@ class Ruleset(ABC, Generic[S]):
         and line (:class:`~fracas.yamlfile.CampaignError`); by default nothing to check."""
         return None
 
+    def setup_problems(self, setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        """Every mistake in a setup, each at its path (``("combatants", 2, "square")``), so
+        that an encounter file can name its line; by default the first that
+        :meth:`start` meets, at the top."""
+        try:
+            self.start(setup)
+        except EngineError as err:
+            return [((), str(err))]
+        return []
+
     def is_over(self, state: S) -> bool:
         """Whether the encounter has ended."""
         return False
@@ -76,15 +87,23 @@ class Ruleset(ABC, Generic[S]):
         verbs of the actions proposed now."""
         return sorted({a.verb for a in self.candidates(state, None)})
 
+    # -- outcomes (optional: the defaults know nothing of the state) -----------------------
+
     def winner(self, state: S) -> str | None:
-        """The side that won, once the encounter is over; ``None`` for none (or a draw)."""
+        """The side that won; ``None`` while the encounter goes on, or for a draw or no
+        result (everyone down, or the game master ended it with several standing)."""
         return None
 
     def harm(self, state: S) -> Hashable:
-        """A fingerprint of everyone's health that changes exactly when someone is harmed
-        or healed, so the table can tell a fight that has stalled; ``None`` if unknown."""
+        """A fingerprint of every combatant's health: it changes exactly when someone is
+        harmed or healed (the table service tells a stalled fight by it)."""
         return None
 
+    def round_number(self, state: S) -> int:
+        """The round under way (0 before the first)."""
+        return 0
+
     def why_no_actions(self, state: S, actor: str) -> str | None:
-        """Why ``actor``, whose turn it is, can do nothing but end it (dazed...), if so."""
+        """Why ``actor``, whose turn it is, may do nothing but end it (a sentence naming
+        the rule), or ``None`` when it may act or the ruleset gives no reason."""
         return None

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from fracas.engine.errors import EngineError
-from fracas.yamlfile import format_path
+from fracas.yamlfile import KeyPath, format_path
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -32,3 +32,21 @@ def validated(
         first = err.errors()[0]
         where = format_path((*prefix, *first["loc"]))
         raise EngineError(f"{what}, {where}: {first['msg']}") from None
+
+
+def duplicate_ids(items: list[Any], key: str = "character") -> list[tuple[KeyPath, str]]:
+    """Each combatant entry whose id (its ``id``, else its character) an earlier one took.
+
+    >>> items = [{"character": "ylva"}, {"character": "ylva"}, {"character": "y", "id": "ylva"}]
+    >>> [path for path, _ in duplicate_ids(items)]
+    [('combatants', 1), ('combatants', 2)]
+    """
+    seen: set[str] = set()
+    found: list[tuple[KeyPath, str]] = []
+    for i, item in enumerate(items):
+        cid = item.get("id") or item.get(key) if isinstance(item, dict) else None
+        if isinstance(cid, str) and cid in seen:
+            found.append((("combatants", i), f"two combatants are called {cid!r}: give one an id"))
+        if isinstance(cid, str):
+            seen.add(cid)
+    return found

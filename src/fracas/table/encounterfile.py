@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from fracas.engine import Ruleset
-from fracas.rules import find
-from fracas.yamlfile import deep_merge, load_yaml, validate
+from fracas.engine import EngineError, Ruleset
+from fracas.rules import find, ids
+from fracas.yamlfile import deep_merge, load_yaml, unknown_name, validate
 
 
 class EncounterFile(BaseModel):
@@ -36,10 +36,16 @@ class EncounterFile(BaseModel):
 
 
 def load(path: str | Path) -> tuple[Ruleset[Any], dict[str, Any], str]:
-    """The ruleset, the setup and the title of the encounter file at ``path``."""
+    """The ruleset, the setup and the title of the encounter file at ``path``.
+
+    Every mistake is reported at once (a :class:`~fracas.yamlfile.CampaignError`), each
+    with its file, line and field: the campaign files' first, then the encounter's.
+    """
     path = Path(path)
     document = load_yaml(path)
     spec = validate(EncounterFile, document)
+    if spec.ruleset not in ids():
+        raise document.error([(("ruleset",), unknown_name("ruleset", spec.ruleset, ids()))])
     ruleset = find(spec.ruleset)
     campaigns = [spec.campaign] if isinstance(spec.campaign, str) else spec.campaign
     merged: dict[str, Any] = {}
@@ -54,4 +60,12 @@ def load(path: str | Path) -> tuple[Ruleset[Any], dict[str, Any], str]:
         if key not in ("ruleset", "title", "campaign")
     }
     setup["campaign"] = merged
+    problems = [(p, m) for p, m in ruleset.setup_problems(setup) if p[:1] != ("campaign",)]
+    if problems:
+        problems.sort(key=lambda problem: document.location(problem[0]).line)
+        raise document.error(problems)
+    try:
+        ruleset.start(setup)  # anything the ruleset checks only as it starts
+    except EngineError as err:
+        raise document.error([((), str(err))]) from None
     return ruleset, setup, spec.title or path.stem

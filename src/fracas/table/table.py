@@ -21,8 +21,7 @@ shaped for their audience.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fracas.engine import (
@@ -40,27 +39,17 @@ from fracas.engine.views import check_side, offered
 from fracas.rules import find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
+from fracas.table.outcome import Outcome, outcome
 from fracas.table.presenter import Screen, TableView, present
 from fracas.table.store import Store, StoreError, TableRecord
 
-__all__ = ["STALL_ROUNDS", "Table", "TableError"]
+__all__ = ["Table", "TableError"]
 
-#: Rounds in which nobody is harmed or healed before the table says the fight has
-#: stalled (docs/decisions.md).
-STALL_ROUNDS = 10
 GM = "gm"
 
 
 class TableError(ValueError):
     """A request the table refuses (an unknown side, nothing to redo...); nothing changes."""
-
-
-@dataclass
-class _Mark:
-    """The round and the health fingerprint after one action, to tell a stalled fight."""
-
-    round: int
-    harm: Hashable
 
 
 class Table:
@@ -74,7 +63,7 @@ class Table:
         self.version = record.version
         self.encounter = encounter
         self.rolled: DiceSource = encounter.dice
-        self._marks: list[_Mark] = []
+        self._outcome: tuple[int, int, Outcome] | None = None
 
     # -- opening ------------------------------------------------------------------------
 
@@ -194,7 +183,6 @@ class Table:
             enc.pop()
             enc.dice.rewind(mark)
             raise
-        self._note_harm()
         return events
 
     def undo(self) -> Action:
@@ -208,7 +196,6 @@ class Table:
         except BaseException:
             self._replay_one(entry.action, [f for r in entry.rolls for f in r.faces])
             raise
-        del self._marks[self.head :]
         return entry.action
 
     def redo(self) -> Action:
@@ -221,7 +208,6 @@ class Table:
         faces = [f for roll in record.entry.get("rolls", []) for f in roll["faces"]]
         self._replay_one(Action.parse(record.action), faces)
         self.version = self.store.move_head(self.id, self.version, self.head)
-        self._note_harm()
         return Action.parse(record.action)
 
     def _replay_one(self, action: Action, faces: list[int]) -> None:
@@ -234,13 +220,14 @@ class Table:
 
     def sync(self) -> None:
         """Reload if another screen or process changed the table since we read it."""
-        if self.store.version(self.id) != self.version:
-            fresh = Table.resume(self.store, self.name, None)
-            self.encounter, self.version = fresh.encounter, fresh.version
-            self.rolled = (
-                self.encounter.dice if not isinstance(self.rolled, AskedDice) else self.rolled
-            )
-            self._marks = []
+        if self.store.version(self.id) == self.version:
+            return
+        asked = self.encounter.dice if self.asks_dice else None
+        fresh = Table.resume(self.store, self.name)
+        self.encounter, self.version = fresh.encounter, fresh.version
+        self.rolled = self.encounter.dice
+        if asked is not None:
+            self.encounter.dice = asked
 
     # -- dice ----------------------------------------------------------------------------
 
@@ -296,17 +283,12 @@ class Table:
         return None if person is None else person.get("side")
 
     def outcome(self, side: str | None = None) -> str | None:
-        """Who won, or that the fight has stalled; ``None`` while it goes on."""
-        state = self.encounter.state
-        if self.encounter.is_over():
-            winner = self.ruleset.winner(state)
-            return f"The encounter is over. {winner} wins." if winner else None
-        if self._stalled():
-            return (
-                f"The fight has stalled: nobody has been harmed for {STALL_ROUNDS} rounds. "
-                "The game master may end it."
-            )
-        return None
+        """Who won, or that the fight has stalled (:mod:`fracas.table.outcome`); ``None``
+        while it simply goes on. Worked out once per change of the table."""
+        key = (self.version, self.head)
+        if self._outcome is None or self._outcome[:2] != key:
+            self._outcome = (*key, outcome(self.encounter))
+        return self._outcome[2].describe()
 
     def _note(self, side: str | None, seen: Mapping[str, Any]) -> str | None:
         actor = self.encounter.to_move
@@ -315,23 +297,6 @@ class Table:
         if side is not None and self._owner(actor) != side:
             return None
         return self.ruleset.why_no_actions(self.encounter.state, actor)
-
-    def _note_harm(self) -> None:
-        state = self.encounter.state
-        round_ = self.ruleset.observe(state, None).get("round") or 0
-        self._marks.append(_Mark(int(round_), self.ruleset.harm(state)))
-
-    def _stalled(self) -> bool:
-        marks = self._marks
-        if not marks or marks[-1].harm is None:
-            return False
-        last = marks[-1]
-        since = last.round
-        for mark in reversed(marks):
-            if mark.harm != last.harm:
-                break
-            since = mark.round
-        return last.round - since >= STALL_ROUNDS
 
     # -- files ---------------------------------------------------------------------------
 

@@ -54,10 +54,15 @@ def tactic(who: Fighter, roll: str) -> list[Modifier]:
     return [Modifier(value, "t", who.plan.tactic)] if value else []
 
 
+#: HC-COND-1: "a -5 conditional penalty on weapon skills, agility and dodge": the
+#: combat skill's attack and defence, agility (ranged attacks) and dodge, not initiative.
+BLINDED_ROLLS = frozenset({"attack", "defence", "agility", "dodge"})
+
+
 def common(state: ClassicState, who: Fighter, roll: str) -> list[Modifier]:
     """Blindness (HC-COND-1) and the position's environment modifiers to ``roll``."""
     mods = []
-    if who.has("blinded"):
+    if who.has("blinded") and roll in BLINDED_ROLLS:
         mods.append(Modifier(-5, "c", "blinded"))
     env = state.battlefield.places[who.position].modifiers.get(roll)
     if env:

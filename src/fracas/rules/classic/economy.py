@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fracas.engine import Action, IllegalAction
+from fracas.rules.classic.combat import attack_weapon
 from fracas.rules.classic.state import ClassicState
 
 #: HC-ACT-1: the seed's action table, by verb (``varies``: the action names its cost).
@@ -73,12 +74,13 @@ class Planned:
     attacks_pc: bool = False
     willpower: int = 0
     after: str | None = None
+    missiles: int = 0  # arrows drawn or throwing weapons in hand, once the post has resolved
 
 
 def planned(state: ClassicState, actor: str) -> Planned:
     """What ``actor``'s declarations this round add up to."""
     who = state.combatants[actor]
-    plan = Planned(who.position, who.prone)
+    plan = Planned(who.position, who.prone, missiles=who.loaded)
     for declaration in state.declared.of(actor):
         every = (declaration.action, *declaration.alternatives)
         units = [UNITS.get(cost(state, a), 0) for a in every]
@@ -115,8 +117,24 @@ def add(state: ClassicState, plan: Planned, action: Action) -> None:
         plan.attacks_pc |= not state.combatants[target].npc
     if verb == "attack":
         plan.willpower += int(action.option("willpower") or 0)
+        if ranged_weapon(state, action) is not None:
+            plan.missiles = max(plan.missiles - 1, 0)
+    if verb == "draw" and target == "arrow":
+        plan.missiles = 1
+    elif verb == "draw" and target is not None:
+        kind = state.combatants[action.actor].profile.weapons.get(target)
+        weapon = state.tables.weapons.get(kind or "")
+        if weapon is not None and weapon.ranged and not weapon.ammunition:
+            plan.missiles = 2  # two throwing weapons to a draw
     if action.option("guard") is not None:
         plan.moved = True
+
+
+def ranged_weapon(state: ClassicState, action: Action) -> str | None:
+    """The ranged weapon an attack is made with, if it is one (what it shoots is counted)."""
+    who = state.combatants[action.actor]
+    item, kind = attack_weapon(state, who, action.option("with"))
+    return item if state.tables.weapons[kind].ranged else None
 
 
 def check_budget(state: ClassicState, action: Action, alternatives: tuple[Action, ...]) -> None:

@@ -93,14 +93,14 @@ def _run(
     def present(target: str) -> bool:
         other = state.combatants.get(target)
         if other is None:
-            return True  # a position or an item
+            return target not in state.gone  # a position or an item, or one who left
         main = declaration.action
         reach = main.verb in REACH and not _ranged(state, who, main)
         at = (main.option("move") if main.verb == "cast" else None) or who.position
         return other.in_fight and (not reach or other.position == at)
 
     def others(action: Action) -> list[str]:
-        if action.target not in state.combatants:
+        if action.target not in state.combatants and action.target not in state.gone:
             return []
         return [f.id for f in state.enemies(who.id) if f.id != action.target]
 

@@ -9,20 +9,20 @@ far leaves it: known names, the action economy (HC-ACT-1), conditions, positions
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
 from fracas.engine.declared import Declaration
-from fracas.rules.classic import combat, posts, rounds, setup, verbs
+from fracas.rules.classic import combat, posts, rounds, setup, table, verbs
 from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
 from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
 from fracas.rules.classic.verbs import VERBS, fighter
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 GM = "gm"
-__all__ = ["ClassicRules", "posts", "rounds"]  # importing them registers their verbs
+__all__ = ["ClassicRules", "posts", "rounds", "table"]  # importing them registers their verbs
 
 
 class ClassicRules(Ruleset[ClassicState]):
@@ -36,6 +36,9 @@ class ClassicRules(Ruleset[ClassicState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> ClassicState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move ------------------------------------------------------------------------
 
@@ -56,6 +59,30 @@ class ClassicRules(Ruleset[ClassicState]):
         if not state.opened:
             return False
         return len({f.side for f in state.combatants.values() if f.in_fight}) <= 1
+
+    # -- outcomes --------------------------------------------------------------------------
+
+    def sides(self, state: ClassicState) -> list[str]:
+        return list(dict.fromkeys(f.side for f in state.combatants.values()))
+
+    def winner(self, state: ClassicState) -> str | None:
+        """The one side with someone neither dead nor dying, once it is over."""
+        standing = {f.side for f in state.combatants.values() if f.in_fight}
+        return next(iter(standing)) if self.is_over(state) and len(standing) == 1 else None
+
+    def harm(self, state: ClassicState) -> Hashable:
+        return tuple(
+            (cid, f.hp, f.dead, f.has("dying")) for cid, f in sorted(state.combatants.items())
+        )
+
+    def round_number(self, state: ClassicState) -> int:
+        return state.round
+
+    def why_no_actions(self, state: ClassicState, actor: str) -> str | None:
+        who = state.combatants.get(actor)
+        if who is None or not who.in_fight or not who.helpless:
+            return None
+        return f"{who.name} is helpless and can do nothing (HC-COND-1)"
 
     # -- checking --------------------------------------------------------------------------
 

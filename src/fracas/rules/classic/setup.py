@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
-from fracas.engine.setups import validated
+from fracas.engine.setups import duplicate_ids, validated
 from fracas.rules.classic import sheet as sheets
 from fracas.rules.classic.campaign import ClassicCampaign, Sheet
 from fracas.rules.classic.state import (
@@ -34,7 +34,7 @@ from fracas.rules.classic.state import (
     Place,
     Profile,
 )
-from fracas.yamlfile import CampaignError, unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, collect, unknown_name
 
 ROLLS = ("attack", "defence", "dodge", "agility", "initiative")
 DEFAULT_POSITION = "the field"
@@ -95,6 +95,59 @@ def build(setup: Mapping[str, Any]) -> ClassicState:
         warnings += sheets.check(tables, sheet)
         fighters[cid] = fighter(tables, sheet, cid, place, field)
     return ClassicState(fighters, field, tables, warnings=warnings)
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "position")``)."""
+    _, found = collect(ClassicSetup, setup)  # each part is checked further below
+    try:
+        tables = ClassicCampaign.from_data(setup.get("campaign") or {})
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    field: Battlefield | None = None
+    raw = setup.get("positions") or {}
+    specs = {n: collect(PlaceSpec, s)[0] for n, s in raw.items()} if isinstance(raw, dict) else {}
+    positions = {n: s for n, s in specs.items() if s is not None}
+    if isinstance(raw, dict) and len(positions) == len(raw):
+        try:
+            field = battlefield(positions)
+        except EngineError as err:
+            name, _, message = str(err).removeprefix("positions.").partition(": ")
+            found.append((("positions", name.split(".")[0]), message or str(err)))
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    found += duplicate_ids(items)
+    for i, item in enumerate(items):
+        at = ("combatants", i)
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        if (place.id or place.character) == "gm":
+            found.append((at, "'gm' is the DM: give the combatant another id"))
+        if place.character not in tables.characters:
+            message = unknown_name("character", place.character, tables.characters)
+            found.append(((*at, "character"), message))
+            continue
+        sheet = tables.characters[place.character]
+        places = list(raw) if isinstance(raw, dict) and raw else [DEFAULT_POSITION]
+        if place.position is not None and place.position not in places:
+            message = unknown_name("position", place.position, places)
+            found.append(((*at, "position"), message))
+            continue
+        for j, name in enumerate(place.conditions):
+            if name not in CONDITIONS or name in ("dying", "fear"):
+                allowed = [c for c in CONDITIONS if c not in ("dying", "fear")]
+                found.append(
+                    ((*at, "conditions", j), unknown_name("starting condition", name, allowed))
+                )
+        try:
+            sheets.check(tables, sheet)
+            if field is not None:
+                fighter(tables, sheet, place.id or place.character, place, field)
+        except EngineError as err:
+            if not str(err).startswith(f"{place.id or place.character}: unknown starting"):
+                found.append(((*at, "character"), str(err)))
+    return found
 
 
 def battlefield(positions: Mapping[str, PlaceSpec]) -> Battlefield:

@@ -185,6 +185,7 @@ class ClassicState:
     guards: list[Guard] = field(default_factory=list)
     ground: dict[str, list[str]] = field(default_factory=dict)  # items lying in a position
     warnings: list[str] = field(default_factory=list)
+    gone: list[str] = field(default_factory=list)  # removed by the DM: targets no longer there
 
     def clone(self) -> ClassicState:
         return replace(
@@ -197,6 +198,7 @@ class ClassicState:
             guards=[g.clone() for g in self.guards],
             ground={k: list(v) for k, v in self.ground.items()},
             warnings=list(self.warnings),
+            gone=list(self.gone),
         )
 
     def enemies(self, cid: str) -> list[Fighter]:

@@ -109,6 +109,14 @@ def _check_attack(state: ClassicState, action: Action, plan: Planned) -> None:
             f"a {kind} needs agility {weapon.minimum_agility}, more than {who.name}'s "
             f"{who.stat('agility')}",
         )
+    if weapon.ranged and plan.missiles <= 0:
+        item, _ = combat.attack_weapon(state, who, hand)
+        what = "arrow drawn" if weapon.ammunition else f"{item} in hand to throw"
+        raise IllegalAction(
+            "HC-AGI-1",
+            f"{who.name} has no {what}: nothing would fly"
+            + (" (draw arrow first, a half action)" if weapon.ammunition else ""),
+        )
     if not weapon.ranged and action.option("trigger") is None:
         there = {target.position, planned(state, target.id).position}
         if plan.position not in there:

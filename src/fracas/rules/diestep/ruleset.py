@@ -13,12 +13,12 @@ is over; the end of the encounter brings the survival rolls (D-KO-1).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.diestep import actions, combat, health, movement, setup, turns
+from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
 from fracas.rules.diestep.state import (
     Combatant,
     DefenceWindow,
@@ -26,7 +26,9 @@ from fracas.rules.diestep.state import (
 )
 from fracas.rules.diestep.tables import Campaign, package_data
 from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
-from fracas.yamlfile import YamlDocument, merge_documents, validate
+from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
+
+_REGISTERED = (table,)  # its verbs register on import
 
 
 class DieStepRules(Ruleset[DieStepState]):
@@ -41,6 +43,9 @@ class DieStepRules(Ruleset[DieStepState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> DieStepState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move ---------------------------------------------------------------------
 
@@ -62,6 +67,39 @@ class DieStepRules(Ruleset[DieStepState]):
     def is_over(self, state: DieStepState) -> bool:
         return state.over
 
+    # -- outcomes -----------------------------------------------------------------------
+
+    def sides(self, state: DieStepState) -> list[str]:
+        return list(dict.fromkeys(c.side for c in state.combatants.values()))
+
+    def winner(self, state: DieStepState) -> str | None:
+        """The one side left standing when the encounter ended (not after ``gm over`` with
+        several standing)."""
+        standing = {c.side for c in state.combatants.values() if _standing(c)}
+        return next(iter(standing)) if state.over and len(standing) == 1 else None
+
+    def harm(self, state: DieStepState) -> Hashable:
+        return tuple(
+            (cid, c.hp, c.knocked_out, c.dead, c.wound)
+            for cid, c in sorted(state.combatants.items())
+        )
+
+    def round_number(self, state: DieStepState) -> int:
+        return state.round
+
+    def why_no_actions(self, state: DieStepState, actor: str) -> str | None:
+        turn = state.turn
+        if state.over or state.windows or turn is None or actor not in turn.members():
+            return None
+        who = state.who(actor)
+        if who.helpless:
+            return f"{who.name} is helpless and can take no physical actions (D-PRONE-1)"
+        if not who.able:
+            return f"{who.name} is stunned and can take no actions (D-HEAL-1)"
+        if turn.left <= 0:
+            return f"{who.name} has no AP left this turn (D-ACT-1)"
+        return None
+
     # -- checking -----------------------------------------------------------------------
 
     def check(self, state: DieStepState, action: Action) -> None:
@@ -69,7 +107,8 @@ class DieStepRules(Ruleset[DieStepState]):
         if action.actor == GM:
             if verb.kind != "gm" and action.verb != "heal":
                 raise IllegalAction("D-ACT-1", f"the game master does not {action.verb}")
-            self._check_no_window(state)
+            if action.verb != "note":  # a note may come at any time
+                self._check_no_window(state)
             VERBS.check(state, action)
             return
         if verb.kind == "gm":

@@ -18,10 +18,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fracas.engine import EngineError
-from fracas.engine.setups import validated
+from fracas.engine.setups import duplicate_ids, validated
 from fracas.rules.diestep.state import Combatant, DieStepState
 from fracas.rules.diestep.tables import DICE, Campaign, Region, Sheet
-from fracas.yamlfile import unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, collect, unknown_name
 
 
 class Placement(BaseModel):
@@ -58,14 +58,10 @@ def build(setup: Mapping[str, Any]) -> DieStepState:
     regions = _regions(spec)
     combatants: dict[str, Combatant] = {}
     for place in spec.combatants:
-        if place.character not in campaign.characters:
-            raise EngineError(unknown_name("character", place.character, campaign.characters))
         cid = place.id or place.character
         if cid in combatants or cid == "gm":
             raise EngineError(f"two combatants are called {cid!r}: give one an id")
-        if place.region not in regions:
-            raise EngineError(unknown_name("region", place.region, regions))
-        combatants[cid] = _combatant(campaign, campaign.characters[place.character], cid, place)
+        combatants[cid] = placed(campaign, regions, place)
     for place in spec.combatants:
         _mount(combatants, place)
     for c in combatants.values():
@@ -75,7 +71,74 @@ def build(setup: Mapping[str, Any]) -> DieStepState:
                     f"{c.id} is unaware of {other!r}: "
                     + unknown_name("combatant", other, combatants)
                 )
-    return DieStepState(combatants=combatants, regions=regions, tables=campaign.tables)
+    return DieStepState(
+        combatants=combatants, regions=regions, tables=campaign.tables, campaign=campaign
+    )
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "region")``)."""
+    spec, found = collect(Setup, setup)
+    try:
+        campaign = Campaign.load(setup.get("campaign") or {})
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    regions: Mapping[str, Region] = {}
+    if spec is not None:
+        try:
+            regions = _regions(spec)
+        except EngineError as err:
+            found.append((("regions",), str(err)))
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    found += duplicate_ids(items)
+    people: dict[str, Combatant] = {}
+    places: dict[str, tuple[int, Placement]] = {}
+    for i, item in enumerate(items):
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        at = ("combatants", i)
+        if (place.id or place.character) == "gm":
+            found.append((at, "'gm' is the game master: give the combatant another id"))
+        if place.character not in campaign.characters:
+            message = unknown_name("character", place.character, campaign.characters)
+            found.append(((*at, "character"), message))
+            continue
+        cid = place.id or place.character
+        try:
+            people[cid] = _combatant(campaign, campaign.characters[place.character], cid, place)
+        except EngineError as err:
+            found.append(((*at, "character"), str(err)))
+            continue
+        raw = setup.get("regions")
+        known = list(regions) or (list(raw) if isinstance(raw, (dict, list)) else [])
+        if known and place.region not in known:
+            found.append(((*at, "region"), unknown_name("region", place.region, known)))
+            continue
+        places[cid] = (i, place)
+    for i, place in places.values():
+        at = ("combatants", i)
+        try:
+            _mount(people, place)
+        except EngineError as err:
+            found.append(((*at, "mounted_on"), str(err)))
+        for j, other in enumerate(place.unaware_of):
+            if other not in people:
+                message = unknown_name("combatant", other, people)
+                found.append(((*at, "unaware_of", j), message))
+    return found
+
+
+def placed(campaign: Campaign, regions: Mapping[str, Region], place: Placement) -> Combatant:
+    """The combatant a placement describes (not yet riding); :class:`EngineError` says
+    what is wrong."""
+    if place.character not in campaign.characters:
+        raise EngineError(unknown_name("character", place.character, campaign.characters))
+    if place.region not in regions:
+        raise EngineError(unknown_name("region", place.region, regions))
+    cid = place.id or place.character
+    return _combatant(campaign, campaign.characters[place.character], cid, place)
 
 
 def _regions(spec: Setup) -> dict[str, Region]:

@@ -8,9 +8,12 @@ changes in play and shares what does not (sheets, weapons, regions, tables).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from fracas.rules.diestep.tables import Region, Sheet, Tables, Weapon
+
+if TYPE_CHECKING:
+    from fracas.rules.diestep.tables import Campaign
 
 Hold = Literal["partial", "full"]
 Wound = Literal["", "badly", "mortal"]
@@ -168,6 +171,8 @@ class DieStepState:
     over: bool = False
     windows: list[Window] = field(default_factory=list)
     minutes: int = 0  # minutes since the encounter ended
+    # The campaign the setup gave, for those who join mid-fight: shared, never changed.
+    campaign: Campaign | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> DieStepState:
         return replace(

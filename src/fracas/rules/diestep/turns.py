@@ -43,12 +43,8 @@ def can_interrupt(state: DieStepState, who: Combatant) -> bool:
 def roll_initiative(state: DieStepState, dice: DiceSource, events: list[Event]) -> None:
     """D-ACT-1: turn order by a REF roll (disadvantaged when surprised, D-PRONE-1)."""
     setup_order = list(state.combatants)
-    for cid, who in state.combatants.items():
-        sources = conditions(who, physical=False)
-        if who.surprised:
-            sources.append(("surprised", DIS))
-        result = roll(dice, who, "REF for turn order", who.die("ref"), sources, events)
-        state.initiative[cid] = result
+    for who in state.combatants.values():
+        _roll_ref(state, who, dice, events)
     state.order = sorted(
         setup_order,
         key=lambda c: (-state.initiative[c], -state.who(c).die("ref"), setup_order.index(c)),
@@ -56,6 +52,53 @@ def roll_initiative(state: DieStepState, dice: DiceSource, events: list[Event]) 
     pair_up(state)
     names = ", ".join(state.who(c).name for c in state.order)
     events.append(Event("order", f"turn order: {names}", {"order": list(state.order)}))
+
+
+def _roll_ref(state: DieStepState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:
+    sources = conditions(who, physical=False)
+    if who.surprised:
+        sources.append(("surprised", DIS))
+    state.initiative[who.id] = roll(
+        dice, who, "REF for turn order", who.die("ref"), sources, events
+    )
+
+
+def join(state: DieStepState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:
+    """A combatant joins a fight under way (docs/decisions.md, D-ACT-1): it rolls REF and
+    takes its place in the turn order after everyone it does not beat (a tie on the roll
+    and the die goes to those already there). A place this round's turns have passed is
+    first taken next round."""
+    _roll_ref(state, who, dice, events)
+    mine = (state.initiative[who.id], who.die("ref"))
+    at = len(state.order)
+    for i, cid in enumerate(state.order):
+        if mine > (state.initiative.get(cid, 0), state.who(cid).die("ref")):
+            at = i
+            break
+    state.order.insert(at, who.id)
+    if at <= state.index:
+        state.index += 1  # the turn under way stays where it is
+    names = ", ".join(state.who(c).name for c in state.order)
+    events.append(Event("order", f"turn order: {names}", {"order": list(state.order)}))
+
+
+def leave(state: DieStepState, cid: str, events: list[Event]) -> None:
+    """Take ``cid`` out of the turn order; if the turn was its own, the next one starts."""
+    if cid not in state.order:
+        return
+    at = state.order.index(cid)
+    current = state.turn is not None and state.turn.actor == cid
+    state.order.remove(cid)
+    state.initiative.pop(cid, None)
+    if at < state.index:
+        state.index -= 1
+    if not state.order:
+        state.turn = None
+        return
+    if current:
+        state.index -= 1  # the next turn is the one now standing at its place
+        _advance(state)
+        start_turn(state, events)
 
 
 def pair_up(state: DieStepState) -> None:

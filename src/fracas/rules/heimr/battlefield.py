@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fracas.engine import EngineError
 from fracas.engine.setups import validated
 from fracas.rules.heimr.tables import Tables
-from fracas.yamlfile import unknown_name
+from fracas.yamlfile import KeyPath, collect, unknown_name
 
 __all__ = ["Battlefield", "Border", "Square", "square_name"]
 
@@ -77,6 +77,7 @@ class BorderSpec(_Spec):
     toughness: int | None = Field(default=None, ge=0)
     climb: str | None = None
     one_way_from: str | None = None
+    closed: bool | None = None  # a door or gate: how it starts (default: its preset's)
 
 
 class BattlefieldSpec(_Spec):
@@ -117,6 +118,8 @@ class Border:
     climb: int | None = None  # climbing CR for each height (None: no roll)
     one_way_from: str | None = None  # the limit/challenge applies crossing from here only
     climbable: bool = False  # a climb is described (a ladder, a wall face)
+    door: bool = False  # a door or gate: its limit when open, its toughness when closed
+    closed: bool = False  # a door that starts closed
 
     def applies_from(self, square: str) -> bool:
         return self.one_way_from is None or self.one_way_from == square
@@ -153,23 +156,73 @@ class Battlefield:
     def build(cls, spec: dict[str, Any] | None, tables: Tables) -> Battlefield:
         """A battlefield from its spec; :class:`EngineError` names the square or border."""
         parsed = validated(BattlefieldSpec, spec or {}, "battlefield")
-        links = _links(parsed.locations) if parsed.locations is not None else {}
+        problems: list[FieldProblem] = []
+        field = cls._build(parsed, tables, problems)
+        if problems or field is None:
+            raise problems[0]
+        return field
+
+    @classmethod
+    def problems(cls, spec: dict[str, Any] | None, tables: Tables) -> list[tuple[KeyPath, str]]:
+        """Every mistake in a battlefield's spec, each at its path below ``battlefield``.
+
+        >>> from fracas.rules.heimr.campaign import Campaign
+        >>> spec = {"borders": [{"between": ["A1", "A2"], "preset": "Singel door"}],
+        ...         "squares": {"B2": {"light": "torch"}}}
+        >>> for path, message in Battlefield.problems(spec, Campaign.default().tables):
+        ...     print(path, message.split(" (")[0], "...", message.split("; ")[-1])
+        ('squares', 'B2', 'light') unknown light 'torch' ... did you mean 'Torch'?
+        ('borders', 0, 'preset') unknown preset 'Singel door' ... did you mean 'Single door'?
+        """
+        return cls.checked(spec, tables)[1]
+
+    @classmethod
+    def checked(
+        cls, spec: dict[str, Any] | None, tables: Tables
+    ) -> tuple[Battlefield | None, list[tuple[KeyPath, str]]]:
+        """The battlefield as far as it can be built (its bad squares and borders left
+        out), and every mistake in its spec, at its path below ``battlefield``."""
+        parsed, problems = collect(BattlefieldSpec, spec or {})
+        if parsed is None:
+            return None, problems
+        found: list[FieldProblem] = []
+        field = cls._build(parsed, tables, found)
+        return field, [(p.path, p.message) for p in found]
+
+    @classmethod
+    def _build(
+        cls, parsed: BattlefieldSpec, tables: Tables, problems: list[FieldProblem]
+    ) -> Battlefield | None:
+        """The battlefield, each mistake added to ``problems`` (``None`` if no map)."""
+        try:
+            links = _links(parsed.locations) if parsed.locations is not None else {}
+        except FieldProblem as problem:
+            problems.append(problem)
+            return None
         names = set(links) or {
             square_name(c, r) for r in range(parsed.rows) for c in range(parsed.columns)
         }
         squares: dict[str, Square] = {}
         for name in sorted(names):
-            s = parsed.squares.get(name, SquareSpec())
-            squares[name] = _square(name, s, tables)
+            try:
+                squares[name] = _square(name, parsed.squares.get(name, SquareSpec()), tables)
+            except FieldProblem as problem:
+                problems.append(problem)
         for name in parsed.squares:
             if name not in names:
                 where = (
                     "not a location" if links else (f"off the {parsed.columns}x{parsed.rows} grid")
                 )
-                raise EngineError(f"battlefield, square {name}: {where}")
+                problems.append(
+                    FieldProblem(f"battlefield, square {name}", ("squares", name), where)
+                )
         borders: dict[frozenset[str], Border] = {}
         for i, b in enumerate(parsed.borders):
-            border = _border(i, b, names, tables, links)
+            try:
+                border = _border(i, b, names, tables, links)
+            except FieldProblem as problem:
+                problems.append(problem)
+                continue
             borders[border.squares] = border
         columns, rows = (0, 0) if links else (parsed.columns, parsed.rows)
         return cls(columns, rows, squares, borders, parsed.darkness, parsed.weather, links)
@@ -261,33 +314,47 @@ class Battlefield:
         return total
 
 
+class FieldProblem(EngineError):
+    """A mistake in a battlefield, at ``path`` below ``battlefield`` in the encounter file."""
+
+    def __init__(self, label: str, path: KeyPath, message: str) -> None:
+        self.path, self.message = path, message
+        super().__init__(f"{label}: {message}")
+
+
 def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
+    label = f"battlefield, square {name}"
     cover = []
-    for item in spec.concealment:
+    for i, item in enumerate(spec.concealment):
         if item not in tables.concealment:
-            raise EngineError(
-                f"battlefield, square {name}: "
-                + unknown_name("concealment", item, tables.concealment)
+            raise FieldProblem(
+                label,
+                ("squares", name, "concealment", i),
+                unknown_name("concealment", item, tables.concealment),
             )
         cover.append((item, tables.concealment[item].effectiveness))
     light = None
     if spec.light is not None:
         if spec.light not in tables.lighting:
-            raise EngineError(
-                f"battlefield, square {name}: " + unknown_name("light", spec.light, tables.lighting)
+            raise FieldProblem(
+                label,
+                ("squares", name, "light"),
+                unknown_name("light", spec.light, tables.lighting),
             )
         light = tables.lighting[spec.light]
     climb = None
     if spec.climb is not None:
         if spec.climb not in tables.climbing:
-            raise EngineError(
-                f"battlefield, square {name}: " + unknown_name("climb", spec.climb, tables.climbing)
+            raise FieldProblem(
+                label,
+                ("squares", name, "climb"),
+                unknown_name("climb", spec.climb, tables.climbing),
             )
         climb = tables.climbing[spec.climb]
     top = spec.height if spec.top is None else spec.top
     if top < spec.height:
-        raise EngineError(
-            f"battlefield, square {name}: top {top} is below its height {spec.height}"
+        raise FieldProblem(
+            label, ("squares", name, "top"), f"top {top} is below its height {spec.height}"
         )
     return Square(
         name,
@@ -306,11 +373,14 @@ def _links(locations: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
     """H-GRID-2: outside combat a location may border any others; borders go both ways."""
     links: dict[str, set[str]] = {name: set() for name in locations}
     for name, others in locations.items():
+        label = f"battlefield, location {name!r}"
         if "-" in name:
-            raise EngineError(f"battlefield, location {name!r}: names cannot hold '-'")
+            raise FieldProblem(label, ("locations", name), "names cannot hold '-'")
         for other in others:
             if other not in locations:
-                raise EngineError(f"battlefield, location {name!r}: {other!r} is not a location")
+                raise FieldProblem(
+                    label, ("locations", name), unknown_name("location", other, locations)
+                )
             links[name].add(other)
             links[other].add(name)
     return {name: tuple(sorted(others)) for name, others in links.items()}
@@ -327,17 +397,32 @@ def _border(
     label = f"battlefield, border {i + 1} ({a}-{b})"
     for sq in (a, b):
         if sq not in names:
-            raise EngineError(f"{label}: {sq} is not a square of the battlefield")
+            raise FieldProblem(
+                label, ("borders", i, "between"), f"{sq} is not a square of the battlefield"
+            )
     if links:
         bordering = b in links.get(a, ())
     else:
         (ac, ar), (bc, br) = coordinates(a), coordinates(b)
         bordering = abs(ac - bc) + abs(ar - br) == 1
     if not bordering:
-        raise EngineError(f"{label}: {a} and {b} are not bordering squares (H-GRID-2)")
+        raise FieldProblem(
+            label, ("borders", i, "between"), f"{a} and {b} are not bordering squares (H-GRID-2)"
+        )
     limit, cr, toughness, climb = spec.limit, spec.cr, spec.toughness, None
+    door = spec.preset is not None and spec.preset in tables.doors
+    if spec.closed is not None and not door:
+        raise FieldProblem(
+            label,
+            ("borders", i, "closed"),
+            f"closed applies to a door or gate, not a {spec.preset}",
+        )
     if spec.preset is not None:
-        found = False
+        found = door
+        if door:
+            kind = tables.doors[spec.preset]
+            limit = limit or kind.limit
+            toughness = toughness if toughness is not None else kind.toughness
         if spec.preset in tables.movement_limits:
             limit, found = limit or tables.movement_limits[spec.preset], True
         if spec.preset in tables.crossing_challenges:
@@ -349,17 +434,22 @@ def _border(
             found = True
         if not found:
             known = {
+                **tables.doors,
                 **tables.movement_limits,
                 **tables.crossing_challenges,
                 **tables.structural_barriers,
             }
-            raise EngineError(f"{label}: " + unknown_name("preset", spec.preset, known))
+            raise FieldProblem(
+                label, ("borders", i, "preset"), unknown_name("preset", spec.preset, known)
+            )
     if spec.climb is not None:
         if spec.climb not in tables.climbing:
-            raise EngineError(f"{label}: " + unknown_name("climb", spec.climb, tables.climbing))
+            raise FieldProblem(
+                label, ("borders", i, "climb"), unknown_name("climb", spec.climb, tables.climbing)
+            )
         climb = tables.climbing[spec.climb]
     if spec.one_way_from is not None and spec.one_way_from not in (a, b):
-        raise EngineError(f"{label}: one_way_from must be {a} or {b}")
+        raise FieldProblem(label, ("borders", i, "one_way_from"), f"must be {a} or {b}")
     return Border(
         frozenset((a, b)),
         spec.preset or spec.climb or "",
@@ -369,4 +459,6 @@ def _border(
         climb,
         spec.one_way_from,
         spec.climb is not None,
+        door,
+        door and (tables.doors[spec.preset or ""].closed if spec.closed is None else spec.closed),
     )

@@ -7,7 +7,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
@@ -15,7 +15,7 @@ from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 GM = "gm"
 
@@ -36,6 +36,9 @@ class HeimrRules(Ruleset[HeimrState]):
     def start(self, setup_data: Mapping[str, Any]) -> HeimrState:
         return setup.build(setup_data)
 
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
+
     # -- whose turn --------------------------------------------------------------------
 
     def verb_names(self, state: HeimrState) -> list[str]:
@@ -53,6 +56,33 @@ class HeimrRules(Ruleset[HeimrState]):
             return False
         standing = {c.side for c in state.combatants.values() if not c.out}
         return len(standing) <= 1
+
+    # -- outcomes ----------------------------------------------------------------------
+
+    def sides(self, state: HeimrState) -> list[str]:
+        return list(dict.fromkeys(c.side for c in state.combatants.values()))
+
+    def winner(self, state: HeimrState) -> str | None:
+        """The one side with someone neither dead, unconscious nor fled, once it is over."""
+        standing = {c.side for c in state.combatants.values() if not c.out}
+        return next(iter(standing)) if self.is_over(state) and len(standing) == 1 else None
+
+    def harm(self, state: HeimrState) -> Hashable:
+        return tuple(
+            (cid, c.hp, tuple(c.injuries), c.dead, c.unconscious)
+            for cid, c in sorted(state.combatants.items())
+        )
+
+    def round_number(self, state: HeimrState) -> int:
+        return state.round
+
+    def why_no_actions(self, state: HeimrState, actor: str) -> str | None:
+        who = state.combatants.get(actor)
+        if who is None or state.current != actor or effects.can_act(who):
+            return None
+        if who.has("Daze"):
+            return f"{who.name} is dazed and can take no actions (H-EFF-5)"
+        return f"{who.name} is helpless and can take no actions (H-POS-2)"
 
     # -- checking ----------------------------------------------------------------------
 
@@ -332,8 +362,13 @@ def field_view(state: HeimrState) -> dict[str, Any]:
             "limit": b.limit,
             "cr": b.cr,
             "toughness": None
-            if terrain.border_key(*sorted(b.squares)) in state.broken
+            if terrain.border_key(*sorted(b.squares)) in terrain.open_borders(state)
             else b.toughness,
+            "door": None
+            if not b.door
+            else "open"
+            if terrain.border_key(*sorted(b.squares)) in state.open_doors
+            else "closed",
             "climb": (b.climb or 0) if b.climbable else None,  # 0: a climb with no roll
         }
         for b in field.borders.values()

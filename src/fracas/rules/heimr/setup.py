@@ -15,11 +15,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
-from fracas.engine.setups import validated
+from fracas.engine.setups import duplicate_ids, validated
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign, CharacterSheet
 from fracas.rules.heimr.state import Ability, Combatant, HeimrState, Shield, Stats, Weapon
-from fracas.yamlfile import YamlDocument, unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, YamlDocument, collect, unknown_name
 
 
 class Placement(BaseModel):
@@ -55,31 +55,86 @@ def build(setup: Mapping[str, Any]) -> HeimrState:
     field = Battlefield.build({**(spec.grid or {}), **(spec.battlefield or {})}, campaign.tables)
     combatants: dict[str, Combatant] = {}
     for place in spec.combatants:
-        if place.character not in campaign.characters:
-            raise EngineError(unknown_name("character", place.character, campaign.characters))
-        sheet = campaign.characters[place.character]
-        cid = place.id or place.character
-        if cid in combatants:
-            raise EngineError(f"two combatants are called {cid!r}: give one an id")
-        square = field.place(place.square)
-        if square not in field:
-            raise EngineError(f"{cid} stands in {place.square}, off the {field.describe()}")
-        who = combatant(campaign, sheet, cid, place)
-        who.square = square
-        ground = field.squares[square].height
-        who.height = ground if place.height is None else place.height
-        if not ground <= who.height <= field.squares[square].top:
-            raise EngineError(
-                f"{cid} stands at height {who.height} in {square}, which goes from {ground} "
-                f"to {field.squares[square].top}"
-            )
-        combatants[cid] = who
+        who = placed(campaign, field, place)
+        if who.id in combatants:
+            raise EngineError(f"two combatants are called {who.id!r}: give one an id")
+        combatants[who.id] = who
     return HeimrState(
         combatants=combatants,
         tables=campaign.tables,
         battlefield=field,
         options={"blind_spots": int(spec.modules.get("blind_spots", True))},  # H-MOD-1
+        open_doors=sorted(
+            "-".join(sorted(b.squares)) for b in field.borders.values() if b.door and not b.closed
+        ),
+        campaign=campaign,
     )
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "square")``)."""
+    _, found = collect(HeimrSetup, setup)  # each part is checked further below
+    try:
+        campaign = Campaign.from_documents(YamlDocument(setup.get("campaign"), name="campaign"))
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    parts = [setup.get(k) for k in ("grid", "battlefield")]
+    if any(p is not None and not isinstance(p, dict) for p in parts):
+        return found
+    merged = {**(parts[0] or {}), **(parts[1] or {})}
+    field, field_problems = Battlefield.checked(merged, campaign.tables)
+    key = "battlefield" if parts[1] is not None else "grid"
+    found += [((key, *path), message) for path, message in field_problems]
+    if field is None:
+        return found
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    found += duplicate_ids(items)
+    for i, item in enumerate(items):
+        at = ("combatants", i)
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        if place.character not in campaign.characters:
+            message = unknown_name("character", place.character, campaign.characters)
+            found.append(((*at, "character"), message))
+            continue
+        square = field.place(place.square)
+        if square not in field.squares and square in merged.get("squares", {}):
+            continue  # a square of its own spec is wrong: reported with the battlefield
+        if square not in field:
+            where = f"{place.square} is off the {field.describe()}"
+            if not field.grid:
+                where = unknown_name("location", place.square, field.squares)
+            found.append(((*at, "square"), where))
+            continue
+        try:
+            placed(campaign, field, place)
+        except EngineError as err:
+            found.append(((*at, "height"), str(err)))
+    return found
+
+
+def placed(campaign: Campaign, field: Battlefield, place: Placement) -> Combatant:
+    """The combatant a placement describes, standing where it says; :class:`EngineError`
+    names what is wrong."""
+    if place.character not in campaign.characters:
+        raise EngineError(unknown_name("character", place.character, campaign.characters))
+    sheet = campaign.characters[place.character]
+    cid = place.id or place.character
+    square = field.place(place.square)
+    if square not in field:
+        raise EngineError(f"{cid} stands in {place.square}, off the {field.describe()}")
+    who = combatant(campaign, sheet, cid, place)
+    who.square = square
+    ground = field.squares[square].height
+    who.height = ground if place.height is None else place.height
+    if not ground <= who.height <= field.squares[square].top:
+        raise EngineError(
+            f"{cid} stands at height {who.height} in {square}, which goes from {ground} "
+            f"to {field.squares[square].top}"
+        )
+    return who
 
 
 def combatant(campaign: Campaign, sheet: CharacterSheet, cid: str, place: Placement) -> Combatant:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.blindspots import BlindSpots
 from fracas.rules.heimr.tables import Tables
+
+if TYPE_CHECKING:
+    from fracas.rules.heimr.campaign import Campaign
 
 Defence = Literal["dodge", "block", "parry"]
 DEFENCES: tuple[Defence, ...] = ("dodge", "block", "parry")
@@ -251,13 +254,18 @@ class HeimrState:
     turn: Turn | None = None
     clusters: list[list[str]] = field(default_factory=list)
     started: bool = False
-    xp_remainder: int = 0
+    # H-XP-1: XP left over from the last award, by the group it was divided among (a side,
+    # or the group the game master names), carried to that group's next award.
+    xp_remainder: dict[str, int] = field(default_factory=dict)
     pending: str | None = None  # a failed challenge that may be re-rolled (H-DICE-7)
     options: dict[str, int] = field(default_factory=dict)
     # H-GRID-4: who has gone through each limited border in its current count, first first.
     crossings: dict[str, list[str]] = field(default_factory=dict)
     broken: list[str] = field(default_factory=list)  # structural barriers broken (H-GRID-3)
+    open_doors: list[str] = field(default_factory=list)  # doors and gates standing open
     blind_spots: dict[str, BlindSpots] = field(default_factory=dict)  # by defender (H-MOD-1)
+    # The campaign the setup gave, for those who join mid-fight: shared, never changed.
+    campaign: Campaign | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> HeimrState:
         return replace(
@@ -268,8 +276,10 @@ class HeimrState:
             turn=self.turn.clone() if self.turn else None,
             clusters=[list(c) for c in self.clusters],
             options=dict(self.options),
+            xp_remainder=dict(self.xp_remainder),
             crossings={k: list(v) for k, v in self.crossings.items()},
             broken=list(self.broken),
+            open_doors=list(self.open_doors),
             blind_spots={k: v.clone() for k, v in self.blind_spots.items()},
         )
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fracas.yamlfile import KeyPath, Problems, unknown_name
 
-__all__ = ["Concealment", "Effect", "Fatigue", "InjuryLevel", "Model", "Tables"]
+__all__ = ["Concealment", "Door", "Effect", "Fatigue", "InjuryLevel", "Model", "Tables"]
 
 NonNegative = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
@@ -60,6 +60,14 @@ class Concealment(Model):
     height_or_more: bool = False
 
 
+class Door(Model):
+    """H-GRID-3: a door or gate: open, a movement limit; closed, a structural barrier."""
+
+    limit: Positive
+    toughness: NonNegative
+    closed: bool  # how it starts, unless the border says
+
+
 class Fatigue(Model):
     """H-FAT-2, H-FAT-3: base fatigue = max(minimum, base - attribute); bounds; breather."""
 
@@ -81,6 +89,7 @@ class Tables(Model):
     movement_limits: dict[str, Positive]
     crossing_challenges: dict[str, int]
     structural_barriers: dict[str, NonNegative]
+    doors: dict[str, Door] = Field(default_factory=dict)
     climbing: dict[str, int | None]
     concealment: dict[str, Concealment]
     lighting: dict[str, NonNegative]

@@ -40,12 +40,17 @@ def ground(state: HeimrState, square: str) -> int:
 
 
 def blocking(state: HeimrState, border: Border | None) -> bool:
-    """A structural barrier not yet broken (H-GRID-3)."""
+    """A structural barrier not yet broken, or a door or gate shut (H-GRID-3)."""
     return (
         border is not None
         and border.toughness is not None
-        and border_key(*sorted(border.squares)) not in state.broken
+        and border_key(*sorted(border.squares)) not in open_borders(state)
     )
+
+
+def open_borders(state: HeimrState) -> list[str]:
+    """The borders whose toughness stands in nobody's way: broken, or doors standing open."""
+    return [*state.broken, *state.open_doors]
 
 
 def check_cross(state: HeimrState, who: Combatant, to: str, how: How) -> None:
@@ -342,7 +347,7 @@ def shot_distance(state: HeimrState, attacker: Combatant, target: Combatant) -> 
     the squares' distance round the barriers still standing, and the climb up to the
     height the target stands at in its square (one climb action a height, as climbing
     is played); jumping down is free."""
-    d = state.battlefield.distance(attacker.square, target.square, state.broken)
+    d = state.battlefield.distance(attacker.square, target.square, open_borders(state))
     start = attacker.height if attacker.square == target.square else ground(state, target.square)
     return d + max(0, target.height - start)
 

@@ -19,21 +19,8 @@ def roll_initiative(state: HeimrState, dice: DiceSource, events: list[Event]) ->
     """H-INIT-1: consistency = dex, potential = willpower; ties go to the higher willpower,
     then to the order of the setup (docs/decisions.md)."""
     setup_order = list(state.combatants)
-    for cid, who in state.combatants.items():
-        ch = HeimrChallenge(who.stats.attributes.get("dex", 0), who.willpower)
-        roll = dice.roll(ch, f"{who.name}'s initiative")
-        state.initiative[cid] = roll.result
-        events.append(
-            Event(
-                "initiative",
-                f"{who.name} rolls initiative {ch.notation()}: {list(roll.faces)} -> {roll.result}",
-                {"who": cid, "faces": list(roll.faces), "result": roll.result},
-                # Its potential is the willpower, which is the own side's (observe).
-                detail=frozenset({who.side}),
-                outline=f"{who.name} rolls initiative",
-                outline_data={"who": cid},
-            )
-        )
+    for who in state.combatants.values():
+        _roll_one(state, who, dice, events)
     state.order = sorted(
         setup_order,
         key=lambda c: (-state.initiative[c], -state.combatants[c].willpower, setup_order.index(c)),
@@ -45,6 +32,69 @@ def roll_initiative(state: HeimrState, dice: DiceSource, events: list[Event]) ->
             {"order": list(state.order)},
         )
     )
+
+
+def _roll_one(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:
+    ch = HeimrChallenge(who.stats.attributes.get("dex", 0), who.willpower)
+    roll = dice.roll(ch, f"{who.name}'s initiative")
+    state.initiative[who.id] = roll.result
+    events.append(
+        Event(
+            "initiative",
+            f"{who.name} rolls initiative {ch.notation()}: {list(roll.faces)} -> {roll.result}",
+            {"who": who.id, "faces": list(roll.faces), "result": roll.result},
+            # Its potential is the willpower, which is the own side's (observe).
+            detail=frozenset({who.side}),
+            outline=f"{who.name} rolls initiative",
+            outline_data={"who": who.id},
+        )
+    )
+
+
+def join(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:
+    """A combatant joins a fight under way (docs/decisions.md, H-INIT-1): it rolls
+    initiative and takes its place in the order after everyone it does not beat (a tie
+    on initiative and willpower goes to those already there). A place this round's turns
+    have passed is first taken next round. It pre-rolls its defence (H-DEF-2)."""
+    from fracas.rules.heimr.combat import preroll_defence
+
+    _roll_one(state, who, dice, events)
+    mine = (state.initiative[who.id], who.willpower)
+    at = len(state.order)
+    for i, cid in enumerate(state.order):
+        if mine > (state.initiative[cid], state.combatants[cid].willpower):
+            at = i
+            break
+    state.order.insert(at, who.id)
+    if at <= state.index:
+        state.index += 1  # the turn under way stays where it is
+    events.append(
+        Event(
+            "order",
+            "initiative order: " + ", ".join(state.combatants[c].name for c in state.order),
+            {"order": list(state.order)},
+        )
+    )
+    preroll_defence(state, who, dice, events)
+
+
+def leave(state: HeimrState, cid: str, dice: DiceSource, events: list[Event]) -> None:
+    """Take ``cid`` out of the order; if it was its turn, the next one starts."""
+    if cid not in state.order:
+        return
+    at = state.order.index(cid)
+    current = state.turn is not None and state.turn.actor == cid
+    state.order.remove(cid)
+    state.initiative.pop(cid, None)
+    if at < state.index:
+        state.index -= 1
+    if not state.order:
+        state.turn = None
+        return
+    if current:
+        state.index -= 1  # the next turn is the one now standing at its place
+        _advance(state, events)
+        start_turn(state, dice, events)
 
 
 def begin(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:

@@ -6,19 +6,23 @@ conditions, applies the verb and lets the round run on (:func:`.rounds.settle`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
-from fracas.rules.sides import melee, movement, ranged, rounds, setup
+from fracas.rules.sides import melee, movement, ranged, rounds, setup, table
 from fracas.rules.sides.campaign import Tables, package_data
 from fracas.rules.sides.positions import engaged_with, show
 from fracas.rules.sides.state import Combatant, SidesState
 from fracas.rules.sides.verbs import GM, VERBS, Verb, combatant, side_of
-from fracas.yamlfile import YamlDocument, merge_documents, validate
+from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 __all__ = ["SidesRules"]
-_REGISTERED = (movement, ranged)  # their verbs register on import
+_REGISTERED = (movement, ranged, table)  # their verbs register on import
+
+
+#: The game master's table verbs, open before the first round too.
+TABLE_VERBS = ("add", "remove", "note")
 
 
 class SidesRules(Ruleset[SidesState]):
@@ -32,6 +36,9 @@ class SidesRules(Ruleset[SidesState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> SidesState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move ----------------------------------------------------------------------
 
@@ -59,6 +66,23 @@ class SidesRules(Ruleset[SidesState]):
         nxt = melee.next_to_declare(state)
         return nxt.id if nxt else GM
 
+    # -- outcomes ------------------------------------------------------------------------
+
+    def sides(self, state: SidesState) -> list[str]:
+        return list(state.sides)
+
+    def winner(self, state: SidesState) -> str | None:
+        """The one side with anyone living once it is over (the game master's ``end`` with
+        several sides standing has no winner)."""
+        standing = {c.side for c in state.living()}
+        return next(iter(standing)) if self.is_over(state) and len(standing) == 1 else None
+
+    def harm(self, state: SidesState) -> Hashable:
+        return tuple((cid, c.health, c.dead) for cid, c in sorted(state.combatants.items()))
+
+    def round_number(self, state: SidesState) -> int:
+        return state.round
+
     # -- checking ------------------------------------------------------------------------
 
     def check(self, state: SidesState, action: Action) -> None:
@@ -74,15 +98,15 @@ class SidesRules(Ruleset[SidesState]):
 
     def _check_moment(self, state: SidesState, action: Action, verb: Verb) -> None:
         if state.phase == "setup":
-            if action.verb not in ("begin", "surprise"):
+            if action.verb not in ("begin", "surprise", *TABLE_VERBS):
                 raise IllegalAction("S-ROUND-1", "combat has not begun: the game master begins it")
             return
-        if self.is_over(state):
+        if self.is_over(state) and action.verb != "note":
             raise IllegalAction("S-ROUND-1", "the encounter is over")
         if state.pending:
             attacker, target, _ = state.pending[0]
             ok = action.actor == attacker and action.verb in ("attack", "pass")
-            if not ok and action.verb != "end":
+            if not ok and action.verb not in ("end", "note"):
                 raise IllegalAction(
                     "S-MOVE-2",
                     f"first {state.combatants[attacker].name} may make an opportunity attack on "

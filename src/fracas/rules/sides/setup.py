@@ -20,7 +20,7 @@ from fracas.engine.setups import validated
 from fracas.rules.sides import campaign
 from fracas.rules.sides.campaign import Sheet, Tables, Units
 from fracas.rules.sides.state import Combatant, SidesState, Stats
-from fracas.yamlfile import format_path, unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, collect, format_path, unknown_name
 
 GM = "gm"
 
@@ -87,23 +87,75 @@ def build(setup: Mapping[str, Any]) -> SidesState:
 
 
 def _sheet(tables: Tables, place: Placement, index: int) -> Sheet:
+    return sheet_of(tables, place, ("combatants", index), "encounter setup")
+
+
+def sheet_of(tables: Tables, place: Placement, prefix: tuple[Any, ...], what: str) -> Sheet:
+    """The sheet a placement gives: its character's, with the fields it writes laid over;
+    :class:`EngineError` names the first mistake at ``prefix``."""
+    sheet, found = checked_sheet(tables, place)
+    if sheet is None or found:
+        path, message = found[0]
+        where = format_path((*prefix, *path))
+        raise EngineError(f"{what}, {where}: {message}" if where else f"{what}: {message}")
+    return sheet
+
+
+def checked_sheet(
+    tables: Tables, place: Placement
+) -> tuple[Sheet | None, list[tuple[KeyPath, str]]]:
+    """The sheet a placement gives, and every mistake in it at its path in the entry."""
     fields = dict(place.model_extra or {})
     base: dict[str, Any] = {}
     if place.character is not None:
         if place.character not in tables.characters:
-            raise EngineError(
-                f"combatants[{index}]: "
-                + unknown_name("character", place.character, tables.characters)
-            )
+            message = unknown_name("character", place.character, tables.characters)
+            return None, [(("character",), message)]
         base = tables.characters[place.character].model_dump(exclude_unset=True)
-    sheet = validated(Sheet, {**base, **fields}, prefix=("combatants", index))
-    problems = list(tables.sheet_problems(sheet))
-    if problems:
-        path, message = problems[0]
-        raise EngineError(
-            f"encounter setup, {format_path(('combatants', index, *path))}: {message}"
+    sheet, found = collect(Sheet, {**base, **fields})
+    if sheet is None:
+        return None, found
+    return sheet, list(tables.sheet_problems(sheet))
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "weapons", 0)``)."""
+    _, found = collect(SidesSetup, setup)  # each part is checked further below
+    try:
+        tables = campaign.load(setup.get("campaign") or {})
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    sides: list[str] = []
+    ids: set[str] = set()
+    for i, item in enumerate(items):
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        sheet, wrong = checked_sheet(tables, place)
+        found += [(("combatants", i, *path), message) for path, message in wrong]
+        if sheet is None:
+            continue
+        cid = place.id or place.character or sheet.name.lower().replace(" ", "-")
+        if cid in ids:
+            found.append((("combatants", i), f"two combatants are called {cid!r}: give one an id"))
+        ids.add(cid)
+        if sheet.side not in sides:
+            sides.append(sheet.side)
+    if len(sides) > 2 or (len(sides) < 2 and not found):
+        found.append(
+            (
+                ("combatants",),
+                f"the side-initiative rules need two sides; this encounter has {len(sides)}: "
+                + ", ".join(sides),
+            )
         )
-    return sheet
+    surprised = setup.get("surprised")
+    for j, side in enumerate(surprised if isinstance(surprised, list) else []):
+        if side not in sides:
+            found.append((("surprised", j), unknown_name("side", str(side), sides)))
+    return found
 
 
 def combatant(tables: Tables, sheet: Sheet, cid: str, at: float, units: Units) -> Combatant:

@@ -8,15 +8,15 @@ an opponent reacts or passes, the actor may replace its action, and it resolves;
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, Ruleset
-from fracas.rules.tempo import exchange, legality, setup, turns
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.rules.tempo import exchange, legality, setup, table, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
 from fracas.rules.tempo.tables import TempoTables
-from fracas.yamlfile import YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument
 
 
 class TempoRules(Ruleset[TempoState]):
@@ -30,6 +30,9 @@ class TempoRules(Ruleset[TempoState]):
 
     def start(self, setup_data: Mapping[str, Any]) -> TempoState:
         return setup.build(setup_data)
+
+    def setup_problems(self, setup_data: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+        return setup.problems(setup_data)
 
     # -- whose move --------------------------------------------------------------------
 
@@ -47,13 +50,59 @@ class TempoRules(Ruleset[TempoState]):
     def is_over(self, state: TempoState) -> bool:
         return state.over
 
+    # -- outcomes ----------------------------------------------------------------------
+
+    def sides(self, state: TempoState) -> list[str]:
+        return list(dict.fromkeys(c.side for c in state.combatants.values()))
+
+    def winner(self, state: TempoState) -> str | None:
+        standing = state.standing_sides()
+        return next(iter(standing)) if state.over and len(standing) == 1 else None
+
+    def harm(self, state: TempoState) -> Hashable:
+        return tuple((cid, c.hp) for cid, c in sorted(state.combatants.items()))
+
+    def round_number(self, state: TempoState) -> int:
+        return state.round
+
+    def why_no_actions(self, state: TempoState, actor: str) -> str | None:
+        """On its own turn, why every action but Recover Stamina is refused: too few AP for
+        those its status allows (T-ROUND-2), or a status that allows none (T-STAT-1)."""
+        if state.over or state.exchange is not None or state.current != actor:
+            return None
+        recover = state.tables.verb("Recover Stamina")
+        rules: set[str] = set()
+        for action in self._own_turn(state, state.combatants[actor], actor):
+            if action.verb == recover:
+                continue
+            try:
+                legality.check(state, action)
+            except IllegalAction as err:
+                rules.add(err.rule)
+                continue
+            return None
+        who = state.combatants[actor]
+        if "T-ROUND-2" in rules:
+            return f"{who.name} has {who.ap} AP, too few for any action: recover (T-ROUND-2)"
+        if "T-STAT-1" in rules:
+            return f"{who.name} is {who.status}: no action allows it (T-STAT-1)"
+        return f"{who.name} can take no action now ({', '.join(sorted(rules))})"
+
     # -- checking and applying ---------------------------------------------------------
 
     def check(self, state: TempoState, action: Action) -> None:
+        if action.actor == table.GM:
+            if state.over and action.verb != "note":
+                raise IllegalAction("T-ROUND-1", "the encounter is over")
+            table.check(state, action)
+            return
         legality.check(state, action)
 
     def apply(self, state: TempoState, action: Action, dice: DiceSource) -> list[Event]:
         events: list[Event] = []
+        if action.actor == table.GM:
+            table.apply(state, action, events)
+            return events
         ex = state.exchange
         name = PASS if action.verb == PASS else state.tables.by_verb(action.verb)
         assert name is not None, "checked: the verb is known"

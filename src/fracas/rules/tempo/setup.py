@@ -18,10 +18,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from fracas.engine import EngineError
-from fracas.engine.setups import validated
+from fracas.engine.setups import duplicate_ids, validated
 from fracas.rules.tempo.state import Combatant, TempoState
 from fracas.rules.tempo.tables import Sheet, TempoTables
-from fracas.yamlfile import unknown_name
+from fracas.yamlfile import CampaignError, KeyPath, collect, unknown_name
 
 
 class Placement(BaseModel):
@@ -67,6 +67,44 @@ def build(setup: Mapping[str, Any]) -> TempoState:
     ranked = sorted(enumerate(spec.combatants), key=lambda ip: (-ip[1].initiative, ip[0]))
     order = [place.id or place.character for _, place in ranked]
     return TempoState(combatants=combatants, order=order, tables=tables, round=tables.round.first)
+
+
+def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
+    """Every mistake in a setup, each at its path (``("combatants", 1, "status")``)."""
+    _, found = collect(TempoSetup, setup)  # each part is checked further below
+    try:
+        tables = TempoTables.load(setup.get("campaign") or {})
+    except (CampaignError, EngineError) as err:
+        return [*found, (("campaign",), str(err))]
+    combatants = setup.get("combatants")
+    items = combatants if isinstance(combatants, list) else []
+    found += duplicate_ids(items)
+    placed: dict[str, Combatant] = {}
+    at: dict[str, int] = {}
+    for i, item in enumerate(items):
+        place, _ = collect(Placement, item)
+        if place is None:
+            continue  # its problems are among those found
+        if place.character not in tables.characters:
+            message = unknown_name("character", place.character, tables.characters)
+            found.append((("combatants", i, "character"), message))
+            continue
+        cid = place.id or place.character
+        status = place.status
+        if status is not None and status not in tables.statuses:
+            message = unknown_name("status", status, tables.statuses)
+            found.append((("combatants", i, "status"), message))
+            continue
+        placed[cid] = combatant(tables, tables.characters[place.character], cid, place)
+        at[cid] = i
+    for cid, who in placed.items():
+        try:
+            _engage(tables, placed, who)
+            if tables.statuses[who.status].engaged and who.engaged_with is None:
+                raise EngineError(f"{cid} starts {who.status}: name its opponent with engaged_with")
+        except EngineError as err:
+            found.append((("combatants", at[cid], "engaged_with"), str(err)))
+    return found
 
 
 def combatant(tables: TempoTables, sheet: Sheet, cid: str, place: Placement) -> Combatant:

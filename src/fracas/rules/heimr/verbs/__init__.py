@@ -5,7 +5,7 @@ for what a character does in another's turn; ``gm`` for the game master's calls.
 verbs are grouped by concept; importing this package registers them all.
 """
 
-from fracas.rules.heimr.verbs import fighting, forced, gm, items, moving, turn
+from fracas.rules.heimr.verbs import fighting, forced, gm, items, moving, table, turn
 from fracas.rules.heimr.verbs.registry import VERBS, Kind, Verb, free_key, kind_of
 
 __all__ = [
@@ -19,5 +19,6 @@ __all__ = [
     "items",
     "kind_of",
     "moving",
+    "table",
     "turn",
 ]

@@ -257,34 +257,36 @@ def contest(
     return won
 
 
-@verb("award", "gm", "H-XP-1", "encounter XP divided among those present: xp=")
+@verb("award", "gm", "H-XP-1", "encounter XP divided among a side present: xp= [group=]")
 def _award(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
-    present = [c for c in state.combatants.values() if not c.dead and c.side in _pcs(action)]
-    share = divide_xp(number(action, "xp", 0) or 0, len(present), state.xp_remainder)
-    state.xp_remainder = share.remainder
+    side = _award_side(action)
+    group = action.option("group") or side
+    present = [c for c in state.combatants.values() if not c.dead and c.side == side]
+    carried = state.xp_remainder.get(group, 0)
+    share = divide_xp(number(action, "xp", 0) or 0, len(present), carried)
+    state.xp_remainder[group] = share.remainder
     for c in present:
         c.xp += share.each
     events.append(
         Event(
             "xp",
             f"{share.each} XP each to {', '.join(c.name for c in present)}; "
-            f"{share.remainder} carried over",
-            {"each": share.each, "remainder": share.remainder},
+            f"{share.remainder} carried over for {group}",
+            {"each": share.each, "remainder": share.remainder, "group": group},
             detail=frozenset({c.side for c in present}),  # XP is the own side's
         )
     )
 
 
-def _pcs(action: Action) -> set[str]:
-    side = action.option("side")
-    return {side} if side else {action.target} if action.target else set()
+def _award_side(action: Action) -> str:
+    return action.option("side") or action.target or ""
 
 
 @checks("award")
 def _check_award(state: HeimrState, action: Action) -> None:
-    if number(action, "xp") is None or not (action.option("side") or action.target):
-        raise IllegalAction("H-XP-1", "award <side> xp=N")
-    side = action.option("side") or action.target
+    if number(action, "xp") is None or not _award_side(action):
+        raise IllegalAction("H-XP-1", "award <side> xp=N [group=NAME]")
+    side = _award_side(action)
     present = {c.side for c in state.combatants.values() if not c.dead}
     if side not in present:
         raise IllegalAction(
