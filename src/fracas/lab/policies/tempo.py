@@ -1,0 +1,85 @@
+"""The default tactical policy of the action-point tempo rules (tempo).
+
+tempo has no game master's actions: every step is a fighter's. On its turn a fighter
+readies itself when off guard, works a bind or a grapple to its advantage (press, pin,
+escape), else strikes (now and then a feint, to draw a parry), and recovers its action
+points when it can afford nothing more. Answering an opponent it parries or evades a
+blow, dodges a shot, keeps control of a bind or grapple, and takes the Counter-Attack a
+parried feint offers; it lets go only what it cannot answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy
+
+from fracas.engine import Action
+from fracas.lab.policies._tactics import GameMaster, best, combatants, first
+
+#: Proactive verbs by preference, from the most pressing.
+OWN_TURN = (
+    "ready",
+    "escape",
+    "pin",
+    "press",
+    "melee-attack",
+    "unarmed-attack",
+    "ranged-attack",
+    "aim",
+)
+#: Reactions and replacements by preference.
+ANSWERS = (
+    "counter-attack",
+    "ct-parry",
+    "parry",
+    "evade",
+    "dodge",
+    "wind",
+    "struggle",
+)
+#: How often a fighter on guard feints instead of striking.
+FEINT_SHARE = 0.2
+
+
+class DefaultPolicy:
+    """tempo's default tactical policy (see the module's docstring)."""
+
+    name = "default"
+
+    def __init__(self, ruleset_id: str = "tempo") -> None:
+        self.ruleset_id = ruleset_id
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
+    ) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        state = view["state"]
+        people = combatants(view)
+        if state.get("exchange") is not None:
+            ex = state["exchange"]
+            if ex.get("phase") == "counter" and ex.get("action") not in ("Feint",):
+                # Replacing a declared blow after its answer: only a feint gains by it.
+                return first(legal, "pass") or legal[0]
+            return first(legal, *ANSWERS) or first(legal, "pass") or legal[0]
+
+        def weakest(action: Action) -> float:
+            foe = people.get(action.target or "", {})
+            return -float(foe.get("ap") or 0)
+
+        feints = [a for a in legal if a.verb == "feint"]
+        if feints and rng.random() < FEINT_SHARE:
+            return best(feints, weakest, rng) or feints[0]
+        for verb in OWN_TURN:
+            found = [a for a in legal if a.verb == verb]
+            if found:
+                return best(found, weakest, rng) or found[0]
+        return first(legal, "recover") or legal[0]
+
+
+class GmPolicy(GameMaster):
+    """tempo needs no game master's action; given one to choose, it takes the first."""
+
+    verbs = ()
