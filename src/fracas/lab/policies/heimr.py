@@ -241,11 +241,12 @@ class DefaultPolicy:
         ]
         if not enemies:
             return first(legal, "end")
-        guard = self._hold_the_door(view, legal, me, people, enemies)
-        if guard is not None:
-            return guard
-        if me.get("guarding", "") and str(me.get("guarding")).startswith("border:"):
-            return first(legal, "end")
+        if _outnumbered(me, people, enemies):
+            guard = self._hold_the_door(view, legal, me, enemies)
+            if guard is not None:
+                return guard
+            if str(me.get("guarding") or "").startswith("border:"):
+                return first(legal, "end")  # holding the door: let them come
         step = self._close_in(view, legal, rng, me, enemies)
         if step is not None:
             return step
@@ -266,17 +267,10 @@ class DefaultPolicy:
         view: Mapping[str, Any],
         legal: Sequence[Action],
         me: Mapping[str, Any],
-        people: Mapping[str, Mapping[str, Any]],
         enemies: Sequence[Mapping[str, Any]],
     ) -> Action | None:
-        """Guard a door of the own square that enemies stand behind, when the own side
-        is outnumbered (H-GUARD-3); the side with more fighters comes on."""
-        own = [
-            p
-            for p in people.values()
-            if p.get("side") == me.get("side") and not p.get("dead") and not p.get("unconscious")
-        ]
-        if len(own) >= len(enemies) or me.get("guarding"):
+        """Guard a door of the own square that enemies stand behind (H-GUARD-3)."""
+        if me.get("guarding"):
             return None
         here = me.get("square")
         field = view["state"].get("battlefield", {})
@@ -335,6 +329,21 @@ class DefaultPolicy:
         if me.get("climbing"):
             return first(legal, "climb")
         return None
+
+
+def _outnumbered(
+    me: Mapping[str, Any],
+    people: Mapping[str, Mapping[str, Any]],
+    enemies: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Whether ``me``'s side has fewer fighters standing than the enemies it sees: the
+    side that holds a door, while the other comes on (so that both never wait)."""
+    own = sum(
+        1
+        for p in people.values()
+        if p.get("side") == me.get("side") and not p.get("dead") and not p.get("unconscious")
+    )
+    return own < len(enemies)
 
 
 def _hurt(person: Mapping[str, Any]) -> float:

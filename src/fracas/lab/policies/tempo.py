@@ -5,7 +5,7 @@ readies itself when off guard, works a bind or a grapple to its advantage (press
 escape), else strikes (now and then a feint, to draw a parry), and recovers its action
 points when it can afford nothing more. Answering an opponent it parries or evades a
 blow, dodges a shot, keeps control of a bind or grapple, and takes the Counter-Attack a
-parried feint offers; it lets go only what it cannot answer.
+parried feint offers or parries a counter-attack; it lets go only what it cannot answer.
 """
 
 from __future__ import annotations
@@ -29,16 +29,11 @@ OWN_TURN = (
     "ranged-attack",
     "aim",
 )
-#: Reactions and replacements by preference.
-ANSWERS = (
-    "counter-attack",
-    "ct-parry",
-    "parry",
-    "evade",
-    "dodge",
-    "wind",
-    "struggle",
-)
+#: Reactions by preference: defend first.
+ANSWERS = ("parry", "evade", "dodge", "wind", "struggle", "counter-attack")
+#: Replacements of the own declared action once it is answered: the Counter-Attack a
+#: parried feint turns into, a parry against a counter-attack.
+REPLACEMENTS = ("counter-attack", "ct-parry")
 #: How often a fighter on guard feints instead of striking.
 FEINT_SHARE = 0.2
 
@@ -60,9 +55,8 @@ class DefaultPolicy:
         people = combatants(view)
         if state.get("exchange") is not None:
             ex = state["exchange"]
-            if ex.get("phase") == "counter" and ex.get("action") not in ("Feint",):
-                # Replacing a declared blow after its answer: only a feint gains by it.
-                return first(legal, "pass") or legal[0]
+            if ex.get("phase") == "counter":
+                return first(legal, *REPLACEMENTS) or first(legal, "pass") or legal[0]
             return first(legal, *ANSWERS) or first(legal, "pass") or legal[0]
 
         def weakest(action: Action) -> float:
