@@ -3,9 +3,12 @@
 tempo has no game master's actions: every step is a fighter's. On its turn a fighter
 readies itself when off guard, works a bind or a grapple to its advantage (press, pin,
 escape), else strikes (now and then a feint, to draw a parry), and recovers its action
-points when it can afford nothing more. Answering an opponent it parries or evades a
-blow, dodges a shot, keeps control of a bind or grapple, and takes the Counter-Attack a
-parried feint offers or parries a counter-attack; it lets go only what it cannot answer.
+points when it can afford nothing more. A blow it answers with a parry, an evasion or
+a counter-attack, mixed at random: always parrying lets a feint count on the parry and
+the striker drain its action points, always countering favours the one struck (in the
+examples' duels this mix wins about as often as it loses either way). It dodges a shot,
+keeps control of a bind or grapple, takes the Counter-Attack a parried feint offers
+and parries a counter-attack; it lets go only what it cannot answer.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ OWN_TURN = (
 )
 #: Reactions by preference: defend first.
 ANSWERS = ("parry", "evade", "dodge", "wind", "struggle", "counter-attack")
+#: The answers to a blow, and their weights when all three are open.
+BLOW_ANSWERS = {"parry": 0.25, "evade": 0.25, "counter-attack": 0.5}
 #: Replacements of the own declared action once it is answered: the Counter-Attack a
 #: parried feint turns into, a parry against a counter-attack.
 REPLACEMENTS = ("counter-attack", "ct-parry")
@@ -57,7 +62,7 @@ class DefaultPolicy:
             ex = state["exchange"]
             if ex.get("phase") == "counter":
                 return first(legal, *REPLACEMENTS) or first(legal, "pass") or legal[0]
-            return first(legal, *ANSWERS) or first(legal, "pass") or legal[0]
+            return self._answer(legal, rng)
 
         def weakest(action: Action) -> float:
             foe = people.get(action.target or "", {})
@@ -71,6 +76,16 @@ class DefaultPolicy:
             if found:
                 return best(found, weakest, rng) or found[0]
         return first(legal, "recover") or legal[0]
+
+    @staticmethod
+    def _answer(legal: Sequence[Action], rng: numpy.random.Generator) -> Action:
+        """A blow is met by a parry, an evasion or a counter-attack, mixed at random so
+        that a feint cannot count on drawing the parry; other moves by their answer."""
+        blows = [a for a in legal if a.verb in BLOW_ANSWERS]
+        if blows:
+            weights = numpy.array([BLOW_ANSWERS[a.verb] for a in blows])
+            return blows[int(rng.choice(len(blows), p=weights / weights.sum()))]
+        return first(legal, *ANSWERS) or first(legal, "pass") or legal[0]
 
 
 class GmPolicy(GameMaster):
