@@ -6,7 +6,9 @@ when fatigue would fail its attack outright too often, attacks the enemy it is l
 to hit (a weapon, else a punch), holds a door when its side is outnumbered, closes on
 the nearest enemy (charging into a bordering square), and ends its turn. The odds come
 from the exact Heimr challenge: its attack challenge as the log last showed it against
-the target's pre-rolled defence, which every side sees (H-ATK-3).
+the target's pre-rolled defence, which every side sees (H-ATK-3). Poor odds are no
+reason to hold back: a defence is rolled again only once used, so waiting never
+lowers it, and a breather is the only thing that raises them.
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ DEFAULT_CHALLENGE = (2, 2)
 BREATHER_FAIL = 0.25
 #: ... and lowering fatigue by 2 would save at least this share.
 BREATHER_GAIN = 0.1
+#: ... or when it fails this share whatever one breather saves (many are needed).
+HOPELESS = 0.9
+#: H-FAT-3: base fatigue is max(1, 4 - sta), at most 5 for the lowest stamina, -1.
+HIGHEST_BASE_FATIGUE = 5
+#: Items drawn to fight with are weapons, not their ammunition.
+AMMUNITION = ("arrow", "bolt", "quiver", "shot")
 #: Defences in order of preference: each is legal only for one who can use it.
 DEFENCES = ("block", "parry", "dodge")
 
@@ -229,6 +237,9 @@ class DefaultPolicy:
 
             return best(attacks, odds, rng)
         punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
+        weapon = _weapon_to_draw(legal)
+        if punches and weapon is not None:
+            return weapon  # a weapon in hand before fists
         if punches:
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
         enemies = [
@@ -260,7 +271,11 @@ class DefaultPolicy:
             return False
         now = fails_outright(consistency, fatigue)
         gain = now - fails_outright(consistency, fatigue - 2)
-        return now >= BREATHER_FAIL and gain >= BREATHER_GAIN and not breathed_last(view, actor)
+        if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
+            return False
+        # At its base fatigue a breather does nothing: never two running, unless
+        # fatigue is above any base the tables give (H-FAT-3).
+        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed_last(view, actor)
 
     @staticmethod
     def _hold_the_door(
@@ -329,6 +344,22 @@ class DefaultPolicy:
         if me.get("climbing"):
             return first(legal, "climb")
         return None
+
+
+def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
+    """A weapon to draw, preferring items named weapons, never ammunition.
+
+    >>> str(_weapon_to_draw([Action.parse(t) for t in ("e draw quiver", "e draw Axe")]))
+    'e draw Axe'
+    """
+    draws = [
+        a
+        for a in with_verb(legal, "draw")
+        if not any(word in (a.target or "").lower() for word in AMMUNITION)
+    ]
+    named = [a for a in draws if "weapon" in (a.target or "").lower()]
+    found = named or draws
+    return found[0] if found else None
 
 
 def _outnumbered(
