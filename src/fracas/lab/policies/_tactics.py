@@ -102,6 +102,9 @@ class GameMaster:
     name = "gm"
     verbs: tuple[str, ...] = ()
 
+    def __init__(self, ruleset_id: str | None = None) -> None:
+        self.ruleset_id = ruleset_id
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
