@@ -162,6 +162,22 @@ def test_classic_archer_never_shoots_without_an_arrow() -> None:
         enc.push(action)
 
 
+def test_classic_swordswoman_with_a_bow_slung_draws_no_arrows() -> None:
+    ruleset, setup, _ = load(EXAMPLES / "classic/ford.yaml")
+    setup["campaign"]["characters"]["ylva"]["weapons"]["Bow"] = "bow"
+    enc = Encounter(ruleset, setup, RandomDice(1))
+    enc.push("gm open")
+    assert "ylva draw arrow" in enc.legal_actions("ylva")
+    policy = classic.DefaultPolicy()
+    declared = []
+    while enc.to_move == "ylva":
+        action = decide(policy, enc)
+        declared.append(str(action))
+        enc.push(action)
+    assert "ylva draw arrow" not in declared
+    assert sum(d.startswith("ylva attack") for d in declared) == 2
+
+
 def test_classic_fighter_moves_to_reach_an_enemy() -> None:
     # Ylva on the north bank, her enemies in the ford: she wades in and strikes.
     enc = position("classic/ford.yaml", "gm open", where={"ylva": "North bank"})

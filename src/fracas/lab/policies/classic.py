@@ -1,11 +1,12 @@
 """The default tactical policy of the Heimr Tabletop Rulebook (heimr-classic), and its DM.
 
 A round is declared, post by post, then resolved at once (HC-ROUND-1). A fighter's
-post: stand up if prone; with a bow, draw an arrow before each shot; attack the enemy
-with the lowest defence it can reach (the defence every side sees, HC-CS-1), as long
-as its half actions last; if no enemy is within reach, move toward the nearest one
-and attack there; then ``done``. The DM opens the fight and closes each round when
-every post is in.
+post: stand up if prone; with a bow in hand (a held weapon named a bow, for which an
+arrow may be drawn), draw an arrow before each shot; attack the enemy with the lowest
+defence it can reach (the defence every side sees, HC-CS-1), as long as its half
+actions last; if no enemy is within reach, move toward the nearest one and attack
+there; then ``done``. The DM opens the fight and closes each round when every post is
+in.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ class DefaultPolicy:
             if stand is not None:
                 return stand
         attacks = with_verb(legal, "attack")
-        archer = find(legal, "draw", "arrow") is not None
+        held = " ".join(str(w) for w in me.get("weapons", ())).lower()
+        archer = find(legal, "draw", "arrow") is not None and "bow" in held
         if attacks and archer:
             drawn = sum(1 for a in declared if a.verb == "draw" and a.target == "arrow")
             shots = sum(1 for a in declared if a.verb == "attack")
