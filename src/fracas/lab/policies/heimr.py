@@ -42,6 +42,16 @@ AMMUNITION = ("arrow", "bolt", "quiver", "shot")
 DEFENCES = ("block", "parry", "dodge")
 
 
+@lru_cache(maxsize=256)
+def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of a challenge's result before potential (the dice
+    layer's joint distribution with the d6, summed over the d6), once per consistency."""
+    found: dict[int, Fraction] = {}
+    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
+        found[raw] = found.get(raw, Fraction(0)) + p
+    return tuple(sorted(found.items()))
+
+
 @lru_cache(maxsize=4096)
 def fails_outright(consistency: int, fatigue: int) -> float:
     """The chance that a roll of ``consistency`` fails outright on ``fatigue`` (H-FAT-1).
@@ -49,8 +59,7 @@ def fails_outright(consistency: int, fatigue: int) -> float:
     >>> round(fails_outright(0, 3), 3)
     0.333
     """
-    joint = HeimrChallenge(consistency, 0).joint()
-    return float(sum((p for (raw, _), p in joint.items() if raw < fatigue), Fraction(0)))
+    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
 
 
 @lru_cache(maxsize=16384)
@@ -61,12 +70,16 @@ def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | No
     >>> hit_chance(0, 0, 1, 3)
     0.5
     """
-    joint = HeimrChallenge(consistency, potential).joint()
-    total = Fraction(0)
-    for (raw, _), p in joint.items():
-        if raw >= fatigue and (defence is None or raw + potential > defence):
-            total += p
-    return float(total)
+    return float(
+        sum(
+            (
+                p
+                for raw, p in raw_results(consistency)
+                if raw >= fatigue and (defence is None or raw + potential > defence)
+            ),
+            Fraction(0),
+        )
+    )
 
 
 def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
