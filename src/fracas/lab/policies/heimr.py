@@ -257,7 +257,7 @@ class DefaultPolicy:
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
         enemies = [
             p
-            for pid, p in people.items()
+            for p in people.values()
             if p.get("side") != me.get("side")
             and not p.get("dead")
             and not p.get("unconscious")

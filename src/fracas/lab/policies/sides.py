@@ -3,9 +3,9 @@
 The winner of the initiative acts first. In its side's phase a fighter picks up a
 dropped weapon, stays put when already in melee, charges an enemy it can reach (First
 Strike), else shoots if it can, else moves toward the nearest enemy, and is done. In
-the melee it strikes the enemy it is likeliest to hurt (the lowest Evasion, then the
-most hurt); it takes every opportunity attack offered. The GM begins the fight and
-moves the round on when nobody else is waited for.
+the melee it strikes the enemy it is likeliest to hurt (the lowest Evasion; between
+equals, one who dropped its weapon); it takes every opportunity attack offered. The
+GM begins the fight and moves the round on when nobody else is waited for.
 """
 
 from __future__ import annotations
@@ -46,13 +46,14 @@ class DefaultPolicy:
             if p.get("side") != me.get("side") and not p.get("dead")
         }
 
+        def apart(cid: str | None) -> float:
+            foe = foes.get(cid or "", {})
+            return abs(float(foe.get("position", 0)) - float(me.get("position", 0)))
+
         def weakest(action: Action) -> float:
             foe = foes.get(action.target or "", {})
-            return -float(foe.get("evasion") or 0) + 0.01 * len(foe.get("effects", ()))
-
-        def nearest(action: Action) -> float:
-            foe = foes.get(action.target or "", {})
-            return -abs(float(foe.get("position", 0)) - float(me.get("position", 0)))
+            unarmed = 0.5 if "dropped weapon" in foe.get("effects", ()) else 0.0
+            return -float(foe.get("evasion") or 0) + unarmed
 
         attacks = with_verb(legal, "attack")
         if attacks:  # an opportunity attack, or the melee
@@ -62,7 +63,7 @@ class DefaultPolicy:
         pickup = find(legal, "pickup")
         if pickup is not None:
             return pickup
-        engaged = any(-nearest(Action(actor, "x", cid)) <= MELEE_RANGE + 1e-6 for cid in foes)
+        engaged = any(apart(cid) <= MELEE_RANGE + 1e-6 for cid in foes)
         if not engaged:
             charges = with_verb(legal, "charge")
             if charges:
@@ -72,7 +73,7 @@ class DefaultPolicy:
                 return best(shots, weakest, rng) or shots[0]
             closing = [a for a in with_verb(legal, "move") if not a.options]
             if closing:
-                return best(closing, nearest, rng) or closing[0]
+                return best(closing, lambda a: -apart(a.target), rng) or closing[0]
         return first(legal, "done", "pass") or legal[0]
 
 
