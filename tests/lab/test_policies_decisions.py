@@ -289,3 +289,17 @@ def test_diestep_defender_picks_its_larger_die() -> None:
     legal = [Action.parse(t) for t in ("rook dodge", "rook parry", "rook take")]
     choice = diestep.DefaultPolicy._answer(legal, me)
     assert str(choice) == "rook parry"
+
+
+# -- game masters ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "needed"),
+    [(heimr, "gm begin"), (classic, "gm close"), (sides, "gm next"), (diestep, "gm begin")],
+)
+def test_game_masters_do_what_the_fight_needs_and_nothing_else(module: Any, needed: str) -> None:
+    extras = ("gm award shieldwall xp=10", "gm effect ylva name=Stumble number=4", "gm end")
+    legal = [Action.parse(t) for t in (*extras, needed, "gm over")]
+    choice = module.GmPolicy("any").choose({}, legal, numpy.random.default_rng(0))
+    assert str(choice) == needed
