@@ -1,0 +1,410 @@
+"""The default tactical policy of the Heimr core, and its game master.
+
+On its turn a fighter, in this order: pre-rolls the best defence it has (block with a
+shield, parry with a melee weapon, else dodge), stands up if prone, takes a breather
+when fatigue would fail its attack outright too often, attacks the enemy it is likeliest
+to hit (a weapon, else a punch), holds a door when its side is outnumbered, closes on
+the nearest enemy (charging into a bordering square), and ends its turn. The odds come
+from the exact Heimr challenge: its attack challenge as the log last showed it against
+the target's pre-rolled defence, which every side sees (H-ATK-3). Poor odds are no
+reason to hold back: a defence is rolled again only once used, so waiting never
+lowers it, and a breather is the only thing that raises them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy
+
+from fracas.dice.heimr import HeimrChallenge
+from fracas.engine import Action
+from fracas.lab.policies._tactics import GameMaster, best, combatants, find, first, with_verb
+
+#: The attack challenge assumed until the log shows the fighter's own (C2P2: a trained
+#: fighter of the seed's examples).
+DEFAULT_CHALLENGE = (2, 2)
+#: A breather is worth its turn when fatigue fails this share of attacks outright...
+BREATHER_FAIL = 0.25
+#: ... and lowering fatigue by 2 would save at least this share.
+BREATHER_GAIN = 0.1
+#: ... or when it fails this share whatever one breather saves (many are needed).
+HOPELESS = 0.9
+#: H-FAT-3: base fatigue is max(1, 4 - sta), at most 5 for the lowest stamina, -1.
+HIGHEST_BASE_FATIGUE = 5
+#: Items drawn to fight with are weapons, not their ammunition.
+AMMUNITION = ("arrow", "bolt", "quiver", "shot")
+#: Defences in order of preference: each is legal only for one who can use it.
+DEFENCES = ("block", "parry", "dodge")
+
+
+@lru_cache(maxsize=256)
+def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of a challenge's result before potential (the dice
+    layer's joint distribution with the d6, summed over the d6), once per consistency."""
+    found: dict[int, Fraction] = {}
+    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
+        found[raw] = found.get(raw, Fraction(0)) + p
+    return tuple(sorted(found.items()))
+
+
+@lru_cache(maxsize=4096)
+def fails_outright(consistency: int, fatigue: int) -> float:
+    """The chance that a roll of ``consistency`` fails outright on ``fatigue`` (H-FAT-1).
+
+    >>> round(fails_outright(0, 3), 3)
+    0.333
+    """
+    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
+
+
+@lru_cache(maxsize=16384)
+def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | None) -> float:
+    """The chance that an attack beats a pre-rolled defence of ``defence`` (``None``: it
+    failed, or there is none) without failing outright on fatigue.
+
+    >>> hit_chance(0, 0, 1, 3)
+    0.5
+    """
+    return float(
+        sum(
+            (
+                p
+                for raw, p in raw_results(consistency)
+                if raw >= fatigue and (defence is None or raw + potential > defence)
+            ),
+            Fraction(0),
+        )
+    )
+
+
+def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
+    """``who``'s attack challenge as the log last showed it (with its modifiers)."""
+    for entry in reversed(view.get("log", ())):
+        for event in reversed(entry):
+            data = event.get("data", {})
+            if (
+                event.get("kind") == "roll"
+                and data.get("who") == who
+                and " attacks " in str(data.get("purpose", ""))
+            ):
+                text = str(data.get("challenge", ""))
+                try:
+                    ch = HeimrChallenge.parse(text)
+                except ValueError:
+                    return DEFAULT_CHALLENGE
+                return ch.consistency, ch.potential
+    return DEFAULT_CHALLENGE
+
+
+def breathed_last(view: Mapping[str, Any], who: str) -> bool:
+    """Whether ``who``'s last roll or breather in the log was a breather (so that a
+    fighter at its base fatigue does not breathe turn after turn)."""
+    for entry in reversed(view.get("log", ())):
+        for event in reversed(entry):
+            data = event.get("data", {})
+            if data.get("who") != who:
+                continue
+            if event.get("kind") == "fatigue" and "breather" in str(event.get("text", "")):
+                return True
+            if event.get("kind") == "upcoming":
+                return True
+            if event.get("kind") == "roll" and " attacks " in str(data.get("purpose", "")):
+                return False
+    return False
+
+
+# -- the battlefield -----------------------------------------------------------------------
+
+
+def _grid_key(field: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (
+        field.get("columns"),
+        field.get("rows"),
+        tuple(
+            (tuple(b["between"]), b.get("toughness") is not None) for b in field.get("borders", ())
+        ),
+        tuple((sq, info.get("height", 0)) for sq, info in field.get("squares", {}).items()),
+        tuple((k, tuple(v)) for k, v in field.get("locations", {}).items()),
+    )
+
+
+_GRAPHS: dict[tuple[Any, ...], dict[str, dict[str, int]]] = {}
+
+
+def grid_graph(field: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Square -> bordering square -> turns to step there (a climb for each height above
+    the first); structural barriers still standing are left out (H-GRID-3, H-GRID-5)."""
+    key = _grid_key(field)
+    found = _GRAPHS.get(key)
+    if found is not None:
+        return found
+    squares: dict[str, Any] = field.get("squares", {})
+    heights = {sq: int(info.get("height", 0) or 0) for sq, info in squares.items()}
+    walls = {
+        frozenset(b["between"]) for b in field.get("borders", ()) if b.get("toughness") is not None
+    }
+    graph: dict[str, dict[str, int]] = {}
+    columns, rows = field.get("columns") or 0, field.get("rows") or 0
+    if columns and rows:
+        for c in range(columns):
+            for r in range(rows):
+                here = f"{chr(65 + c)}{r + 1}"
+                graph[here] = {}
+                for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    if 0 <= c + dc < columns and 0 <= r + dr < rows:
+                        there = f"{chr(65 + c + dc)}{r + dr + 1}"
+                        if frozenset((here, there)) in walls:
+                            continue
+                        up = heights.get(there, 0) - heights.get(here, 0)
+                        graph[here][there] = 1 + max(0, up - 1)
+    else:
+        for here, others in field.get("locations", {}).items():
+            graph.setdefault(here, {})
+            for there in others:
+                graph[here][there] = 1
+                graph.setdefault(there, {})[here] = 1
+    if len(_GRAPHS) > 256:
+        _GRAPHS.clear()
+    _GRAPHS[key] = graph
+    return graph
+
+
+def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> dict[str, int]:
+    """Turns from every square to the nearest of ``goals``."""
+    into: dict[str, list[tuple[str, int]]] = {}
+    for here, others in graph.items():
+        for there, cost in others.items():
+            into.setdefault(there, []).append((here, cost))
+    found = {g: 0 for g in goals}
+    queue = [(0, g) for g in goals]
+    while queue:
+        d, there = heapq.heappop(queue)
+        if d > found.get(there, d):
+            continue
+        for here, cost in into.get(there, ()):
+            if d + cost < found.get(here, 1 << 30):
+                found[here] = d + cost
+                heapq.heappush(queue, (d + cost, here))
+    return found
+
+
+# -- the policies --------------------------------------------------------------------------
+
+
+class DefaultPolicy:
+    """Heimr's default tactical policy (see the module's docstring)."""
+
+    name = "default"
+
+    def __init__(self, ruleset_id: str = "heimr") -> None:
+        self.ruleset_id = ruleset_id
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
+    ) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        actor = legal[0].actor
+        people = combatants(view)
+        me = people.get(actor)
+        if me is None:
+            return first(legal, "end") or legal[0]
+        return self._turn(view, legal, rng, actor, me, people) or legal[0]
+
+    def _turn(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: numpy.random.Generator,
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+    ) -> Action | None:
+        for kind in DEFENCES:
+            if me.get("stance") == kind:
+                break
+            found = find(legal, "defend", kind)
+            if found is not None:
+                return found
+        if me.get("prone") and (found := find(legal, "stand")) is not None:
+            return found
+        challenge = last_challenge(view, actor)
+        fatigue = int(me.get("fatigue") or 1)
+        breather = find(legal, "breather")
+        if breather is not None and self._needs_breather(view, actor, challenge[0], fatigue):
+            return breather
+        attacks = with_verb(legal, "attack")
+        if attacks:
+
+            def odds(action: Action) -> float:
+                target = people.get(action.target or "", {})
+                defence = target.get("defence")
+                result = None if defence is None else defence.get("result")
+                value = None if result in (None, "fails") else int(result)
+                return hit_chance(challenge[0], challenge[1], fatigue, value)
+
+            return best(attacks, odds, rng)
+        punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
+        weapon = _weapon_to_draw(legal)
+        if punches and weapon is not None:
+            return weapon  # a weapon in hand before fists
+        if punches:
+            return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
+        enemies = [
+            p
+            for p in people.values()
+            if p.get("side") != me.get("side")
+            and not p.get("dead")
+            and not p.get("unconscious")
+            and p.get("square") is not None
+        ]
+        if not enemies:
+            return first(legal, "end")
+        if _outnumbered(me, people, enemies):
+            guard = self._hold_the_door(view, legal, me, enemies)
+            if guard is not None:
+                return guard
+            if str(me.get("guarding") or "").startswith("border:"):
+                return first(legal, "end")  # holding the door: let them come
+        step = self._close_in(view, legal, rng, me, enemies)
+        if step is not None:
+            return step
+        return first(legal, "end")
+
+    @staticmethod
+    def _needs_breather(
+        view: Mapping[str, Any], actor: str, consistency: int, fatigue: int
+    ) -> bool:
+        if fatigue < 3:
+            return False
+        now = fails_outright(consistency, fatigue)
+        gain = now - fails_outright(consistency, fatigue - 2)
+        if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
+            return False
+        # At its base fatigue a breather does nothing: never two running, unless
+        # fatigue is above any base the tables give (H-FAT-3).
+        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed_last(view, actor)
+
+    @staticmethod
+    def _hold_the_door(
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        me: Mapping[str, Any],
+        enemies: Sequence[Mapping[str, Any]],
+    ) -> Action | None:
+        """Guard a door of the own square that enemies stand behind (H-GUARD-3)."""
+        if me.get("guarding"):
+            return None
+        here = me.get("square")
+        field = view["state"].get("battlefield", {})
+        behind = {e.get("square") for e in enemies}
+        for border in field.get("borders", ()):
+            between = list(border.get("between", ()))
+            if here not in between or border.get("limit") is None:
+                continue
+            if border.get("toughness") is not None:
+                continue
+            other = between[1] if between[0] == here else between[0]
+            if other in behind:
+                found = find(legal, "guard", "-".join(sorted(between)))
+                if found is not None:
+                    return found
+        return None
+
+    @staticmethod
+    def _close_in(
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: numpy.random.Generator,
+        me: Mapping[str, Any],
+        enemies: Sequence[Mapping[str, Any]],
+    ) -> Action | None:
+        """A step toward the nearest enemy: a charge into its square, a move, a climb."""
+        here = me.get("square")
+        field = view["state"].get("battlefield", {})
+        graph = grid_graph(field)
+        goals = sorted({str(e["square"]) for e in enemies})
+        if here in goals:
+            # In the enemy's square but out of reach (a height apart): climb or jump to it.
+            return first(legal, "jump", "climb")
+        away = turns_to(graph, goals)
+        now = away.get(str(here), 1 << 30)
+        charges = [
+            a
+            for a in with_verb(legal, "charge")
+            if any(e.get("square") in graph.get(str(here), {}) for e in enemies)
+        ]
+        if charges:
+            return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
+        steps = [
+            a
+            for a in legal
+            if a.verb in ("move", "run") and a.target in graph and away.get(a.target, now) < now
+        ]
+        moves = [a for a in steps if a.verb == "move"] or steps
+        if moves:
+            return best(moves, lambda a: -away.get(a.target or "", now), rng)
+        climbs = [
+            a for a in with_verb(legal, "climb") if away.get(a.option("toward") or "", now) < now
+        ]
+        if climbs:
+            return best(climbs, lambda a: 0.0, rng)
+        if me.get("climbing"):
+            return first(legal, "climb")
+        return None
+
+
+def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
+    """A weapon to draw, preferring items named weapons, never ammunition.
+
+    >>> str(_weapon_to_draw([Action.parse(t) for t in ("e draw quiver", "e draw Axe")]))
+    'e draw Axe'
+    """
+    draws = [
+        a
+        for a in with_verb(legal, "draw")
+        if not any(word in (a.target or "").lower() for word in AMMUNITION)
+    ]
+    named = [a for a in draws if "weapon" in (a.target or "").lower()]
+    found = named or draws
+    return found[0] if found else None
+
+
+def _outnumbered(
+    me: Mapping[str, Any],
+    people: Mapping[str, Mapping[str, Any]],
+    enemies: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Whether ``me``'s side has fewer fighters standing than the enemies it sees: the
+    side that holds a door, while the other comes on (so that both never wait)."""
+    own = sum(
+        1
+        for p in people.values()
+        if p.get("side") == me.get("side") and not p.get("dead") and not p.get("unconscious")
+    )
+    return own < len(enemies)
+
+
+def _hurt(person: Mapping[str, Any]) -> float:
+    """How hurt someone looks: injuries taken, and hit points lost where known."""
+    injuries = len(person.get("injuries", ()))
+    lost = 0
+    if person.get("hp") is not None and person.get("max_hp"):
+        lost = int(person["max_hp"]) - int(person["hp"])
+    return injuries + 0.1 * lost
+
+
+def _by_id(view: Mapping[str, Any], cid: str | None) -> Mapping[str, Any]:
+    found: Mapping[str, Any] = combatants(view).get(cid or "", {})
+    return found
+
+
+class GmPolicy(GameMaster):
+    """Heimr's game master begins the fight, and ends the turn of one who cannot act."""
+
+    verbs = ("begin", "skip")
