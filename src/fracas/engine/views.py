@@ -28,9 +28,13 @@ def check_side(encounter: Encounter[S], side: str | None) -> None:
         raise ValueError(f"no side called {side!r}: the sides are {', '.join(sorted(sides))}")
 
 
-def view(encounter: Encounter[S], side: str | None = None) -> dict[str, Any]:
+def view(
+    encounter: Encounter[S], side: str | None = None, log_tail: int | None = None
+) -> dict[str, Any]:
     """A JSON-ready view of ``encounter`` for ``side`` (``None``: the game master).
 
+    With ``log_tail``, only the log's last ``log_tail`` entries are built (``log_start``
+    says where they begin), so a long encounter costs a screen only what it shows.
     :class:`ValueError` if there is no such side.
     """
     check_side(encounter, side)
@@ -41,8 +45,9 @@ def view(encounter: Encounter[S], side: str | None = None) -> dict[str, Any]:
         state = _without(state, hidden)
         if to_move in hidden:
             to_move = None  # somebody acts, but the side may not know who: "waiting"
+    start = 0 if log_tail is None else max(0, len(encounter.log) - log_tail)
     log = []
-    for entry in encounter.log:
+    for entry in encounter.log[start:]:
         seen = (e.for_side(side) for e in entry.events)
         log.append([e.to_dict() for e in seen if e is not None])
     return {
@@ -52,6 +57,7 @@ def view(encounter: Encounter[S], side: str | None = None) -> dict[str, Any]:
         "over": encounter.is_over(),
         "state": state,
         "log": log,
+        "log_start": start,
     }
 
 

@@ -251,7 +251,9 @@ class Table:
         """What the presenter needs for ``side`` (``None``: the game master)."""
         side = self.check_side(side)
         enc = self.encounter
-        seen = view(enc, side)
+        # Entries with nothing for this side show no line: look back further than asked.
+        seen = view(enc, side, None if not log_tail else 4 * log_tail)
+        start = seen["log_start"]
         kwargs = {} if log_tail is None else {"log_tail": log_tail}
         return TableView(
             title=self.title,
@@ -259,7 +261,7 @@ class Table:
             side=side,
             view=seen,
             offered=tuple(str(a) for a in self.offered(side)),
-            typed=tuple(str(e.action) for e in enc.log) if side is None else (),
+            typed=tuple(str(e.action) for e in enc.log[start:]) if side is None else (),
             outcome=self.outcome(side),
             note=self._note(side, seen),
             **kwargs,
