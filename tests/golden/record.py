@@ -1,0 +1,80 @@
+"""Golden logs: every example script played to its end, as ``fracas play`` plays it.
+
+Each example ``examples/<dir>/<name>.script`` is played on its encounter file with the
+seed its ``# seed:`` line fixes; its save (:meth:`Encounter.save`) and the game master's
+log text are written to ``tests/golden/<ruleset>/<name>.json``. ``test_golden.py``
+replays every example and asserts the same save and log, so a faster engine is seen to
+play the same rules. Re-record only when a rule change is meant to change a log::
+
+    .venv/bin/python tests/golden/record.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from fracas import tracker
+from fracas.engine import Encounter, RandomDice
+from fracas.table import encounterfile
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+GOLDEN = Path(__file__).resolve().parent
+
+
+def scripts() -> Iterator[Path]:
+    """Every example script that has an encounter file beside it."""
+    for script in sorted(EXAMPLES.glob("*/*.script")):
+        if script.with_suffix(".yaml").is_file():
+            yield script
+
+
+def play(script: Path) -> tuple[str, dict[str, Any]]:
+    """The ruleset id and the golden record of one example: save, log text, refusal."""
+    ruleset, setup, _ = encounterfile.load(script.with_suffix(".yaml"))
+    encounter = Encounter(ruleset, setup, RandomDice(tracker.script_seed(script)))
+    problem = tracker.run_script(encounter, script)
+    record = {
+        "stopped": None if problem is None else problem[1].split(": ", 1)[1],
+        "log": tracker.log_lines(encounter),
+        "save": encounter.save(),
+    }
+    # Through JSON, so the record compares equal to what a golden file reads back.
+    return ruleset.id, json.loads(json.dumps(record))
+
+
+def golden_path(ruleset_id: str, script: Path) -> Path:
+    return GOLDEN / ruleset_id / f"{script.stem}.json"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def main() -> int:
+    for script in scripts():
+        ruleset_id, record = play(script)
+        path = golden_path(ruleset_id, script)
+        write_atomically(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+        print(f"{path.relative_to(ROOT)}: {len(record['save']['log'])} actions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
