@@ -7,6 +7,11 @@ replays every example and asserts the same save and log, so a faster engine is s
 play the same rules. Re-record only when a rule change is meant to change a log::
 
     .venv/bin/python tests/golden/record.py
+
+With ``--legal`` it writes instead, beside each, ``<name>.legal.json``: before every
+action of the script and at its end, every legal action of everyone, as the engine
+lists them (``legal_actions()``); ``test_legality.py`` asserts a faster legality check
+still gives exactly these.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from fracas import tracker
-from fracas.engine import Encounter, RandomDice
+from fracas.engine import Action, Encounter, RandomDice
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,8 +54,24 @@ def play(script: Path) -> tuple[str, dict[str, Any]]:
     return ruleset.id, json.loads(json.dumps(record))
 
 
-def golden_path(ruleset_id: str, script: Path) -> Path:
-    return GOLDEN / ruleset_id / f"{script.stem}.json"
+def legal_sets(script: Path) -> tuple[str, list[list[str]]]:
+    """The ruleset id and the legal actions before each action of the script and after
+    the last (or the refused) one."""
+    ruleset, setup, _ = encounterfile.load(script.with_suffix(".yaml"))
+    encounter = Encounter(ruleset, setup, RandomDice(tracker.script_seed(script)))
+    sets: list[list[str]] = []
+    for _, line in tracker.script_lines(script):
+        sets.append([str(a) for a in encounter.legal_actions()])
+        try:
+            encounter.push(Action.parse(line))
+        except ValueError:
+            return ruleset.id, sets
+    sets.append([str(a) for a in encounter.legal_actions()])
+    return ruleset.id, sets
+
+
+def golden_path(ruleset_id: str, script: Path, suffix: str = ".json") -> Path:
+    return GOLDEN / ruleset_id / f"{script.stem}{suffix}"
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -68,6 +89,13 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def main() -> int:
+    if "--legal" in sys.argv[1:]:
+        for script in scripts():
+            ruleset_id, sets = legal_sets(script)
+            path = golden_path(ruleset_id, script, ".legal.json")
+            write_atomically(path, json.dumps(sets, indent=0) + "\n")
+            print(f"{path.relative_to(ROOT)}: {len(sets)} positions")
+        return 0
     for script in scripts():
         ruleset_id, record = play(script)
         path = golden_path(ruleset_id, script)
