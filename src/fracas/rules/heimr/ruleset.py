@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
 from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
+from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
@@ -35,6 +36,10 @@ class HeimrRules(Ruleset[HeimrState]):
 
     id: ClassVar[str] = "heimr"
     name: ClassVar[str] = "Heimr Tabletop RPG Core"
+
+    def __init__(self) -> None:
+        # Bordering squares by battlefield (kept alive with it, so its id stays its own).
+        self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
 
     def check_campaign(self, document: YamlDocument) -> None:
         Campaign.from_documents(document)
@@ -82,6 +87,7 @@ class HeimrRules(Ruleset[HeimrState]):
         refusals build no message."""
         over = self.is_over(state)
         met: dict[str, HeimrState] = {}
+        able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
         if type(self).candidates is HeimrRules.candidates:
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
@@ -91,7 +97,7 @@ class HeimrRules(Ruleset[HeimrState]):
                 verbs is not None and action.verb not in verbs
             ):
                 continue
-            if self._turn_refusal(state, action, over) is not None:
+            if self._turn_refusal(state, action, over, able) is not None:
                 continue
             checked = state
             if self._upcoming_due(state, action):
@@ -124,9 +130,16 @@ class HeimrRules(Ruleset[HeimrState]):
             "delay",
         )
 
-    def _turn_refusal(self, state: HeimrState, action: Action, over: bool) -> Refusal | None:
+    def _turn_refusal(
+        self,
+        state: HeimrState,
+        action: Action,
+        over: bool,
+        able: dict[str, bool] | None = None,
+    ) -> Refusal | None:
         """Why the verb, the actor or the turn refuses ``action`` (``over``: whether the
-        encounter has ended), as a function building the error, or ``None``."""
+        encounter has ended), as a function building the error, or ``None``. ``able``
+        keeps, by combatant, whether it can act, for the next actions asked about."""
         verb = VERBS.get(action.verb)
         if verb is None:
             return lambda: VERBS.unknown(action, "H-ACT-3")
@@ -142,11 +155,16 @@ class HeimrRules(Ruleset[HeimrState]):
             return lambda: IllegalAction(
                 "H-CHAR-5", f"no combatant called {action.actor!r} (there are {known})"
             )
-        return self._check_turn(state, action, who, kind_of(action), over)
+        return self._check_turn(state, action, who, kind_of(action), over, able)
 
     @staticmethod
     def _check_turn(
-        state: HeimrState, action: Action, who: Combatant, kind: str, over: bool
+        state: HeimrState,
+        action: Action,
+        who: Combatant,
+        kind: str,
+        over: bool,
+        able: dict[str, bool] | None,
     ) -> Refusal | None:
         if kind == "any":
             return None
@@ -166,7 +184,13 @@ class HeimrRules(Ruleset[HeimrState]):
             return lambda: IllegalAction("H-INIT-2", f"it is {current}'s turn, not {who.name}'s")
         if action.verb == "end":
             return None
-        if not effects.can_act(who):
+        if able is None:
+            can = effects.can_act(who)
+        elif who.id in able:
+            can = able[who.id]
+        else:
+            can = able[who.id] = effects.can_act(who)
+        if not can:
             why = "dazed" if who.has("Daze") else "helpless"
             return lambda: IllegalAction(
                 "H-EFF-5" if why == "dazed" else "H-POS-2",
@@ -325,9 +349,19 @@ class HeimrRules(Ruleset[HeimrState]):
         if want("jump"):
             yield Action(cid, "jump")
 
-    @staticmethod
-    def _neighbours(state: HeimrState, square: str) -> list[str]:
-        return state.battlefield.neighbours(square)
+    def _neighbours(self, state: HeimrState, square: str) -> tuple[str, ...]:
+        """The squares bordering ``square``, worked out once per battlefield (which play
+        does not change)."""
+        field = state.battlefield
+        known = self._near.get(id(field))
+        if known is None or known[0] is not field:
+            if len(self._near) > 64:
+                self._near.clear()
+            known = self._near[id(field)] = (field, {})
+        near = known[1].get(square)
+        if near is None:
+            near = known[1][square] = tuple(field.neighbours(square))
+        return near
 
     # -- observing ---------------------------------------------------------------------
 
