@@ -119,9 +119,16 @@ def add(state: ClassicState, plan: Planned, action: Action) -> None:
         plan.moved = True
 
 
-def check_budget(state: ClassicState, action: Action, alternatives: tuple[Action, ...]) -> None:
-    """HC-ACT-1: refuse an action the round has no time left for."""
-    plan = planned(state, action.actor)
+def check_budget(
+    state: ClassicState,
+    action: Action,
+    alternatives: tuple[Action, ...],
+    plan: Planned | None = None,
+) -> None:
+    """HC-ACT-1: refuse an action the round has no time left for (``plan``: the actor's
+    :func:`planned`, when already known)."""
+    if plan is None:
+        plan = planned(state, action.actor)
     name = state.combatants[action.actor].name
     kinds = [cost(state, a) for a in (action, *alternatives)]
     need = max(UNITS.get(k, 0) for k in kinds)  # an unknown cost is the verb's to refuse
