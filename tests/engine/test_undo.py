@@ -103,3 +103,14 @@ def test_a_playout_refused_half_way_refuses_everything_after() -> None:
     with pytest.raises(EngineError, match="spoilt"):
         playout.push("gm begin")
     assert playout.copy(playout=True)._spoilt is not None
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.parent.name)
+def test_a_loaded_save_undoes_to_every_state_it_replayed(path: Path) -> None:
+    enc, states = _played(path, seed=13, steps=150)
+    loaded = Encounter.load(enc.save(), enc.ruleset)
+    assert loaded.state == enc.state
+    while loaded.log:
+        states.pop()
+        loaded.pop()
+        assert loaded.state == states[-1]
