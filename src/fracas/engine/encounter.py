@@ -8,8 +8,9 @@ and :meth:`Encounter.load` replays it to the identical state.
 
 Undo keeps whole states only every :attr:`Encounter.KEYFRAME` actions and for the last
 :attr:`Encounter.RECENT`; :meth:`Encounter.pop` replays the logged actions, with their
-logged dice, from the nearest state kept. A playout (``record=False``, or
-``copy(playout=True)``) keeps no log and no undo at all, for simulations.
+logged dice, from the nearest state kept (so a change made to ``state`` by hand, not by
+an action, is undone with the action before it once it is that far back). A playout
+(``record=False``, or ``copy(playout=True)``) keeps no log and no undo, for simulations.
 """
 
 from __future__ import annotations
