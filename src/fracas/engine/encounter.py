@@ -328,6 +328,8 @@ def _same_events(events: tuple[Event, ...], recorded: list[Any]) -> bool:
     if len(events) != len(recorded):
         return False
     for event, raw in zip(events, recorded, strict=True):
+        if not isinstance(raw, Mapping):
+            return False
         seen = raw.get("seen_by")
         if (
             event.kind != raw["kind"]
