@@ -1,9 +1,10 @@
 """The quick legality answers exactly as the full check does, for every ruleset.
 
-Two sources of positions: every example script, whose legal actions at each step were
-recorded from the engine before legality was made quicker (``tests/golden/*.legal.json``,
-see ``tests/golden/record.py --legal``), and random legal play from every example
-encounter, where each answer is compared with the ruleset's full :meth:`check`.
+Positions come from every example script and from seeded random legal play from every
+example encounter: their legal actions were recorded from the engine before legality
+was made quicker (``tests/golden/*.legal.json`` and ``*.random.json``, see
+``tests/golden/record.py --legal``); and from Hypothesis-driven random legal play, where
+each answer is compared with the ruleset's full :meth:`check`, by actor and by verb.
 """
 
 from __future__ import annotations
@@ -45,6 +46,15 @@ def test_every_example_position_offers_the_legal_actions_recorded(script: Path) 
     ruleset_id, sets = record.legal_sets(script)
     path = record.golden_path(ruleset_id, script, ".legal.json")
     assert sets == json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_random_play_offers_the_legal_actions_recorded(script: Path) -> None:
+    ruleset_id, _ = record.legal_sets(script)
+    path = record.golden_path(ruleset_id, script, ".random.json")
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    for seed in record.RANDOM_SEEDS:
+        assert record.random_play(script, seed) == recorded[str(seed)], f"seed {seed}"
 
 
 @cache

@@ -10,14 +10,18 @@ play the same rules. Re-record only when a rule change is meant to change a log:
 
 With ``--legal`` it writes instead, beside each, ``<name>.legal.json``: before every
 action of the script and at its end, every legal action of everyone, as the engine
-lists them (``legal_actions()``); ``test_legality.py`` asserts a faster legality check
-still gives exactly these.
+lists them (``legal_actions()``); and ``<name>.random.json``: random legal play from the
+example's encounter (a few seeds), with a digest of the legal actions at every step.
+``tests/engine/test_legality.py`` asserts a faster legality check still gives exactly
+these; they were recorded from the engine before its legality was made quicker.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import random
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -70,6 +74,30 @@ def legal_sets(script: Path) -> tuple[str, list[list[str]]]:
     return ruleset.id, sets
 
 
+def random_play(script: Path, seed: int, steps: int = 80) -> list[str]:
+    """Random legal play from the example's encounter: at each step, the action chosen,
+    how many were legal and a digest of them all (everyone's, in order), so that a
+    difference is found at its first step without keeping every list."""
+    ruleset, setup, _ = encounterfile.load(script.with_suffix(".yaml"))
+    encounter = Encounter(ruleset, setup, RandomDice(seed))
+    pick = random.Random(seed)
+    trace: list[str] = []
+    for _ in range(steps):
+        legal = [str(a) for a in encounter.legal_actions()]
+        digest = hashlib.sha256("\n".join(legal).encode()).hexdigest()[:12]
+        if not legal:
+            trace.append(f"- 0 {digest}")
+            break
+        chosen = pick.choice(legal)
+        trace.append(f"{chosen} | {len(legal)} {digest}")
+        encounter.push(chosen)
+    return trace
+
+
+#: The seeds of the random plays recorded for each example.
+RANDOM_SEEDS = (1, 2, 3)
+
+
 def golden_path(ruleset_id: str, script: Path, suffix: str = ".json") -> Path:
     return GOLDEN / ruleset_id / f"{script.stem}{suffix}"
 
@@ -94,7 +122,10 @@ def main() -> int:
             ruleset_id, sets = legal_sets(script)
             path = golden_path(ruleset_id, script, ".legal.json")
             write_atomically(path, json.dumps(sets, indent=0) + "\n")
-            print(f"{path.relative_to(ROOT)}: {len(sets)} positions")
+            plays = {str(seed): random_play(script, seed) for seed in RANDOM_SEEDS}
+            played = golden_path(ruleset_id, script, ".random.json")
+            write_atomically(played, json.dumps(plays, indent=1) + "\n")
+            print(f"{path.relative_to(ROOT)}: {len(sets)} positions, and random play")
         return 0
     for script in scripts():
         ruleset_id, record = play(script)
