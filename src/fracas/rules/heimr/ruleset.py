@@ -59,8 +59,14 @@ class HeimrRules(Ruleset[HeimrState]):
     def is_over(self, state: HeimrState) -> bool:
         if not state.started:
             return False
-        standing = {c.side for c in state.combatants.values() if not c.out}
-        return len(standing) <= 1
+        side = None  # the side of the first still standing: over unless another stands
+        for c in state.combatants.values():
+            if not c.out:
+                if side is None:
+                    side = c.side
+                elif c.side != side:
+                    return False
+        return True
 
     # -- checking ----------------------------------------------------------------------
 
