@@ -144,11 +144,11 @@ def duels(repeat: int, count: int, ref: float) -> list[Row]:
             play(start.copy(stack=False, dice=RandomDice(seed)), attack_or_end)
 
     def fresh() -> None:
-        for seed in range(count // 5):
+        for seed in range(count):
             play(Encounter(ruleset, setup, RandomDice(seed)), attack_or_end)
 
     def listing() -> None:
-        for seed in range(count // 5):
+        for seed in range(count):
             play(start.copy(dice=RandomDice(seed), playout=True), attack_or_end_listing_all)
 
     actions = sum(
@@ -158,8 +158,8 @@ def duels(repeat: int, count: int, ref: float) -> list[Row]:
     for name, job, n in (
         ("duels, playout copies, attack-or-end by verb", playouts, count),
         ("duels, recorded encounters (log and undo)", recorded, count),
-        ("duels, a new encounter each (setup read every time)", fresh, count // 5),
-        ("duels, playout copies, every legal action listed", listing, count // 5),
+        ("duels, a new encounter each (setup read every time)", fresh, count),
+        ("duels, playout copies, every legal action listed", listing, count),
     ):
         best, median = best_of(repeat, functools.partial(cpu, job))
         per_duel = best / n
