@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from fracas.engine import Action, EngineError, NotationError
+from fracas.engine.actions import words as split_words
 
 
 def test_an_action_reads_actor_verb_target_and_options() -> None:
@@ -89,3 +92,14 @@ actions = st.builds(
 @given(actions)
 def test_every_action_round_trips_through_its_text(action: Action) -> None:
     assert Action.parse(str(action)) == action
+
+
+@given(st.text(alphabet="ab=# \t\n'\"\\\x0b\x1cé\xa0", max_size=20))
+def test_actions_split_into_words_as_shlex_splits_them(text: str) -> None:
+    try:
+        expected = shlex.split(text, comments=True)
+    except ValueError:
+        with pytest.raises(ValueError):
+            split_words(text)
+        return
+    assert split_words(text) == expected

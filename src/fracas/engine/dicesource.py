@@ -35,13 +35,17 @@ class DrawnRoll:
 class DiceSource(ABC):
     """A source of rolls; subclasses decide where faces come from."""
 
+    #: Whether rolls are added to :attr:`drawn` (a playout turns it off while it rolls).
+    recording: bool = True
+
     def __init__(self) -> None:
         self.drawn: list[DrawnRoll] = []
 
     def roll(self, mechanic: Mechanic, purpose: str) -> Roll:
         """Roll ``mechanic`` for ``purpose`` (shown to a person typing in dice)."""
         result = self._roll(mechanic, purpose)
-        self.drawn.append(DrawnRoll(mechanic.notation(), purpose, result.faces))
+        if self.recording:
+            self.drawn.append(DrawnRoll(mechanic.notation(), purpose, result.faces))
         return result
 
     @abstractmethod

@@ -5,12 +5,18 @@ returns its events (or refuses it with :class:`IllegalAction`, changing nothing)
 :meth:`Encounter.pop` undoes, all the way back, and :meth:`Encounter.copy` clones.
 The log is the save file: :meth:`Encounter.save` writes JSON with a schema version
 and :meth:`Encounter.load` replays it to the identical state.
+
+Undo keeps whole states only every :attr:`Encounter.KEYFRAME` actions and for the last
+:attr:`Encounter.RECENT`; :meth:`Encounter.pop` replays the logged actions, with their
+logged dice, from the nearest state kept (so a change made to ``state`` by hand, not by
+an action, is undone with the action before it once it is that far back). A playout
+(``record=False``, or ``copy(playout=True)``) keeps no log and no undo, for simulations.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
@@ -49,24 +55,27 @@ class Entry:
 class LegalActions(Generic[S]):
     """A lazy view of the legal actions: iterate, test with ``in``, count, print."""
 
-    def __init__(self, encounter: Encounter[S], actor: str | None) -> None:
+    def __init__(
+        self, encounter: Encounter[S], actor: str | None, verbs: Collection[str] | None = None
+    ) -> None:
         self.encounter = encounter
         self.actor = actor
+        self.verbs = None if verbs is None else frozenset(verbs)
 
     def __iter__(self) -> Iterator[Action]:
         enc = self.encounter
-        for action in enc.ruleset.candidates(enc.state, self.actor):
-            # Only the asked actor's, as with ``in``, whatever the ruleset proposes.
-            if (self.actor is None or action.actor == self.actor) and enc.is_legal(action):
-                yield action
+        # Only the asked actor's, as with ``in``, whatever the ruleset proposes.
+        return enc.ruleset.legal(enc.state, self.actor, self.verbs)
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, str):
             action = Action.parse(action)
         if not isinstance(action, Action):
             return False
-        return (self.actor is None or action.actor == self.actor) and self.encounter.is_legal(
-            action
+        return (
+            (self.actor is None or action.actor == self.actor)
+            and (self.verbs is None or action.verb in self.verbs)
+            and self.encounter.is_legal(action)
         )
 
     def count(self) -> int:
@@ -81,17 +90,33 @@ class LegalActions(Generic[S]):
 
 
 class Encounter(Generic[S]):
-    """An encounter under one ruleset, played action by action."""
+    """An encounter under one ruleset, played action by action.
+
+    With ``record=False`` it is a playout: no log, no undo, for simulations.
+    """
+
+    #: A whole state is kept for undo before every action whose index is a multiple of this.
+    KEYFRAME = 64
+    #: The states before the last this many actions are kept too: a short undo replays none.
+    RECENT = 16
 
     def __init__(
-        self, ruleset: Ruleset[S], setup: Mapping[str, Any], dice: DiceSource | None = None
+        self,
+        ruleset: Ruleset[S],
+        setup: Mapping[str, Any],
+        dice: DiceSource | None = None,
+        *,
+        record: bool = True,
     ) -> None:
         self.ruleset = ruleset
         self.setup: dict[str, Any] = json.loads(json.dumps(setup))
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         self.state: S = ruleset.start(self.setup)
+        self.record = record
+        self._spoilt: str | None = None  # why a playout may go no further
         self.log: list[Entry] = []
-        self._stack: list[S] = []
+        # The state before each logged action, where kept (see KEYFRAME and RECENT).
+        self._stack: list[S | None] = []
 
     # -- playing --------------------------------------------------------------
 
@@ -102,44 +127,75 @@ class Encounter(Generic[S]):
     def is_over(self) -> bool:
         return self.ruleset.is_over(self.state)
 
-    def legal_actions(self, actor: str | None = None) -> LegalActions[S]:
-        return LegalActions(self, actor)
+    def legal_actions(
+        self, actor: str | None = None, verbs: Collection[str] | None = None
+    ) -> LegalActions[S]:
+        """The legal actions of ``actor`` (everyone's when ``None``); with ``verbs``, only
+        those verbs' (``verbs={"attack", "end"}``), which is quicker to work out."""
+        return LegalActions(self, actor, verbs)
 
     def is_legal(self, action: Action) -> bool:
-        try:
-            self.ruleset.check(self.state, action)
-        except EngineError:
-            return False
-        return True
+        return self.ruleset.is_legal(self.state, action)
 
     def push(self, action: Action | str) -> tuple[Event, ...]:
-        """Apply ``action``; on any refusal the encounter is left exactly as it was."""
+        """Apply ``action``; on any refusal the encounter is left exactly as it was.
+
+        A playout changes its state in place, unsaved: should the rules refuse an action
+        half way through (after :meth:`legal_actions` offered it), the playout is spoilt
+        and refuses everything after, rather than play on from half an action."""
         if isinstance(action, str):
             action = Action.parse(action)
         self.ruleset.check(self.state, action)
-        mark = self.dice.mark()
-        before = len(self.dice.drawn)
+        return self._apply(action)
+
+    def push_legal(self, action: Action) -> tuple[Event, ...]:
+        """Apply ``action``, just taken from :meth:`legal_actions` of the present state,
+        without checking it a second time: the quick path for simulations."""
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> tuple[Event, ...]:
+        dice = self.dice
+        if not self.record:
+            if self._spoilt is not None:
+                raise EngineError(f"this playout was spoilt by a refused action: {self._spoilt}")
+            recording, dice.recording = dice.recording, False  # a playout keeps no rolls
+            try:
+                return tuple(self.ruleset.apply(self.state, action, dice))
+            except (EngineError, DiceError) as err:
+                self._spoilt = f"{action}: {err}"
+                raise
+            finally:
+                dice.recording = recording
+        before = len(dice.drawn)
+        mark = dice.mark()
         new = self.state.clone()
         try:
-            events = tuple(self.ruleset.apply(new, action, self.dice))
+            events = tuple(self.ruleset.apply(new, action, dice))
         except (EngineError, DiceError):
-            self.dice.rewind(mark)
+            dice.rewind(mark)
             raise
-        self._stack.append(self.state)
+        self._keep(self.state)
+        self.log.append(Entry(action, events, tuple(dice.drawn[before:])))
         self.state = new
-        self.log.append(Entry(action, events, tuple(self.dice.drawn[before:])))
         return events
 
     def pop(self) -> Entry:
         """Undo the last action and return its log entry. The dice are not rewound: the
         same action pushed again rolls afresh, as at a table."""
         if not self.log:
+            if not self.record:
+                raise EngineError("nothing to undo: a playout keeps no log")
             raise EngineError("nothing to undo: the encounter is at its start")
-        self.state = self._stack.pop()
-        return self.log.pop()
+        entry = self.log.pop()
+        state = self._stack.pop()
+        self.state = state if state is not None else self._rebuild(len(self.log))
+        return entry
 
-    def copy(self, stack: bool = True, dice: DiceSource | None = None) -> Encounter[S]:
-        """An independent copy; with ``stack=False`` it cannot undo past the present.
+    def copy(
+        self, stack: bool = True, dice: DiceSource | None = None, *, playout: bool = False
+    ) -> Encounter[S]:
+        """An independent copy; with ``stack=False`` it cannot undo past the present, and
+        with ``playout=True`` it is a playout (no log, no undo) from the present.
 
         The copy rolls with ``dice``, or shares this encounter's dice source when none is
         given (a simulation from one position gives each copy its own seeded dice).
@@ -149,9 +205,52 @@ class Encounter(Generic[S]):
         other.setup = self.setup
         other.dice = self.dice if dice is None else dice
         other.state = self.state.clone()
-        other.log = list(self.log) if stack else []
-        other._stack = list(self._stack) if stack else []
+        other.record = not playout
+        other._spoilt = self._spoilt
+        keep = stack and other.record
+        other.log = list(self.log) if keep else []
+        other._stack = list(self._stack) if keep else []  # kept states are never changed
         return other
+
+    # -- undo -----------------------------------------------------------------------------
+
+    def _keep(self, state: S) -> None:
+        """Keep ``state``, the one before the action about to be logged, and let go of
+        the one that has just left the recent window unless it is a keyframe."""
+        self._stack.append(state)
+        old = len(self._stack) - 1 - self.RECENT
+        if old > 0 and old % self.KEYFRAME:
+            self._stack[old] = None
+
+    def _rebuild(self, n: int) -> S:
+        """The state after the first ``n`` logged actions, replayed from the nearest state
+        kept before it; the recent states it passes are kept again."""
+        start = n - 1
+        while self._stack[start] is None:
+            start -= 1
+        state = self._stack[start]
+        assert state is not None
+        for i in range(start, n):
+            state = state.clone()
+            self._replay(state, self.log[i])
+            if n - self.RECENT <= i + 1 < n:
+                self._stack[i + 1] = state
+        return state
+
+    def _push_in_place(self, action: Action) -> None:
+        """:meth:`push` for a replay that is thrown away should it fail (:meth:`load`):
+        the state changes in place, and only keyframes are kept for undo."""
+        self.ruleset.check(self.state, action)
+        kept = self.state.clone() if len(self.log) % self.KEYFRAME == 0 else None
+        self._stack.append(kept)
+        before = len(self.dice.drawn)
+        events = tuple(self.ruleset.apply(self.state, action, self.dice))
+        self.log.append(Entry(action, events, tuple(self.dice.drawn[before:])))
+
+    def _replay(self, state: S, entry: Entry) -> None:
+        """Apply a logged action again to ``state`` with the dice it rolled."""
+        dice = ScriptedDice([face for roll in entry.rolls for face in roll.faces])
+        self.ruleset.apply(state, entry.action, dice)
 
     def events(self) -> Iterator[Event]:
         for entry in self.log:
@@ -197,7 +296,7 @@ class Encounter(Generic[S]):
                 scripted = ScriptedDice(faces)
                 enc.dice = scripted
                 try:
-                    enc.push(Action.parse(raw["action"]))
+                    enc._push_in_place(Action.parse(raw["action"]))
                 except (EngineError, DiceError) as err:
                     raise SaveError(
                         f"log entry {n} ({raw['action']}) does not replay: {err}"
@@ -207,8 +306,8 @@ class Encounter(Generic[S]):
                         f"log entry {n} ({raw['action']}) replays differently: "
                         f"{scripted.remaining()} of its recorded faces are never rolled"
                     )
-                recorded = [Event.from_dict(e) for e in raw.get("events", [])]
-                if recorded and _what(recorded) != _what(enc.log[-1].events):
+                recorded = raw.get("events", [])
+                if recorded and not _same_events(enc.log[-1].events, recorded):
                     raise SaveError(f"log entry {n} ({raw['action']}) replays differently")
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
@@ -219,10 +318,22 @@ class Encounter(Generic[S]):
         return enc
 
 
-def _what(events: Iterable[Event]) -> list[tuple[str, str, dict[str, Any]]]:
-    """What happened, for comparing a replay with its save: who may see each event is
-    the rules' to say, so a save from before a side was shown less replays the same."""
-    return [(e.kind, e.text, dict(e.data)) for e in events]
+def _same_events(events: tuple[Event, ...], recorded: list[Any]) -> bool:
+    """Whether a save's events (JSON) say what ``events`` say, compared without building
+    them. Who may see each event is the rules' to say, so a save from before a side was
+    shown less replays the same."""
+    if len(events) != len(recorded):
+        return False
+    for event, raw in zip(events, recorded, strict=True):
+        if not isinstance(raw, Mapping):
+            return False
+        if (
+            event.kind != raw["kind"]
+            or event.text != raw["text"]
+            or event.data != raw.get("data", {})
+        ):
+            return False
+    return True
 
 
 def migrate(data: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ checks and applies them, says whose turn it is and what a side may observe.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fracas.engine.actions import Action
@@ -45,6 +45,29 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def check(self, state: S, action: Action) -> None:
         """Raise :class:`~fracas.engine.errors.IllegalAction` unless ``action`` is legal now."""
+
+    def is_legal(self, state: S, action: Action) -> bool:
+        """Whether :meth:`check` accepts ``action``; rulesets override it where they can
+        answer without building the refusal's message."""
+        try:
+            self.check(state, action)
+        except EngineError:
+            return False
+        return True
+
+    def legal(
+        self, state: S, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates of ``actor`` (everyone's when ``None``) that :meth:`check`
+        accepts, only those with one of ``verbs`` when given. Rulesets override it to
+        skip work shared by the candidates; the answer must stay the same."""
+        for action in self.candidates(state, actor):
+            if (
+                (actor is None or action.actor == actor)
+                and (verbs is None or action.verb in verbs)
+                and self.is_legal(state, action)
+            ):
+                yield action
 
     @abstractmethod
     def apply(self, state: S, action: Action, dice: DiceSource) -> list[Event]:

@@ -92,9 +92,13 @@ class Verbs(Generic[S, K]):
         """The verb of ``action``, or :class:`IllegalAction` listing the known ones."""
         found = self._verbs.get(action.verb)
         if found is None:
-            known = ", ".join(sorted(self._verbs))
-            raise IllegalAction(rule, f"unknown action {action.verb!r}: known are {known}")
+            raise self.unknown(action, rule)
         return found
+
+    def unknown(self, action: Action, rule: str) -> IllegalAction:
+        """The error for an action whose verb is not in the table."""
+        known = ", ".join(sorted(self._verbs))
+        return IllegalAction(rule, f"unknown action {action.verb!r}: known are {known}")
 
     def get(self, name: str) -> Verb[S, K] | None:
         return self._verbs.get(name)

@@ -45,9 +45,9 @@ class TableView:
     """What the table hands the presenter for one audience (``side`` None: the GM).
 
     ``view`` is :func:`fracas.engine.view` for that side; ``offered`` the actions that
-    side may take now, as text; ``typed`` the actions as typed, one per entry of the view's
-    log (the GM's only: empty for a side); ``outcome`` who won or that the fight has stalled; ``note``
-    why the one to act has nothing to do, where the rules say.
+    side may take now, as text; ``typed`` the actions as typed, one per entry of the
+    view's log (the GM's only: empty for a side); ``outcome`` who won or that the fight
+    has stalled; ``note`` why the one to act has nothing to do, where the rules say.
     """
 
     title: str

@@ -65,7 +65,7 @@ class DefaultPolicy:
         attacks = with_verb(legal, "attack")
         held = " ".join(str(w) for w in me.get("weapons", ())).lower()
         archer = find(legal, "draw", "arrow") is not None and "bow" in held
-        if attacks and archer:
+        if archer:  # a shot is offered only with a missile drawn (HC-AGI-1)
             drawn = sum(1 for a in declared if a.verb == "draw" and a.target == "arrow")
             shots = sum(1 for a in declared if a.verb == "attack")
             if drawn <= shots:

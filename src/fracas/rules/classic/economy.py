@@ -137,9 +137,16 @@ def ranged_weapon(state: ClassicState, action: Action) -> str | None:
     return item if state.tables.weapons[kind].ranged else None
 
 
-def check_budget(state: ClassicState, action: Action, alternatives: tuple[Action, ...]) -> None:
-    """HC-ACT-1: refuse an action the round has no time left for."""
-    plan = planned(state, action.actor)
+def check_budget(
+    state: ClassicState,
+    action: Action,
+    alternatives: tuple[Action, ...],
+    plan: Planned | None = None,
+) -> None:
+    """HC-ACT-1: refuse an action the round has no time left for (``plan``: the actor's
+    :func:`planned`, when already known)."""
+    if plan is None:
+        plan = planned(state, action.actor)
     name = state.combatants[action.actor].name
     kinds = [cost(state, a) for a in (action, *alternatives)]
     need = max(UNITS.get(k, 0) for k in kinds)  # an unknown cost is the verb's to refuse

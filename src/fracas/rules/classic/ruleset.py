@@ -9,10 +9,10 @@ far leaves it: known names, the action economy (HC-ACT-1), conditions, positions
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
 from fracas.engine.declared import Declaration
 from fracas.rules.classic import combat, posts, rounds, setup, table, verbs
 from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
@@ -87,6 +87,35 @@ class ClassicRules(Ruleset[ClassicState]):
     # -- checking --------------------------------------------------------------------------
 
     def check(self, state: ClassicState, action: Action) -> None:
+        self._check(state, action, self.is_over(state), None)
+
+    def legal(
+        self, state: ClassicState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts, with whether the fight is over and each
+        fighter's plan so far worked out once for them all."""
+        over = self.is_over(state)
+        plans: dict[str, Planned] = {}
+        for action in self.candidates(state, actor):
+            if (actor is not None and action.actor != actor) or (
+                verbs is not None and action.verb not in verbs
+            ):
+                continue
+            try:
+                self._check(state, action, over, plans)
+            except EngineError:
+                continue
+            yield action
+
+    def _check(
+        self,
+        state: ClassicState,
+        action: Action,
+        over: bool,
+        plans: dict[str, Planned] | None,
+    ) -> None:
+        """:meth:`check`, told whether the fight is over; ``plans`` keeps the fighters'
+        plans so far for the next actions checked in the same state."""
         verb = VERBS.get(action.verb)
         if verb is None:
             known = ", ".join(sorted(VERBS))
@@ -94,18 +123,23 @@ class ClassicRules(Ruleset[ClassicState]):
         if verb.kind == "gm":
             if action.actor != GM:
                 raise IllegalAction("HC-ROUND-1", f"only the DM ({GM}) may {action.verb}")
-            if action.verb == "close" and self.is_over(state):
+            if action.verb == "close" and over:
                 raise IllegalAction("HC-ROUND-1", "the fight is over")
             verbs.check(state, action, Planned("", False))
             return
         who = fighter(state, action.actor)
-        self._check_fighter(state, who, action)
+        self._check_fighter(state, who, action, over)
         main, alternatives = split(state, action)
-        plan = planned(state, who.id)
+        if plans is None:
+            plan = planned(state, who.id)
+        elif who.id in plans:
+            plan = plans[who.id]
+        else:
+            plan = plans[who.id] = planned(state, who.id)
         if verb.kind == "post":
             verbs.check(state, main, plan)
             return
-        check_budget(state, main, alternatives)
+        check_budget(state, main, alternatives, plan if main.actor == who.id else None)
         verbs.check(state, main, plan)
         if (alternatives or main.option("trigger") is not None) and verb.kind != "turn":
             raise IllegalAction(
@@ -120,10 +154,11 @@ class ClassicRules(Ruleset[ClassicState]):
             verbs.check(state, alternative, plan)
         _check_trigger(state, main)
 
-    def _check_fighter(self, state: ClassicState, who: Fighter, action: Action) -> None:
+    @staticmethod
+    def _check_fighter(state: ClassicState, who: Fighter, action: Action, over: bool) -> None:
         if not state.opened:
             raise IllegalAction("HC-ROUND-1", "the DM has not opened the round yet")
-        if self.is_over(state):
+        if over:
             raise IllegalAction("HC-ROUND-1", "the fight is over")
         if who.id in state.posted:
             raise IllegalAction(

@@ -8,8 +8,9 @@ tables) is shared between clones; :meth:`ClassicState.clone` copies the rest.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from fracas.engine.cloning import shallow
 from fracas.engine.declared import DeclaredRound
 from fracas.rules.classic.campaign import ClassicCampaign
 
@@ -94,7 +95,10 @@ class Plan:
     melee_attacked: bool = False  # attacked in melee (HC-MOVE-2: occupied)
 
     def clone(self) -> Plan:
-        return replace(self, hero_best=list(self.hero_best), willpower=dict(self.willpower))
+        new = shallow(self)
+        new.hero_best = list(self.hero_best)
+        new.willpower = dict(self.willpower)
+        return new
 
 
 @dataclass
@@ -120,12 +124,11 @@ class Fighter:
     plan: Plan = field(default_factory=Plan)
 
     def clone(self) -> Fighter:
-        return replace(
-            self,
-            carried=list(self.carried),
-            conditions=[replace(c) for c in self.conditions],
-            plan=self.plan.clone(),
-        )
+        new = shallow(self)
+        new.carried = list(self.carried)
+        new.conditions = [shallow(c) for c in self.conditions]
+        new.plan = self.plan.clone()
+        return new
 
     def stat(self, name: str) -> int:
         return self.profile.statistics[name]
@@ -165,7 +168,9 @@ class Guard:
     engaged: list[str] = field(default_factory=list)  # enemies blocked this round
 
     def clone(self) -> Guard:
-        return replace(self, engaged=list(self.engaged))
+        new = shallow(self)
+        new.engaged = list(self.engaged)
+        return new
 
 
 @dataclass
@@ -188,18 +193,17 @@ class ClassicState:
     gone: list[str] = field(default_factory=list)  # removed by the DM: targets no longer there
 
     def clone(self) -> ClassicState:
-        return replace(
-            self,
-            combatants={k: c.clone() for k, c in self.combatants.items()},
-            declared=self.declared.clone(),
-            posted=list(self.posted),
-            order=list(self.order),
-            initiative=dict(self.initiative),
-            guards=[g.clone() for g in self.guards],
-            ground={k: list(v) for k, v in self.ground.items()},
-            warnings=list(self.warnings),
-            gone=list(self.gone),
-        )
+        new = shallow(self)
+        new.combatants = {k: c.clone() for k, c in self.combatants.items()}
+        new.declared = self.declared.clone()
+        new.posted = list(self.posted)
+        new.order = list(self.order)
+        new.initiative = dict(self.initiative)
+        new.guards = [g.clone() for g in self.guards]
+        new.ground = {k: list(v) for k, v in self.ground.items()}
+        new.warnings = list(self.warnings)
+        new.gone = list(self.gone)
+        return new
 
     def enemies(self, cid: str) -> list[Fighter]:
         side = self.combatants[cid].side

@@ -7,9 +7,10 @@ changes in play and shares what does not (sheets, weapons, regions, tables).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from fracas.engine.cloning import shallow
 from fracas.rules.diestep.tables import Region, Sheet, Tables, Weapon
 
 if TYPE_CHECKING:
@@ -57,7 +58,9 @@ class Combatant:
     busy_until: int = 0  # a first-aider's next free minute
 
     def clone(self) -> Combatant:
-        return replace(self, unaware_of=list(self.unaware_of))
+        new = shallow(self)
+        new.unaware_of = list(self.unaware_of)
+        return new
 
     @property
     def out(self) -> bool:
@@ -145,7 +148,8 @@ class Turn:
     done: bool = False  # a rule ended the turn
 
     def clone(self) -> Turn:
-        return replace(self)
+        new = shallow(self)
+        return new
 
     @property
     def left(self) -> int:
@@ -175,14 +179,13 @@ class DieStepState:
     campaign: Campaign | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> DieStepState:
-        return replace(
-            self,
-            combatants={k: c.clone() for k, c in self.combatants.items()},
-            order=list(self.order),
-            initiative=dict(self.initiative),
-            turn=self.turn.clone() if self.turn else None,
-            windows=list(self.windows),
-        )
+        new = shallow(self)
+        new.combatants = {k: c.clone() for k, c in self.combatants.items()}
+        new.order = list(self.order)
+        new.initiative = dict(self.initiative)
+        new.turn = self.turn.clone() if self.turn else None
+        new.windows = list(self.windows)
+        return new
 
     @property
     def current(self) -> str | None:

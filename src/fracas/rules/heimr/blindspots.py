@@ -33,10 +33,11 @@ quadrant, so its opposite is off the grid: never a blind spot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
+from fracas.engine.cloning import shallow
 from fracas.rules.heimr.battlefield import coordinates, square_name
 
 __all__ = [
@@ -216,4 +217,4 @@ class BlindSpots:
         self.squares = frozenset()
 
     def clone(self) -> BlindSpots:
-        return replace(self)
+        return shallow(self)

@@ -7,11 +7,12 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
 from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
+from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
@@ -23,12 +24,22 @@ GM = "gm"
 #: weapon drawn or put away during a move (not a charge, docs/decisions.md).
 SIMULTANEOUS = {frozenset({"move", "draw"}), frozenset({"move", "sheathe"})}
 
+#: The verbs offered for the squares bordering the actor's.
+SQUARE_VERBS = frozenset({"move", "run", "crawl", "climb", "jump"})
+
+#: A refusal not yet put in words: called, it builds the error to raise.
+Refusal = Callable[[], IllegalAction]
+
 
 class HeimrRules(Ruleset[HeimrState]):
     """Heimr combat: initiative, turns, attacks, defences, effects, health and fatigue."""
 
     id: ClassVar[str] = "heimr"
     name: ClassVar[str] = "Heimr Tabletop RPG Core"
+
+    def __init__(self) -> None:
+        # Bordering squares by battlefield (kept alive with it, so its id stays its own).
+        self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
 
     def check_campaign(self, document: YamlDocument) -> None:
         Campaign.from_documents(document)
@@ -54,8 +65,14 @@ class HeimrRules(Ruleset[HeimrState]):
     def is_over(self, state: HeimrState) -> bool:
         if not state.started:
             return False
-        standing = {c.side for c in state.combatants.values() if not c.out}
-        return len(standing) <= 1
+        side = None  # the side of the first still standing: over unless another stands
+        for c in state.combatants.values():
+            if not c.out:
+                if side is None:
+                    side = c.side
+                elif c.side != side:
+                    return False
+        return True
 
     # -- outcomes ----------------------------------------------------------------------
 
@@ -87,22 +104,59 @@ class HeimrRules(Ruleset[HeimrState]):
     # -- checking ----------------------------------------------------------------------
 
     def check(self, state: HeimrState, action: Action) -> None:
-        verb = VERBS.find(action, "H-ACT-3")
-        if verb.kind == "gm":
-            if action.actor != GM:
-                raise IllegalAction("H-ACT-3", f"only the game master ({GM}) may {action.verb}")
-        else:
-            if action.actor not in state.combatants:
-                known = ", ".join([GM, *state.combatants])
-                raise IllegalAction(
-                    "H-CHAR-5", f"no combatant called {action.actor!r} (there are {known})"
-                )
-            self._check_turn(state, action, state.combatants[action.actor], kind_of(action))
-        if self._upcoming_due(state, action):
-            # The action meets the state in which the upcoming action has completed.
-            state = state.clone()
-            turns.finish_upcoming(state, state.combatants[action.actor], [])
-        VERBS.check(state, action)
+        refusal = self._turn_refusal(state, action, self.is_over(state))
+        if refusal is not None:
+            raise refusal()
+        VERBS.check(self._as_met(state, action), action)
+
+    def is_legal(self, state: HeimrState, action: Action) -> bool:
+        if self._turn_refusal(state, action, self.is_over(state)) is not None:
+            return False
+        try:
+            VERBS.check(self._as_met(state, action), action)
+        except EngineError:
+            return False
+        return True
+
+    def legal(
+        self, state: HeimrState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts, checked cheaper: whether the game is over
+        and the state an upcoming action leaves are worked out once, and turn-level
+        refusals build no message."""
+        over = self.is_over(state)
+        met: dict[str, HeimrState] = {}
+        able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
+        if type(self).candidates is HeimrRules.candidates:
+            offered = self._offer(state, actor, verbs)
+        else:  # a subclass offers its own candidates
+            offered = self.candidates(state, actor)
+        for action in offered:
+            if (actor is not None and action.actor != actor) or (
+                verbs is not None and action.verb not in verbs
+            ):
+                continue
+            if self._turn_refusal(state, action, over, able) is not None:
+                continue
+            checked = state
+            if self._upcoming_due(state, action):
+                if action.actor not in met:
+                    met[action.actor] = self._as_met(state, action)
+                checked = met[action.actor]
+            try:
+                VERBS.check(checked, action)
+            except EngineError:
+                continue
+            yield action
+
+    def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
+        """The state ``action`` meets: the one in which the actor's due upcoming action
+        has completed (on a copy), or ``state`` itself."""
+        if not self._upcoming_due(state, action):
+            return state
+        state = state.clone()
+        turns.finish_upcoming(state, state.combatants[action.actor], [])
+        return state
 
     @staticmethod
     def _upcoming_due(state: HeimrState, action: Action) -> bool:
@@ -115,46 +169,90 @@ class HeimrRules(Ruleset[HeimrState]):
             "delay",
         )
 
-    def _check_turn(self, state: HeimrState, action: Action, who: Combatant, kind: str) -> None:
+    def _turn_refusal(
+        self,
+        state: HeimrState,
+        action: Action,
+        over: bool,
+        able: dict[str, bool] | None = None,
+    ) -> Refusal | None:
+        """Why the verb, the actor or the turn refuses ``action`` (``over``: whether the
+        encounter has ended), as a function building the error, or ``None``. ``able``
+        keeps, by combatant, whether it can act, for the next actions asked about."""
+        verb = VERBS.get(action.verb)
+        if verb is None:
+            return lambda: VERBS.unknown(action, "H-ACT-3")
+        if verb.kind == "gm":
+            if action.actor != GM:
+                return lambda: IllegalAction(
+                    "H-ACT-3", f"only the game master ({GM}) may {action.verb}"
+                )
+            return None
+        who = state.combatants.get(action.actor)
+        if who is None:
+            known = ", ".join([GM, *state.combatants])
+            return lambda: IllegalAction(
+                "H-CHAR-5", f"no combatant called {action.actor!r} (there are {known})"
+            )
+        return self._check_turn(state, action, who, kind_of(action), over, able)
+
+    @staticmethod
+    def _check_turn(
+        state: HeimrState,
+        action: Action,
+        who: Combatant,
+        kind: str,
+        over: bool,
+        able: dict[str, bool] | None,
+    ) -> Refusal | None:
         if kind == "any":
-            return
+            return None
         if kind == "start" and action.verb == "rest":
-            if state.started and not self.is_over(state):
-                raise IllegalAction("H-HP-3", "a short rest is taken out of combat")
-            return
-        if not state.started or state.turn is None:
-            raise IllegalAction("H-INIT-1", "combat has not begun: the game master begins it")
-        if self.is_over(state):
-            raise IllegalAction("H-INIT-2", "the encounter is over")
-        if kind != "reaction" and state.turn.actor != who.id:
-            current = state.combatants[state.turn.actor].name
-            raise IllegalAction("H-INIT-2", f"it is {current}'s turn, not {who.name}'s")
+            if state.started and not over:
+                return lambda: IllegalAction("H-HP-3", "a short rest is taken out of combat")
+            return None
+        turn = state.turn
+        if not state.started or turn is None:
+            return lambda: IllegalAction(
+                "H-INIT-1", "combat has not begun: the game master begins it"
+            )
+        if over:
+            return lambda: IllegalAction("H-INIT-2", "the encounter is over")
+        if kind != "reaction" and turn.actor != who.id:
+            current = state.combatants[turn.actor].name
+            return lambda: IllegalAction("H-INIT-2", f"it is {current}'s turn, not {who.name}'s")
         if action.verb == "end":
-            return
-        if not effects.can_act(who):
+            return None
+        if able is None:
+            can = effects.can_act(who)
+        elif who.id in able:
+            can = able[who.id]
+        else:
+            can = able[who.id] = effects.can_act(who)
+        if not can:
             why = "dazed" if who.has("Daze") else "helpless"
-            raise IllegalAction(
+            return lambda: IllegalAction(
                 "H-EFF-5" if why == "dazed" else "H-POS-2",
                 f"{who.name} is {why} and can take no actions",
             )
         if kind == "reaction":
-            return
-        turn = state.turn
+            return None
         if kind in ("standard", "ongoing") and turn.standard:
             if frozenset({turn.standard_verb, action.verb}) not in SIMULTANEOUS:
-                raise IllegalAction(
+                return lambda: IllegalAction(
                     "H-ACT-1", f"{who.name} has already used the standard action this turn"
                 )
             if turn.simultaneous:
-                raise IllegalAction(
+                return lambda: IllegalAction(
                     "H-ACT-2", f"{who.name} has already used a simultaneous action this turn"
                 )
         if kind in ("free", "upcoming") and free_key(action) in turn.free:
-            raise IllegalAction(
+            return lambda: IllegalAction(
                 "H-ACT-1",
                 f"{who.name} has already used {action.verb} this "
                 "turn: each free action once a turn",
             )
+        return None
 
     # -- applying ----------------------------------------------------------------------
 
@@ -190,79 +288,128 @@ class HeimrRules(Ruleset[HeimrState]):
     # -- offering ----------------------------------------------------------------------
 
     def candidates(self, state: HeimrState, actor: str | None) -> Iterator[Action]:
+        return self._offer(state, actor, None)
+
+    def _offer(
+        self, state: HeimrState, actor: str | None, verbs: Collection[str] | None
+    ) -> Iterator[Action]:
+        """The candidates of ``actor`` (everyone's when ``None``) with one of ``verbs``
+        (any when ``None``), built only for the verbs asked for."""
+
+        def want(verb: str) -> bool:
+            return verbs is None or verb in verbs
+
         if not state.started:
-            yield Action(GM, "begin")
+            if want("begin"):
+                yield Action(GM, "begin")
             return
         for cid, c in state.combatants.items():
             if actor is not None and actor != cid:
                 continue
-            if c.readied is not None:
+            if c.readied is not None and want("trigger"):
                 yield Action(cid, "trigger")
             if state.current != cid:
                 continue
-            yield Action(cid, "end")
-            for other in state.combatants.values():
-                if other.id == cid or other.dead or other.side == c.side:
-                    continue
-                yield Action(cid, "attack", other.id)
-                yield Action(cid, "brawl", other.id, (("effect", "hit"),))
-                yield Action(cid, "brawl", other.id, (("effect", "bind"),))
-                yield Action(cid, "charge", other.id)
-            for square in self._neighbours(state, c.square):
-                yield Action(cid, "move", square)
-                yield Action(cid, "run", square)
-                yield Action(cid, "crawl", square)
-            yield Action(cid, "move", "out")
-            yield Action(cid, "climb", "up")
-            yield Action(cid, "climb", "down")
-            for square in self._neighbours(state, c.square):
-                yield Action(cid, "climb", "up", (("toward", square),))
-                yield Action(cid, "climb", "down", (("toward", square),))
-            yield Action(cid, "jump")
-            yield Action(cid, "hide")
-            for ally in state.combatants.values():
-                if ally.side == c.side and ally.id != cid and not ally.dead:
-                    yield Action(cid, "guard", ally.id)
-            yield Action(cid, "guard", c.square)
-            for square in self._neighbours(state, c.square):
-                yield Action(cid, "guard", "-".join(sorted((c.square, square))))
-            for other in state.combatants.values():
-                if (
-                    other.guarding is not None
-                    and other.side != c.side
-                    and hiding.hidden_from(c, other.side) is None
-                    and hiding.hidden_from(other, c.side) != hiding.UNAWARE
-                ):
-                    yield Action(cid, "outmanoeuvre", other.id)
-            for skill in c.skills:
-                yield Action(cid, "skill", skill)
-            for kind in (*DEFENCES, "none"):
-                if kind != c.stance:
-                    yield Action(cid, "defend", kind)
+            if want("end"):
+                yield Action(cid, "end")
+            foes = [o for o in state.combatants.values() if o.id != cid and not o.dead]
+            foes = [o for o in foes if o.side != c.side]
+            for other in foes:
+                if want("attack"):
+                    yield Action(cid, "attack", other.id)
+                if want("brawl"):
+                    yield Action(cid, "brawl", other.id, (("effect", "hit"),))
+                    yield Action(cid, "brawl", other.id, (("effect", "bind"),))
+                if want("charge"):
+                    yield Action(cid, "charge", other.id)
+            if verbs is None or not SQUARE_VERBS.isdisjoint(verbs):
+                yield from self._offer_squares(state, c, want)
+            if want("hide"):
+                yield Action(cid, "hide")
+            if want("guard"):
+                for ally in state.combatants.values():
+                    if ally.side == c.side and ally.id != cid and not ally.dead:
+                        yield Action(cid, "guard", ally.id)
+                yield Action(cid, "guard", c.square)
+                for square in self._neighbours(state, c.square):
+                    yield Action(cid, "guard", "-".join(sorted((c.square, square))))
+            if want("outmanoeuvre"):
+                for other in state.combatants.values():
+                    if (
+                        other.guarding is not None
+                        and other.side != c.side
+                        and hiding.hidden_from(c, other.side) is None
+                        and hiding.hidden_from(other, c.side) != hiding.UNAWARE
+                    ):
+                        yield Action(cid, "outmanoeuvre", other.id)
+            if want("skill"):
+                for skill in c.skills:
+                    yield Action(cid, "skill", skill)
+            if want("defend"):
+                for kind in (*DEFENCES, "none"):
+                    if kind != c.stance:
+                        yield Action(cid, "defend", kind)
             for simple in ("prone", "stand", "dodge", "breather", "release", "cancel", "swap"):
-                yield Action(cid, simple)
-            yield Action(cid, "breather", None, (("as", "upcoming"),))
-            for item in c.carried:
-                yield Action(cid, "draw", item.name)
+                if want(simple):
+                    yield Action(cid, simple)
+            if want("breather"):
+                yield Action(cid, "breather", None, (("as", "upcoming"),))
+            if want("draw"):
+                for item in c.carried:
+                    yield Action(cid, "draw", item.name)
             for held in (c.sword_hand, c.off_hand, c.shield):
                 if held is not None:
-                    yield Action(cid, "sheathe", held.name)
-                    yield Action(cid, "drop", held.name)
-            for item in c.dropped:
-                yield Action(cid, "get", item.name)
-            if state.turn is not None and not state.turn.acted:
+                    if want("sheathe"):
+                        yield Action(cid, "sheathe", held.name)
+                    if want("drop"):
+                        yield Action(cid, "drop", held.name)
+            if want("get"):
+                for item in c.dropped:
+                    yield Action(cid, "get", item.name)
+            if want("delay") and state.turn is not None and not state.turn.acted:
                 for anchor in state.order:
                     unaware = hiding.hidden_from(state.combatants[anchor], c.side)
                     if anchor != cid and unaware != hiding.UNAWARE:
                         yield Action(cid, "delay", None, (("after", anchor),))
-        if state.pending is not None:
+        if state.pending is not None and want("reroll"):
             pending = Action.parse(state.pending)
             if pending.target is not None and actor in (None, pending.target):
                 yield Action(pending.target, "reroll")
 
-    @staticmethod
-    def _neighbours(state: HeimrState, square: str) -> list[str]:
-        return state.battlefield.neighbours(square)
+    def _offer_squares(
+        self, state: HeimrState, c: Combatant, want: Callable[[str], bool]
+    ) -> Iterator[Action]:
+        """Moves and climbs to the bordering squares, and jumps."""
+        cid = c.id
+        near = self._neighbours(state, c.square)
+        for square in near:
+            for verb in ("move", "run", "crawl"):
+                if want(verb):
+                    yield Action(cid, verb, square)
+        if want("move"):
+            yield Action(cid, "move", "out")
+        if want("climb"):
+            yield Action(cid, "climb", "up")
+            yield Action(cid, "climb", "down")
+            for square in near:
+                yield Action(cid, "climb", "up", (("toward", square),))
+                yield Action(cid, "climb", "down", (("toward", square),))
+        if want("jump"):
+            yield Action(cid, "jump")
+
+    def _neighbours(self, state: HeimrState, square: str) -> tuple[str, ...]:
+        """The squares bordering ``square``, worked out once per battlefield (which play
+        does not change)."""
+        field = state.battlefield
+        known = self._near.get(id(field))
+        if known is None or known[0] is not field:
+            if len(self._near) > 64:
+                self._near.clear()
+            known = self._near[id(field)] = (field, {})
+        near = known[1].get(square)
+        if near is None:
+            near = known[1][square] = tuple(field.neighbours(square))
+        return near
 
     # -- observing ---------------------------------------------------------------------
 

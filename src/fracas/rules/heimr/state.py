@@ -9,9 +9,10 @@ changes during play and shares what does not (the fixed :class:`Stats`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from fracas.engine.cloning import shallow
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.blindspots import BlindSpots
 from fracas.rules.heimr.tables import Tables
@@ -158,21 +159,20 @@ class Combatant:
     xp: int = 0
 
     def clone(self) -> Combatant:
-        return replace(
-            self,
-            uses=dict(self.uses),
-            effects=[replace(e) for e in self.effects],
-            injuries=list(self.injuries),
-            defence=replace(self.defence) if self.defence else None,
-            readied=replace(self.readied) if self.readied else None,
-            dodged_melee_of=list(self.dodged_melee_of),
-            shot_by=list(self.shot_by),
-            hidden_from=dict(self.hidden_from),
-            passed_guards=list(self.passed_guards),
-            attacked_melee=list(self.attacked_melee),
-            carried=list(self.carried),
-            dropped=list(self.dropped),
-        )
+        new = shallow(self)
+        new.uses = dict(self.uses)
+        new.effects = [shallow(e) for e in self.effects]
+        new.injuries = list(self.injuries)
+        new.defence = shallow(self.defence) if self.defence else None
+        new.readied = shallow(self.readied) if self.readied else None
+        new.dodged_melee_of = list(self.dodged_melee_of)
+        new.shot_by = list(self.shot_by)
+        new.hidden_from = dict(self.hidden_from)
+        new.passed_guards = list(self.passed_guards)
+        new.attacked_melee = list(self.attacked_melee)
+        new.carried = list(self.carried)
+        new.dropped = list(self.dropped)
+        return new
 
     def has(self, effect: str) -> bool:
         return any(e.name == effect for e in self.effects)
@@ -236,7 +236,10 @@ class Turn:
     cluster_at_start: list[str] = field(default_factory=list)  # who shared its cluster
 
     def clone(self) -> Turn:
-        return replace(self, free=list(self.free), cluster_at_start=list(self.cluster_at_start))
+        new = shallow(self)
+        new.free = list(self.free)
+        new.cluster_at_start = list(self.cluster_at_start)
+        return new
 
 
 @dataclass
@@ -268,20 +271,19 @@ class HeimrState:
     campaign: Campaign | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> HeimrState:
-        return replace(
-            self,
-            combatants={k: c.clone() for k, c in self.combatants.items()},
-            order=list(self.order),
-            initiative=dict(self.initiative),
-            turn=self.turn.clone() if self.turn else None,
-            clusters=[list(c) for c in self.clusters],
-            options=dict(self.options),
-            xp_remainder=dict(self.xp_remainder),
-            crossings={k: list(v) for k, v in self.crossings.items()},
-            broken=list(self.broken),
-            open_doors=list(self.open_doors),
-            blind_spots={k: v.clone() for k, v in self.blind_spots.items()},
-        )
+        new = shallow(self)
+        new.combatants = {k: c.clone() for k, c in self.combatants.items()}
+        new.order = list(self.order)
+        new.initiative = dict(self.initiative)
+        new.turn = self.turn.clone() if self.turn else None
+        new.clusters = [list(c) for c in self.clusters]
+        new.options = dict(self.options)
+        new.crossings = {k: list(v) for k, v in self.crossings.items()}
+        new.xp_remainder = dict(self.xp_remainder)
+        new.broken = list(self.broken)
+        new.open_doors = list(self.open_doors)
+        new.blind_spots = {k: v.clone() for k, v in self.blind_spots.items()}
+        return new
 
     @property
     def current(self) -> str | None:

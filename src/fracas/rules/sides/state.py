@@ -9,9 +9,10 @@ shares what does not (the tables and each combatant's fixed :class:`Stats`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
+from fracas.engine.cloning import shallow
 from fracas.rules.sides.campaign import Armour, Tables, Units, Weapon
 
 Phase = Literal["setup", "choose", "acting", "reacting", "melee", "over"]
@@ -87,7 +88,9 @@ class Combatant:
     doing: Doing = field(default_factory=Doing)
 
     def clone(self) -> Combatant:
-        return replace(self, doing=replace(self.doing))
+        new = shallow(self)
+        new.doing = shallow(self.doing)
+        return new
 
     @property
     def out(self) -> bool:
@@ -116,16 +119,15 @@ class SidesState:
     ended: bool = False
 
     def clone(self) -> SidesState:
-        return replace(
-            self,
-            combatants={k: c.clone() for k, c in self.combatants.items()},
-            sides=list(self.sides),
-            surprised=list(self.surprised),
-            engaged=[list(p) for p in self.engaged],
-            charges=[list(p) for p in self.charges],
-            pending=[list(p) for p in self.pending],
-            offered=[list(p) for p in self.offered],
-        )
+        new = shallow(self)
+        new.combatants = {k: c.clone() for k, c in self.combatants.items()}
+        new.sides = list(self.sides)
+        new.surprised = list(self.surprised)
+        new.engaged = [list(p) for p in self.engaged]
+        new.charges = [list(p) for p in self.charges]
+        new.pending = [list(p) for p in self.pending]
+        new.offered = [list(p) for p in self.offered]
+        return new
 
     @property
     def melee_range(self) -> float:

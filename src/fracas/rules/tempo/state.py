@@ -9,9 +9,10 @@ changes during play and shares the validated tables.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
+from fracas.engine.cloning import shallow
 from fracas.rules.tempo.tables import TempoTables
 
 Phase = Literal["react", "counter"]
@@ -37,7 +38,9 @@ class Combatant:
     aimed: str | None = None  # the weapon aimed with by the last action (Aim's success)
 
     def clone(self) -> Combatant:
-        return replace(self, weapons=list(self.weapons))
+        new = shallow(self)
+        new.weapons = list(self.weapons)
+        return new
 
     @property
     def out(self) -> bool:
@@ -69,7 +72,9 @@ class Exchange:
     replacement: Declared | None = None
 
     def clone(self) -> Exchange:
-        return replace(self, passed=list(self.passed))
+        new = shallow(self)
+        new.passed = list(self.passed)
+        return new
 
 
 @dataclass
@@ -84,12 +89,11 @@ class TempoState:
     exchange: Exchange | None = None
 
     def clone(self) -> TempoState:
-        return replace(
-            self,
-            combatants={cid: c.clone() for cid, c in self.combatants.items()},
-            order=list(self.order),
-            exchange=self.exchange.clone() if self.exchange else None,
-        )
+        new = shallow(self)
+        new.combatants = {cid: c.clone() for cid, c in self.combatants.items()}
+        new.order = list(self.order)
+        new.exchange = self.exchange.clone() if self.exchange else None
+        return new
 
     @property
     def current(self) -> str:
