@@ -204,8 +204,8 @@ def test_the_demo_fits_100_columns_and_flags_the_errata() -> None:
     ("args", "named"),
     [
         (["roll", "dnd", "C3"], "'dnd'"),
-        (["odds", "heimr", "C3Q2"], "C3Q2\n    ^"),
-        (["roll", "heimr", "C3P2 vs C2Q1"], "C2Q1\n    ^"),
+        (["odds", "heimr", "C3Q2"], "of 'C3Q2' (at 'Q2')"),
+        (["roll", "heimr", "C3P2 vs C2Q1"], "of 'C2Q1' (at 'Q1')"),
         (["roll", "heimr", "C3P3", "--dice", "7,1,1,1"], "the d6) is 7"),
         (["roll", "heimr", "C3P3", "--dice", "1,2"], "expected 4 faces"),
         (["roll", "heimr", "C3P3", "--dice", "1,x"], "'x'"),

@@ -21,11 +21,21 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Rng, Roll, check_faces, draw
+from fracas.dice.core import (
+    FRACTION_STEP,
+    Mechanic,
+    Rng,
+    Roll,
+    bigint_factor,
+    capped,
+    check_faces,
+    draw,
+)
 from fracas.dice.errors import FacesError, LimitError
 from fracas.dice.scanner import Scanner
 
@@ -107,7 +117,16 @@ class PrismaticCheck(Mechanic):
         m = self.modifier
         return text + f" {'+' if m >= 0 else '-'} {abs(m)} = {roll.result}"
 
-    def pmf(self) -> dict[int, Fraction]:
+    def outcomes(self) -> int:
+        return POOL * (self.bound + 1)
+
+    def digits(self) -> float:
+        return self.outcomes() * math.log10(6)
+
+    def steps(self) -> int:
+        return capped(FRACTION_STEP * self.outcomes() * bigint_factor(self.digits()))
+
+    def exact_pmf(self) -> dict[int, Fraction]:
         """Exact odds up to :attr:`bound` re-rolls: the pool value is the number of dice
         before the first 6, read as one long sequence, so it is geometric with p = 1/6."""
         q = Fraction(5, 6)
