@@ -156,7 +156,7 @@ def mean(pmf: Mapping[int, Fraction]) -> Fraction:
     return Fraction(sum(x * wx for x, wx in w.items()), den)
 
 
-def as_float(x: Fraction | int, what: str = "the number") -> float:
+def as_float(x: Fraction | float, what: str = "the number") -> float:
     """``x`` as a float; :class:`LimitError` instead of ``OverflowError`` when too large.
 
     >>> as_float(Fraction(1, 4))
