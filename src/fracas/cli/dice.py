@@ -361,7 +361,7 @@ def _throw(
     if not isinstance(mech, Opposed):
         roll = _read(mech, rng, faces)
         return roll, [("", mech, roll)]
-    n = len(mech.first.dice())
+    n = 0 if faces is None else mech.first.take(faces)
     first_faces, second_faces = (None, None) if faces is None else (faces[:n], faces[n:])
     first = _read(mech.first, rng, first_faces, f"first side ({mech.first.notation()})")
     second = _read(mech.second, rng, second_faces, f"second side ({mech.second.notation()})")

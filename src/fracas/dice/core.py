@@ -175,6 +175,11 @@ class Mechanic(ABC):
         """Raise :class:`FacesError` unless these faces can come from these dice."""
         check_faces(faces, self.dice(), self.die_names())
 
+    def take(self, faces: Sequence[int]) -> int:
+        """How many of ``faces``, from the front, one roll of this mechanic reads (an
+        opposed roll reads the first side's, then the second's)."""
+        return len(self.dice())
+
     def evaluate(self, faces: Sequence[int]) -> Roll:
         """Read faces rolled by hand; :class:`FacesError` if the dice cannot show them."""
         faces = tuple(faces)

@@ -13,7 +13,7 @@ die-step succeeds on equal or greater (D-ATK-2).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -58,13 +58,17 @@ class Opposed(Mechanic):
             f"second: {n}" for n in self.second.die_names()
         )
 
+    def take(self, faces: Sequence[int]) -> int:
+        n = self.first.take(faces)
+        return n + self.second.take(faces[n:])
+
     def check(self, faces: tuple[int, ...]) -> None:
-        n = len(self.first.dice())
+        n = self.first.take(faces)
         self.first.check(faces[:n])
         self.second.check(faces[n:])
 
     def read(self, faces: tuple[int, ...]) -> Roll:
-        n = len(self.first.dice())
+        n = self.first.take(faces)
         return self.resolve(self.first.read(faces[:n]), self.second.read(faces[n:]))
 
     def resolve(self, a: Roll, b: Roll) -> Roll:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -86,6 +87,13 @@ class PrismaticCheck(Mechanic):
             if 6 in throw:
                 return self.read(tuple(faces))
         raise LimitError(f"no 6 in {MAX_REROLLS + 1} throws of the pool")
+
+    def take(self, faces: Sequence[int]) -> int:
+        """Throws of eight up to and including the first with a 6 (all of them if none)."""
+        for end in range(POOL, len(faces) + 1, POOL):
+            if 6 in faces[end - POOL : end]:
+                return end
+        return len(faces)
 
     def check(self, faces: tuple[int, ...]) -> None:
         """Faces in colour order, eight per throw; every throw but the last has no 6."""
