@@ -268,7 +268,7 @@ def one_line_refusal(*args: str) -> str:
         (["odds", "standard", "5d1000 vs 5d1000"], "--sample N"),
         (["odds", "standard", "3d1000kh3"], "--sample N"),
         (["odds", "standard", "100d1000", "--json"], "too large for exact odds"),
-        (["odds", "standard", "100d1000", "--sample", "1000000"], "take at most 27,777 rolls"),
+        (["odds", "standard", "100d1000", "--sample", "1000000"], "take at most 55,555 rolls"),
         (["odds", "heimr", "C3P2", "--sample", "0"], "1 to 1,000,000 rolls"),
         (["odds", "heimr"], "Missing argument 'EXPR'"),
         (["roll"], "Missing argument 'SYSTEM'"),

@@ -25,7 +25,7 @@ from fracas.dice.errors import FacesError, LimitError, quote
 ENUMERATION_LIMIT = 2_000_000
 #: Exact odds refuse a computation estimated at more than this many steps, where a step
 #: is one multiply-add of small integer weights (measured in docs/reliability.md).
-MAX_STEPS = 20_000_000
+MAX_STEPS = 40_000_000
 #: Cost of turning one outcome's integer weight into a ``Fraction`` (and of showing it), in
 #: steps (measured).
 FRACTION_STEP = 40

@@ -22,9 +22,9 @@ from fracas.dice.core import Mechanic, Rng
 from fracas.dice.errors import LimitError, quote
 
 #: Most rolls in one estimate, and most steps in all (a roll costs a step per die thrown
-#: and 8 more; a step is about a microsecond, measured in docs/reliability.md).
+#: and 8 more; measured in docs/reliability.md).
 MAX_ROLLS = 1_000_000
-MAX_SAMPLE_STEPS = 3_000_000
+MAX_SAMPLE_STEPS = 6_000_000
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
 
