@@ -276,6 +276,8 @@ def one_line_refusal(*args: str) -> str:
         (["odds", "heimr", "C3", "--sample", "many"], "'--sample'"),
         (["odds", "heimr", "C3Q2"], "at position 3 of 'C3Q2'"),
         (["roll", "dnd\nx", "C3"], "unknown dice system 'dnd\\nx'"),
+        (["roll", "heimr", "C1", "--dice", "1," + "9" * 50], "item 2 has 50 digits"),
+        (["roll", "heimr", "C1", "--dice", "1,x" + "y" * 5000], "is not a whole number"),
     ],
 )
 def test_hostile_input_is_refused_in_one_line(args: list[str], named: str) -> None:

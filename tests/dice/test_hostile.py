@@ -243,3 +243,10 @@ def test_any_dice_text_parses_or_raises_one_line_dice_error(case: tuple[str, str
             getattr(mech, "first", None), PrismaticCheck
         )
         assert total == 1 or (tempo and total < 1)
+
+
+def test_one_expression_throws_at_most_a_thousand_dice() -> None:
+    assert len(parse("standard", "+".join(["100d6"] * 10)).dice()) == 1000
+    with pytest.raises(LimitError, match="throws 1,100 dice") as err:
+        parse("standard", "+".join(["100d6"] * 11))
+    assert one_line(err.value)

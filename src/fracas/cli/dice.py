@@ -24,10 +24,12 @@ from rich.text import Text
 from fracas import dice
 from fracas.cli.app import app, fail
 from fracas.dice import Estimate, LimitError, Mechanic, Opposed, PrismaticCheck, Roll
+from fracas.dice.errors import quote
 from fracas.dice.opposed import TIE_RULE_TEXT
 from fracas.dice.pmf import as_float, as_weights
 from fracas.dice.pmf import mean as exact_mean
 from fracas.dice.sample import estimate, most_rolls
+from fracas.dice.scanner import MAX_DIGITS
 
 T = TypeVar("T")
 
@@ -114,10 +116,11 @@ def _read_faces(text: str) -> list[int]:
         fail("--dice is empty: give the faces as in --dice 1,4,9,10")
     faces: list[int] = []
     for i, item in enumerate(items, 1):
-        try:
-            faces.append(int(item))
-        except ValueError:
-            fail(f"--dice {text!r}: item {i}, {item!r}, is not a whole number")
+        if not re.fullmatch(r"[+-]?[0-9]+", item):
+            fail(f"--dice {quote(text)}: item {i}, {quote(item)}, is not a whole number")
+        if len(item.lstrip("+-")) > MAX_DIGITS:
+            fail(f"--dice: item {i} has {len(item):,} digits; a face has at most {MAX_DIGITS}")
+        faces.append(int(item))
     return faces
 
 

@@ -31,12 +31,14 @@ from fracas.dice.core import (
     capped,
     normalize,
 )
+from fracas.dice.errors import LimitError, quote
 from fracas.dice.pmf import Weights, best_of_two, convolve, keep_weights, transform, uniform_sum
 from fracas.dice.scanner import Scanner
 
-#: Most dice in one term, and most sides on one die.
+#: Most dice in one term, most sides on one die, and most dice thrown by one expression.
 MAX_DICE = 100
 MAX_SIDES = 1000
+MAX_THROWN = 1000
 #: Cost of one step of :func:`~fracas.dice.pmf.keep_weights`, and of one multiply-add of
 #: :func:`~fracas.dice.pmf.convolve` between terms, in steps (measured).
 KEEP_STEP = 12
@@ -157,6 +159,12 @@ class StandardExpression(Mechanic):
                 s.integer("expected a whole number to compare with"),
             )
         s.end("expected '+', '-', a comparison such as '>=15', or the end")
+        thrown = sum(len(t.dice()) for t in terms)
+        if thrown > MAX_THROWN:
+            raise LimitError(
+                f"{quote(text)} throws {thrown:,} dice; one expression throws at most "
+                f"{MAX_THROWN:,}"
+            )
         return cls(tuple(terms), constant, comparison)
 
     def notation(self) -> str:
