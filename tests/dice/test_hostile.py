@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from fracas.dice import (
     SYSTEMS,
+    CostError,
     DiceError,
     LimitError,
     Mechanic,
@@ -96,7 +97,7 @@ def test_messages_stay_on_one_line_whatever_the_text() -> None:
 def test_exact_odds_too_costly_are_refused_before_any_work(text: str) -> None:
     mech = parse("standard", text)
     assert mech.steps() > MAX_STEPS
-    with pytest.raises(LimitError, match="too large for exact odds") as err:
+    with pytest.raises(CostError, match="too large for exact odds") as err:
         mech.pmf()
     assert one_line(err.value)
     assert "estimate it from random rolls" in str(err.value)

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from fracas import dice
 from fracas.cli.app import app, fail
-from fracas.dice import Estimate, LimitError, Mechanic, Opposed, PrismaticCheck, Roll
+from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.errors import quote
 from fracas.dice.opposed import TIE_RULE_TEXT
 from fracas.dice.pmf import as_float, as_weights
@@ -94,9 +94,9 @@ def _guard(call: Callable[[], T], context: str = "", mech: Mechanic | None = Non
     """
     try:
         return call()
-    except LimitError as err:
+    except CostError as err:
         hint = ""
-        if mech is not None and "exact odds" in str(err):
+        if mech is not None:
             rolls = min(SUGGESTED_ROLLS, most_rolls(mech))
             hint = f" with --sample N, for example --sample {rolls}"
         fail(_one_line(f"{context}{err}{hint}"))

@@ -34,7 +34,7 @@ from functools import lru_cache
 from fracas.dice.classic import ClassicRoll
 from fracas.dice.core import Mechanic, Rng, Roll
 from fracas.dice.diestep import DieStep, successes
-from fracas.dice.errors import DiceError, FacesError, LimitError, NotationError, quote
+from fracas.dice.errors import CostError, DiceError, FacesError, LimitError, NotationError, quote
 from fracas.dice.heimr import HeimrChallenge
 from fracas.dice.opposed import TIES_TO_FIRST, Opposed
 from fracas.dice.sample import Estimate, estimate, wilson
@@ -48,6 +48,7 @@ SYSTEMS: tuple[str, ...] = ("heimr", "heimr-classic", "sides", "tempo", "diestep
 __all__ = [
     "SYSTEMS",
     "ClassicRoll",
+    "CostError",
     "DiceError",
     "DieStep",
     "Estimate",

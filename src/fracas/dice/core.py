@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from fracas.dice.errors import FacesError, LimitError, quote
+from fracas.dice.errors import CostError, FacesError, LimitError, quote
 
 #: Brute-force enumeration refuses dice spaces larger than this.
 ENUMERATION_LIMIT = 2_000_000
@@ -191,7 +191,7 @@ class Mechanic(ABC):
         return self.read(tuple([draw(rng, s) for s in self.dice()]))
 
     def pmf(self) -> dict[int, Fraction]:
-        """The exact distribution of :attr:`Roll.result`; :class:`LimitError` before any
+        """The exact distribution of :attr:`Roll.result`; :class:`CostError` before any
         work when :meth:`steps` estimates more than :data:`MAX_STEPS`."""
         self.check_steps()
         return self.exact_pmf()
@@ -217,11 +217,11 @@ class Mechanic(ABC):
         return space_digits(self.dice())
 
     def check_steps(self) -> None:
-        """Raise :class:`LimitError` if exact odds would take more than :data:`MAX_STEPS`."""
+        """Raise :class:`CostError` if exact odds would take more than :data:`MAX_STEPS`."""
         steps = self.steps()
         if steps > MAX_STEPS:
             about = "over 10^18" if steps >= STEPS_CAP else f"about {steps:,}"
-            raise LimitError(
+            raise CostError(
                 f"{quote(self.notation())} is too large for exact odds ({about} steps; the "
                 f"limit is {MAX_STEPS:,}): estimate it from random rolls instead"
             )

@@ -56,3 +56,7 @@ class FacesError(DiceError):
 
 class LimitError(DiceError):
     """A pool or a computation beyond the documented limits."""
+
+
+class CostError(LimitError):
+    """Exact odds whose estimated cost is past the limit; an estimate from rolls can answer."""
