@@ -204,8 +204,8 @@ def test_the_demo_fits_100_columns_and_flags_the_errata() -> None:
     ("args", "named"),
     [
         (["roll", "dnd", "C3"], "'dnd'"),
-        (["odds", "heimr", "C3Q2"], "C3Q2\n    ^"),
-        (["roll", "heimr", "C3P2 vs C2Q1"], "C2Q1\n    ^"),
+        (["odds", "heimr", "C3Q2"], "of 'C3Q2' (at 'Q2')"),
+        (["roll", "heimr", "C3P2 vs C2Q1"], "of 'C2Q1' (at 'Q1')"),
         (["roll", "heimr", "C3P3", "--dice", "7,1,1,1"], "the d6) is 7"),
         (["roll", "heimr", "C3P3", "--dice", "1,2"], "expected 4 faces"),
         (["roll", "heimr", "C3P3", "--dice", "1,x"], "'x'"),
@@ -250,3 +250,87 @@ def test_help_leads_with_the_tracker_and_version_is_printed() -> None:
     assert "seed" not in out.lower()
     version = runner.invoke(app, ["--version"])
     assert version.exit_code == 0 and version.output.startswith("fracas ")
+
+
+# --- hostile input (issue 13): one line on stderr, exit 2, never minutes --------------------
+
+BIG = str(10**309)  # past the largest float
+HUGE = "1" + "0" * 5000  # past Python's 4,300-digit limit on reading integers
+
+
+def one_line_refusal(*args: str) -> str:
+    code, out, err = run(*args)
+    assert code == 2, (args, out, err)
+    assert out == ""
+    assert err.startswith("fracas: ") and err.endswith("\n") and err.count("\n") == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["odds", "tempo", f"pool+{BIG}"], "a number of 310 digits is too long"),
+        (["odds", "standard", f"d20+{BIG}"], "a number of 310 digits is too long"),
+        (["odds", "heimr-classic", f"+{BIG}"], "a number of 310 digits is too long"),
+        (["roll", "tempo", f"pool+{BIG}"], "at position 5"),
+        *[(["odds", s, f"d20+{HUGE}"], "characters is beyond the limit") for s in ("standard",)],
+        (["roll", "heimr", f"C3P{HUGE}"], "characters is beyond the limit"),
+        (["odds", "heimr", f"C{'9' * 50}"], "a number of 50 digits"),
+        (["odds", "sides", "9-1000001"], "beyond the limit of ±1,000,000"),
+        (["odds", "standard", "5d1000 vs 5d1000"], "--sample N"),
+        (["odds", "standard", "3d1000kh3"], "--sample N"),
+        (["odds", "standard", "100d1000", "--json"], "too large for exact odds"),
+        (["odds", "standard", "100d1000", "--sample", "1000000"], "take at most 55,555 rolls"),
+        (["odds", "heimr", "C3P2", "--sample", "0"], "1 to 1,000,000 rolls"),
+        (["odds", "heimr"], "Missing argument 'EXPR'"),
+        (["roll"], "Missing argument 'SYSTEM'"),
+        (["roll", "heimr", "C3", "--seed", "x"], "'--seed'"),
+        (["odds", "heimr", "C3", "--sample", "many"], "'--sample'"),
+        (["odds", "heimr", "C3Q2"], "at position 3 of 'C3Q2'"),
+        (["roll", "dnd\nx", "C3"], "unknown dice system 'dnd\\nx'"),
+        (["roll", "heimr", "C1", "--dice", "1," + "9" * 50], "item 2 has 50 digits"),
+        (["roll", "heimr", "C1", "--dice", "1,x" + "y" * 5000], "is not a whole number"),
+    ],
+)
+def test_hostile_input_is_refused_in_one_line(args: list[str], named: str) -> None:
+    assert named in one_line_refusal(*args)
+
+
+def test_a_refusal_for_cost_names_the_estimate_instead() -> None:
+    err = one_line_refusal("odds", "standard", "5d1000", "vs", "5d1000")
+    assert "too large for exact odds" in err and "--sample 100000" in err
+    record = run_json("odds", "standard", "5d1000 vs 5d1000", "--sample", "2000", "--seed", "1")
+    assert record["sample"] == 2000 and record["seed"] == 1
+    low, high = record["p_success_interval"]  # type: ignore[misc]
+    assert low < 0.5 < high
+
+
+def test_big_but_fine_expressions_still_get_exact_odds() -> None:
+    record = run_json("odds", "standard", "29d1000")
+    assert sum(fractions(record["exact"]).values()) == 1
+    assert record["mean"] == pytest.approx(29 * 500.5)
+    code, out, _ = run("odds", "standard", "29d1000")
+    assert code == 0 and "grouped in" in out
+    assert len(out.splitlines()) < 60
+
+
+def test_an_estimate_shows_intervals_and_repeats_with_its_seed() -> None:
+    args = ("odds", "heimr", "C3P2", "vs", "C2P1", "--sample", "3000", "--seed", "4")
+    record = run_json(*args)
+    assert run_json(*args) == record
+    low, high = record["p_success_interval"]  # type: ignore[misc]
+    assert low < 483433 / 720000 < high
+    assert sum(record["counts"].values()) == 3000  # type: ignore[union-attr]
+    code, out, _ = run(*args)
+    assert code == 0 and "95% interval" in out and "3,000 rolls (seed 4)" in out
+    single = run_json("odds", "standard", "4d6kh3", "--sample", "500", "--seed", "2")
+    assert "p_success" not in single and len(single["interval"]) == len(single["counts"])  # type: ignore[arg-type]
+
+
+def test_hostile_input_through_the_console_script() -> None:
+    if not FRACAS.exists():
+        pytest.skip(f"no console script at {FRACAS}")
+    for args in (["odds", "tempo", f"pool+{BIG}"], ["odds", "standard", "5d1000 vs 5d1000"]):
+        done = subprocess.run([str(FRACAS), *args], capture_output=True, text=True, check=False)
+        assert done.returncode == 2
+        assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr

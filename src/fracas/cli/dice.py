@@ -1,19 +1,20 @@
 """``fracas roll``, ``fracas odds`` and ``fracas demo``: dice and their exact odds.
 
 A thin layer over :mod:`fracas.dice`: it reads words, calls the core and prints what
-comes back. Bad input (a ``ValueError`` from the core, or an unreadable ``--dice``) ends
-with exit status 2 and one message on stderr.
+comes back. Bad input (a ``ValueError`` from the core, an unreadable ``--dice``, a
+missing argument or a bad option) ends with exit status 2 and one line on stderr.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -22,13 +23,22 @@ from rich.text import Text
 
 from fracas import dice
 from fracas.cli.app import app, fail
-from fracas.dice import Mechanic, Opposed, PrismaticCheck, Roll
+from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
+from fracas.dice.errors import quote
 from fracas.dice.opposed import TIE_RULE_TEXT
+from fracas.dice.pmf import as_float, as_weights
+from fracas.dice.pmf import mean as exact_mean
+from fracas.dice.sample import estimate, most_rolls
+from fracas.dice.scanner import MAX_DIGITS
 
 T = TypeVar("T")
 
 #: Distributions longer than this lose their negligible tails in the terminal table.
 MAX_ROWS = 30
+#: Tables still longer than this are shown in ranges of values, at most this many rows.
+MAX_RANGES = 40
+#: Rolls suggested for an estimate when exact odds are refused.
+SUGGESTED_ROLLS = 100_000
 #: Total chance each trimmed tail may hold.
 TRIM_MASS = Fraction(1, 1000)
 #: Longest exact fraction shown in the terminal; longer ones are left to --json.
@@ -55,12 +65,43 @@ WORDS = {"ignore_unknown_options": True}  # lets 'fracas roll tempo -1' through 
 # --- input -----------------------------------------------------------------------
 
 
-def _guard(call: Callable[[], T], context: str = "") -> T:
-    """Run a dice-layer call; its ``ValueError`` (``DiceError`` among them) is bad input."""
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) if "\n" in message or "\r" in message else message
+
+
+#: Click's base of usage errors, found through Typer's public ``BadParameter`` (Typer may
+#: bring its own copy of Click).
+_CLICK_ERROR: type[Exception] = next(
+    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+)
+
+
+class OneLineErrors(typer.core.TyperCommand):
+    """A command whose usage errors (a missing argument, a bad option) are one line."""
+
+    def make_context(self, info_name: str | None, args: list[str], *rest: Any, **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, *rest, **extra)
+        except _CLICK_ERROR as err:
+            hint = f" (see 'fracas {info_name} --help')" if info_name else ""
+            fail(_one_line(err.format_message()) + hint)  # type: ignore[attr-defined]
+
+
+def _guard(call: Callable[[], T], context: str = "", mech: Mechanic | None = None) -> T:
+    """Run a dice-layer call; its ``ValueError`` (``DiceError`` among them) is bad input.
+
+    Exact odds refused for their cost name the way to an estimate instead.
+    """
     try:
         return call()
+    except CostError as err:
+        hint = ""
+        if mech is not None:
+            rolls = min(SUGGESTED_ROLLS, most_rolls(mech))
+            hint = f" with --sample N, for example --sample {rolls}"
+        fail(_one_line(f"{context}{err}{hint}"))
     except ValueError as err:
-        fail(f"{context}{err}")
+        fail(_one_line(f"{context}{err}"))
 
 
 def _parse(system: str, words: Sequence[str]) -> Mechanic:
@@ -75,10 +116,11 @@ def _read_faces(text: str) -> list[int]:
         fail("--dice is empty: give the faces as in --dice 1,4,9,10")
     faces: list[int] = []
     for i, item in enumerate(items, 1):
-        try:
-            faces.append(int(item))
-        except ValueError:
-            fail(f"--dice {text!r}: item {i}, {item!r}, is not a whole number")
+        if not re.fullmatch(r"[+-]?[0-9]+", item):
+            fail(f"--dice {quote(text)}: item {i}, {quote(item)}, is not a whole number")
+        if len(item.lstrip("+-")) > MAX_DIGITS:
+            fail(f"--dice: item {i} has {len(item):,} digits; a face has at most {MAX_DIGITS}")
+        faces.append(int(item))
     return faces
 
 
@@ -97,10 +139,10 @@ def _pct(p: Fraction | float, digits: int = 2) -> str:
         return "100%"
     floor = Fraction(1, 10 ** (digits + 2))
     if p < floor:
-        return f"<{float(floor):.{digits}%}"
+        return f"<{as_float(floor):.{digits}%}"
     if p > 1 - floor:
-        return f">{float(1 - floor):.{digits}%}"
-    return f"{float(p):.{digits}%}"
+        return f">{as_float(1 - floor):.{digits}%}"
+    return f"{as_float(p):.{digits}%}"
 
 
 def _bar(p: Fraction, top: Fraction) -> str:
@@ -109,17 +151,23 @@ def _bar(p: Fraction, top: Fraction) -> str:
 
 
 def _at_least(pmf: Mapping[int, Fraction], above: Fraction = Fraction(0)) -> dict[int, Fraction]:
-    """P(result >= value) for each value; ``above`` is mass left out beyond the largest."""
+    """P(result >= value) for each value; ``above`` is mass left out beyond the largest.
+
+    Running sums of integer weights over one common denominator, then one division each.
+    """
+    weights, den = as_weights(pmf)
+    common = math.lcm(den, above.denominator)
+    scale = common // den
+    running = above.numerator * (common // above.denominator)
     out: dict[int, Fraction] = {}
-    running = above
     for value in sorted(pmf, reverse=True):
-        running += pmf[value]
-        out[value] = running
+        running += weights[value] * scale
+        out[value] = Fraction(running, common)
     return out
 
 
-def _mean(pmf: Mapping[int, Fraction]) -> Fraction:
-    return sum((v * p for v, p in pmf.items()), Fraction(0))
+def _mean(pmf: Mapping[int, Fraction]) -> float:
+    return as_float(exact_mean(pmf), "the mean")
 
 
 def _exact_json(pmf: Mapping[int, Fraction]) -> dict[str, str]:
@@ -133,38 +181,73 @@ def _trim(pmf: Mapping[int, Fraction]) -> tuple[list[int], list[int], list[int]]
     high: list[int] = []
     if len(values) <= MAX_ROWS:
         return values, low, high
-    mass = Fraction(0)
-    while len(values) > 1 and mass + pmf[values[-1]] <= TRIM_MASS:
-        mass += pmf[values[-1]]
-        high.insert(0, values.pop())
-    mass = Fraction(0)
-    while len(values) > 1 and mass + pmf[values[0]] <= TRIM_MASS:
-        mass += pmf[values[0]]
-        low.append(values.pop(0))
-    return values, low, high
+    weights, den = as_weights(pmf)
+    limit = den * TRIM_MASS  # the tails' weight may reach this
+    hi = len(values)
+    mass = 0
+    while hi > 1 and mass + weights[values[hi - 1]] <= limit:
+        hi -= 1
+        mass += weights[values[hi]]
+    lo = 0
+    mass = 0
+    while lo < hi - 1 and mass + weights[values[lo]] <= limit:
+        mass += weights[values[lo]]
+        lo += 1
+    return values[lo:hi], values[:lo], values[hi:]
+
+
+def _groups(values: Sequence[int]) -> list[list[int]]:
+    """``values`` (ascending), one to a row, or in at most :data:`MAX_RANGES` runs of about
+    equal width when there are too many for a table."""
+    if len(values) <= MAX_ROWS * 2:
+        return [[v] for v in values]
+    width = -(-(values[-1] - values[0] + 1) // MAX_RANGES)
+    out: list[list[int]] = []
+    start = None
+    for v in values:
+        run = (v - values[0]) // width
+        if run != start:
+            out.append([])
+            start = run
+        out[-1].append(v)
+    return out
+
+
+def _label(group: Sequence[int]) -> str:
+    return str(group[0]) if len(group) == 1 else f"{group[0]} to {group[-1]}"
 
 
 def _pmf_table(
     pmf: Mapping[int, Fraction], label: str, above: Fraction = Fraction(0)
 ) -> tuple[Table, list[str]]:
-    """The distribution as a table (value, exact, chance, at least, bar) and its footnotes."""
+    """The distribution as a table (value, exact, chance, at least, bar) and its footnotes;
+    a long one in ranges of values."""
     at_least = _at_least(pmf, above)
-    top = max(pmf.values(), default=Fraction(0))
+    shown, low, high = _trim(pmf)
+    runs = _groups(shown)
+    masses = [sum((pmf[v] for v in g), Fraction(0)) for g in runs]
+    top = max(masses, default=Fraction(0))
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column(label, justify="right")
     table.add_column("exact", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("at least", justify="right")
     table.add_column("", style="cyan", no_wrap=True)
-    shown, low, high = _trim(pmf)
     long_fraction = False
-    for value in shown:
-        exact = _exact(pmf[value])
+    for run, mass in zip(runs, masses, strict=True):
+        exact = _exact(mass)
         if len(exact) > MAX_FRACTION:
             exact, long_fraction = "…", True
-        table.add_row(
-            str(value), exact, _pct(pmf[value]), _pct(at_least[value]), _bar(pmf[value], top)
-        )
+        table.add_row(_label(run), exact, _pct(mass), _pct(at_least[run[0]]), _bar(mass, top))
+    notes = _tail_notes(pmf, low, high)
+    if len(runs) < len(shown):
+        notes.append(f"Values are grouped in {len(runs)} ranges of equal width.")
+    if long_fraction:
+        notes.append(f"Fractions longer than {MAX_FRACTION} characters are given by --json.")
+    return table, notes
+
+
+def _tail_notes(pmf: Mapping[int, Fraction], low: list[int], high: list[int]) -> list[str]:
     notes = []
     for tail, where in ((low, "below"), (high, "above")):
         if tail:
@@ -173,8 +256,36 @@ def _pmf_table(
                 f"{len(tail)} values {where} the table ({tail[0]} to {tail[-1]}) together "
                 f"have a chance of {_pct(mass, 4)}; --json lists them all."
             )
-    if long_fraction:
-        notes.append(f"Fractions longer than {MAX_FRACTION} characters are given by --json.")
+    return notes
+
+
+def _sample_table(est: Estimate, label: str) -> tuple[Table, list[str]]:
+    """Counts of an estimate (value, rolls, chance, 95% interval, at least, bar)."""
+    pmf = {v: Fraction(c, est.rolls) for v, c in est.counts.items()}
+    shown, low, high = _trim(pmf)
+    runs = _groups(shown)
+    counts = [sum(est.counts[v] for v in g) for g in runs]
+    top = Fraction(max(counts, default=0), est.rolls)
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name in (label, "rolls", "chance", "95% interval", "at least"):
+        table.add_column(name, justify="right")
+    table.add_column("", style="cyan", no_wrap=True)
+    at_least = sum(est.counts.values()) - sum(est.counts[v] for v in low)
+    for run, count in zip(runs, counts, strict=True):
+        lo, hi = est.interval(count)
+        chance = Fraction(count, est.rolls)
+        table.add_row(
+            _label(run),
+            str(count),
+            _pct(chance),
+            f"{_pct(lo)} to {_pct(hi)}",
+            _pct(Fraction(at_least, est.rolls)),
+            _bar(chance, top),
+        )
+        at_least -= count
+    notes = _tail_notes(pmf, low, high)
+    if len(runs) < len(shown):
+        notes.append(f"Values are grouped in {len(runs)} ranges of equal width.")
     return table, notes
 
 
@@ -193,7 +304,7 @@ def _plot(path: Path, pmf: Mapping[int, Fraction], title: str, xlabel: str) -> N
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
-    ax.bar(list(pmf), [float(p) for p in pmf.values()], color="#4c72b0")
+    ax.bar(list(pmf), [as_float(p) for p in pmf.values()], color="#4c72b0")
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("chance")
@@ -253,7 +364,7 @@ def _throw(
     if not isinstance(mech, Opposed):
         roll = _read(mech, rng, faces)
         return roll, [("", mech, roll)]
-    n = len(mech.first.dice())
+    n = 0 if faces is None else mech.first.take(faces)
     first_faces, second_faces = (None, None) if faces is None else (faces[:n], faces[n:])
     first = _read(mech.first, rng, first_faces, f"first side ({mech.first.notation()})")
     second = _read(mech.second, rng, second_faces, f"second side ({mech.second.notation()})")
@@ -261,7 +372,7 @@ def _throw(
     return mech.resolve(first, second), sides
 
 
-@app.command(context_settings=WORDS, rich_help_panel="Dice")
+@app.command(context_settings=WORDS, cls=OneLineErrors, rich_help_panel="Dice")
 def roll(
     system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
     expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
@@ -316,14 +427,14 @@ Odds = tuple[dict[str, object], dict[int, Fraction], str, str]
 
 def _odds_single(console: Console | None, system: str, mech: Mechanic) -> Odds:
     """The exact distribution of one expression."""
-    pmf = _guard(mech.pmf)
-    mean = _mean(pmf)
+    pmf = _guard(mech.pmf, mech=mech)
+    mean = _guard(lambda: _mean(pmf))
     record: dict[str, object] = {
         "system": system,
         "expression": mech.notation(),
         "exact": _exact_json(pmf),
-        "pmf": {str(v): float(p) for v, p in sorted(pmf.items())},
-        "mean": float(mean),
+        "pmf": {str(v): as_float(p) for v, p in sorted(pmf.items())},
+        "mean": mean,
     }
     tail_note, tail = "", Fraction(0)
     if isinstance(mech, PrismaticCheck):
@@ -331,13 +442,13 @@ def _odds_single(console: Console | None, system: str, mech: Mechanic) -> Odds:
         record["tail_mass"] = _exact(tail)
         record["reroll_bound"] = mech.bound
         tail_note = (
-            f"Exact up to {mech.bound} re-rolls; the chance of more ({float(tail):.2g}) "
+            f"Exact up to {mech.bound} re-rolls; the chance of more ({as_float(tail):.2g}) "
             "is left out of the table and the mean."
         )
     if console is not None:
         console.print(
             Text.assemble(
-                (f"{mech.notation()}", "bold"), f" ({system}): exact odds, mean {float(mean):.2f}"
+                (f"{mech.notation()}", "bold"), f" ({system}): exact odds, mean {mean:.2f}"
             )
         )
         table, notes = _pmf_table(pmf, "result", above=tail)
@@ -347,20 +458,20 @@ def _odds_single(console: Console | None, system: str, mech: Mechanic) -> Odds:
 
 def _odds_opposed(console: Console | None, system: str, mech: Opposed) -> Odds:
     """The first side's chance of success under the tie rule, and the margin."""
-    margin = _guard(mech.pmf)
-    p_success = _guard(mech.p_success)
-    p_tie = _guard(mech.p_tie)
+    margin = _guard(mech.pmf, mech=mech)
+    p_success = mech.p_success(margin)
+    p_tie = mech.p_tie(margin)
     rule = TIE_RULE_TEXT[mech.ties_to_first]
     record: dict[str, object] = {
         "system": system,
         "expression": mech.notation(),
         "p_success": _exact(p_success),
-        "p_success_float": float(p_success),
+        "p_success_float": as_float(p_success),
         "p_tie": _exact(p_tie),
         "tie_rule": rule,
         "margin": _exact_json(margin),
     }
-    successes = _guard(mech.successes_pmf) if system == "diestep" else None
+    successes = _guard(mech.successes_pmf, mech=mech) if system == "diestep" else None
     if successes is not None:
         record["successes"] = _exact_json(successes)
     left_out = 1 - sum(margin.values(), Fraction(0))
@@ -375,7 +486,9 @@ def _odds_opposed(console: Console | None, system: str, mech: Opposed) -> Odds:
         )
         console.print(f"A tie has a chance of {_pct(p_tie)}: {rule}.")
         if left_out:
-            console.print(f"Re-rolls beyond the bound (chance {float(left_out):.2g}) are left out.")
+            console.print(
+                f"Re-rolls beyond the bound (chance {as_float(left_out):.2g}) are left out."
+            )
         console.print()
         _print_table(console, *_pmf_table(margin, "margin"))
         if successes is not None:
@@ -386,7 +499,58 @@ def _odds_opposed(console: Console | None, system: str, mech: Opposed) -> Odds:
     return record, margin, title, "margin (first minus second)"
 
 
-@app.command(context_settings=WORDS, rich_help_panel="Dice")
+def _interval_json(est: Estimate, count: int | None) -> list[float]:
+    return list(est.interval(count))
+
+
+def _odds_sample(
+    console: Console | None, system: str, mech: Mechanic, rolls: int, seed: int
+) -> Odds:
+    """A Monte-Carlo estimate from ``rolls`` seeded rolls, with Wilson 95% intervals."""
+    est = _guard(lambda: estimate(mech, rolls, random.Random(seed)))
+    opposed = isinstance(mech, Opposed)
+    record: dict[str, object] = {
+        "system": system,
+        "expression": mech.notation(),
+        "sample": rolls,
+        "seed": seed,
+        "counts": {str(v): c for v, c in est.counts.items()},
+        "estimate": {str(v): est.chance(c) for v, c in est.counts.items()},
+        "interval": {str(v): _interval_json(est, c) for v, c in est.counts.items()},
+        "mean": est.mean(),
+    }
+    if est.successes is not None:
+        record["p_success"] = est.chance(est.successes)
+        record["p_success_interval"] = _interval_json(est, est.successes)
+    if opposed:
+        assert isinstance(mech, Opposed)
+        record["p_tie"] = est.chance(est.counts.get(0, 0))
+        record["p_tie_interval"] = _interval_json(est, est.counts.get(0, 0))
+        record["tie_rule"] = TIE_RULE_TEXT[mech.ties_to_first]
+    label = "margin" if opposed else "result"
+    if console is not None:
+        console.print(
+            Text.assemble(
+                (mech.notation(), "bold"),
+                f" ({system}): estimate from {rolls:,} rolls (seed {seed}), mean {est.mean():.2f}",
+            )
+        )
+        if est.successes is not None:
+            lo, hi = est.interval(est.successes)
+            who = "The first side" if opposed else "The roll"
+            console.print(
+                f"{who} succeeds in {_pct(est.chance(est.successes))} of the rolls "
+                f"(95% interval {_pct(lo)} to {_pct(hi)})."
+            )
+        if isinstance(mech, Opposed):
+            console.print(f"{TIE_RULE_TEXT[mech.ties_to_first].capitalize()}.")
+        _print_table(console, *_sample_table(est, label))
+    pmf = {v: Fraction(c, rolls) for v, c in est.counts.items()}
+    title = f"{mech.notation()} ({system}): estimate from {rolls:,} rolls"
+    return record, pmf, title, "margin (first minus second)" if opposed else "result"
+
+
+@app.command(context_settings=WORDS, cls=OneLineErrors, rich_help_panel="Dice")
 def odds(
     system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
     expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
@@ -394,6 +558,18 @@ def odds(
     plot: Annotated[
         Path | None,
         typer.Option(metavar="FILE.png", help="Also write a bar chart of the distribution."),
+    ] = None,
+    sample: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N",
+            help="Estimate from N random rolls instead of exact odds, with 95% intervals "
+            "(for expressions too large for exact odds).",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed of the rolls of --sample (drawn and shown if not given)."),
     ] = None,
 ) -> None:
     """Exact odds of an expression, or of 'A vs B' under the system's tie rule.
@@ -404,7 +580,11 @@ def odds(
     if plot is not None and not plot.parent.is_dir():
         fail(f"--plot {str(plot)!r}: the folder {str(plot.parent)!r} does not exist")
     console = None if as_json else Console(highlight=False)
-    if isinstance(mech, Opposed):
+    if sample is not None:
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        record, pmf, title, xlabel = _odds_sample(console, system, mech, sample, seed)
+    elif isinstance(mech, Opposed):
         record, pmf, title, xlabel = _odds_opposed(console, system, mech)
     else:
         record, pmf, title, xlabel = _odds_single(console, system, mech)
@@ -495,7 +675,5 @@ def _demo_odds(console: Console) -> None:
     for c in DEMO_CONSISTENCY:
         pmf = dice.parse("heimr", f"C{c}P0").pmf()
         at_least = [sum((p for v, p in pmf.items() if v >= cr), Fraction(0)) for cr in DEMO_CRS]
-        table.add_row(
-            f"{c:+d}" if c else "0", f"{float(_mean(pmf)):.2f}", *(_pct(p, 1) for p in at_least)
-        )
+        table.add_row(f"{c:+d}" if c else "0", f"{_mean(pmf):.2f}", *(_pct(p, 1) for p in at_least))
     console.print(table)

@@ -34,9 +34,11 @@ from functools import lru_cache
 from fracas.dice.classic import ClassicRoll
 from fracas.dice.core import Mechanic, Rng, Roll
 from fracas.dice.diestep import DieStep, successes
-from fracas.dice.errors import DiceError, FacesError, LimitError, NotationError
+from fracas.dice.errors import CostError, DiceError, FacesError, LimitError, NotationError, quote
 from fracas.dice.heimr import HeimrChallenge
 from fracas.dice.opposed import TIES_TO_FIRST, Opposed
+from fracas.dice.sample import Estimate, estimate, wilson
+from fracas.dice.scanner import check_length
 from fracas.dice.sides import RollUnder
 from fracas.dice.standard import StandardExpression
 from fracas.dice.tempo import PrismaticCheck
@@ -46,8 +48,10 @@ SYSTEMS: tuple[str, ...] = ("heimr", "heimr-classic", "sides", "tempo", "diestep
 __all__ = [
     "SYSTEMS",
     "ClassicRoll",
+    "CostError",
     "DiceError",
     "DieStep",
+    "Estimate",
     "FacesError",
     "HeimrChallenge",
     "LimitError",
@@ -59,9 +63,11 @@ __all__ = [
     "Roll",
     "RollUnder",
     "StandardExpression",
+    "estimate",
     "opposed",
     "parse",
     "successes",
+    "wilson",
 ]
 
 _VS = re.compile(r"\s+vs\.?\s+", re.IGNORECASE)
@@ -72,14 +78,16 @@ def parse(system: str, text: str) -> Mechanic:
     """Read ``text`` in the notation of ``system``; ``A vs B`` gives an :class:`Opposed`.
 
     Mechanics are immutable, so parses are cached: rolling the same text again is cheap.
+    Every failure is a :class:`DiceError` with a one-line message.
     """
     if system not in SYSTEMS:
-        raise DiceError(f"unknown dice system {system!r}: choose one of {', '.join(SYSTEMS)}")
+        raise DiceError(f"unknown dice system {quote(system)}: choose one of {', '.join(SYSTEMS)}")
+    check_length(text)
     halves = _VS.split(text)
     if len(halves) == 2:
         return opposed(system, parse(system, halves[0]), parse(system, halves[1]))
     if len(halves) > 2:
-        raise DiceError(f"{text!r} has more than one 'vs': an opposed roll has two sides")
+        raise DiceError(f"{quote(text)} has more than one 'vs': an opposed roll has two sides")
     if system == "heimr":
         return HeimrChallenge.parse(text)
     if system == "diestep":

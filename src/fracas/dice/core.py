@@ -5,7 +5,8 @@ reads their faces (:meth:`Mechanic.evaluate`). From that one definition come
 
 - a random roll with every face logged (:meth:`Mechanic.roll`),
 - the exact distribution (:meth:`Mechanic.pmf`; by default brute-force enumeration of
-  :meth:`Mechanic.evaluate`, which fast paths override and are tested against), and
+  :meth:`Mechanic.evaluate`, which fast paths override and are tested against), its
+  cost estimated first (:meth:`Mechanic.steps`) and refused past :data:`MAX_STEPS`, and
 - the evaluation of faces a person rolled by hand (:meth:`Mechanic.evaluate`).
 """
 
@@ -18,10 +19,18 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from fracas.dice.errors import FacesError, LimitError
+from fracas.dice.errors import CostError, FacesError, LimitError, quote
 
 #: Brute-force enumeration refuses dice spaces larger than this.
 ENUMERATION_LIMIT = 2_000_000
+#: Exact odds refuse a computation estimated at more than this many steps, where a step
+#: is one multiply-add of small integer weights (measured in docs/reliability.md).
+MAX_STEPS = 40_000_000
+#: Cost of turning one outcome's integer weight into a ``Fraction`` (and of showing it), in
+#: steps (measured).
+FRACTION_STEP = 40
+#: Estimates are capped here, so that they stay small numbers whatever the input.
+STEPS_CAP = 10**18
 
 
 class Rng(Protocol):
@@ -102,6 +111,27 @@ def check_faces(faces: Sequence[int], dice: Sequence[int], names: Sequence[str] 
             )
 
 
+def bigint_factor(digits: float) -> float:
+    """How much slower a step is when weights have ``digits`` decimal digits.
+
+    Measured on the convolution of integer weights: 3x at 100 digits, about 38x at 600.
+
+    >>> bigint_factor(0), round(bigint_factor(600))
+    (1.0, 38)
+    """
+    return 1.0 + 2.5 * math.pow(max(digits, 0.0) / 100, 1.5)
+
+
+def capped(steps: float) -> int:
+    """An estimate of steps as an integer no larger than :data:`STEPS_CAP`."""
+    return STEPS_CAP if steps >= STEPS_CAP else int(steps)
+
+
+def space_digits(dice: Sequence[int]) -> float:
+    """Decimal digits of the number of face combinations of ``dice``."""
+    return sum(math.log10(s) for s in dice if s > 1)
+
+
 def normalize(weights: Mapping[int, int]) -> dict[int, Fraction]:
     """Integer weights to an exact, sorted distribution.
 
@@ -150,6 +180,11 @@ class Mechanic(ABC):
         again until it shows a 6), so a person typing dice in is asked for the next one."""
         return False
 
+    def take(self, faces: Sequence[int]) -> int:
+        """How many of ``faces``, from the front, one roll of this mechanic reads (an
+        opposed roll reads the first side's, then the second's)."""
+        return len(self.dice())
+
     def evaluate(self, faces: Sequence[int]) -> Roll:
         """Read faces rolled by hand; :class:`FacesError` if the dice cannot show them."""
         faces = tuple(faces)
@@ -161,8 +196,40 @@ class Mechanic(ABC):
         return self.read(tuple([draw(rng, s) for s in self.dice()]))
 
     def pmf(self) -> dict[int, Fraction]:
-        """The exact distribution of :attr:`Roll.result`."""
+        """The exact distribution of :attr:`Roll.result`; :class:`CostError` before any
+        work when :meth:`steps` estimates more than :data:`MAX_STEPS`."""
+        self.check_steps()
+        return self.exact_pmf()
+
+    def exact_pmf(self) -> dict[int, Fraction]:
+        """The exact distribution, without the cost check; fast paths override it."""
         return self.enumerate_pmf()
+
+    def steps(self) -> int:
+        """The estimated work of :meth:`exact_pmf`, in steps (see :data:`MAX_STEPS`)."""
+        dice = self.dice()
+        if space_digits(dice) > 15:
+            return STEPS_CAP
+        return capped(math.prod(dice) * (len(dice) + 1) * 10)
+
+    def outcomes(self) -> int:
+        """An upper bound on the number of distinct results (the size of :meth:`pmf`)."""
+        dice = self.dice()
+        return STEPS_CAP if space_digits(dice) > 15 else min(math.prod(dice), STEPS_CAP)
+
+    def digits(self) -> float:
+        """Decimal digits of the denominator of :meth:`pmf`: how big its numbers grow."""
+        return space_digits(self.dice())
+
+    def check_steps(self) -> None:
+        """Raise :class:`CostError` if exact odds would take more than :data:`MAX_STEPS`."""
+        steps = self.steps()
+        if steps > MAX_STEPS:
+            about = "over 10^18" if steps >= STEPS_CAP else f"about {steps:,}"
+            raise CostError(
+                f"{quote(self.notation())} is too large for exact odds ({about} steps; the "
+                f"limit is {MAX_STEPS:,}): estimate it from random rolls instead"
+            )
 
     def enumerate_pmf(self) -> dict[int, Fraction]:
         """The distribution by brute force over every face combination: the oracle."""

@@ -96,7 +96,13 @@ class DieStep(Mechanic):
         how = {1: "higher of", -1: "lower of", 0: f"d{self.sides}"}[self.advantage]
         return f"{how} {list(roll.faces)} = {roll.result}"
 
-    def pmf(self) -> dict[int, Fraction]:
+    def outcomes(self) -> int:
+        return self.sides
+
+    def steps(self) -> int:
+        return 40 * self.sides
+
+    def exact_pmf(self) -> dict[int, Fraction]:
         w = uniform(self.sides)
         if self.advantage:
             w = best_of_two(w, highest=self.advantage > 0)

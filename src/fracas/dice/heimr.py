@@ -156,7 +156,13 @@ class HeimrChallenge(Mechanic):
         total = 6 * 10 ** abs(self.consistency)
         return {key: Fraction(w, total) for key, w in sorted(weights.items())}
 
-    def pmf(self) -> dict[int, Fraction]:
+    def outcomes(self) -> int:
+        return abs(self.consistency) + 9
+
+    def steps(self) -> int:
+        return 40 * self.outcomes()
+
+    def exact_pmf(self) -> dict[int, Fraction]:
         """Exact distribution of the result, from :func:`raw_weights` (tested against
         :meth:`joint` and brute force)."""
         total = 6 * 10 ** abs(self.consistency)

@@ -13,14 +13,15 @@ die-step succeeds on equal or greater (D-ATK-2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Rng, Roll
+from fracas.dice.core import FRACTION_STEP, Mechanic, Rng, Roll, bigint_factor, capped
 from fracas.dice.diestep import successes
 from fracas.dice.errors import DiceError
-from fracas.dice.pmf import difference
+from fracas.dice.pmf import as_weights, difference
 
 #: Whether a tie goes to the first side (the attacker), by system.
 TIES_TO_FIRST: dict[str, bool] = {
@@ -57,13 +58,17 @@ class Opposed(Mechanic):
             f"second: {n}" for n in self.second.die_names()
         )
 
+    def take(self, faces: Sequence[int]) -> int:
+        n = self.first.take(faces)
+        return n + self.second.take(faces[n:])
+
     def check(self, faces: tuple[int, ...]) -> None:
-        n = len(self.first.dice())
+        n = self.first.take(faces)
         self.first.check(faces[:n])
         self.second.check(faces[n:])
 
     def read(self, faces: tuple[int, ...]) -> Roll:
-        n = len(self.first.dice())
+        n = self.first.take(faces)
         return self.resolve(self.first.read(faces[:n]), self.second.read(faces[n:]))
 
     def resolve(self, a: Roll, b: Roll) -> Roll:
@@ -86,19 +91,36 @@ class Opposed(Mechanic):
     def roll(self, rng: Rng) -> Roll:
         return self.resolve(self.first.roll(rng), self.second.roll(rng))
 
-    def pmf(self) -> dict[int, Fraction]:
+    def outcomes(self) -> int:
+        # each side's results lie in a range as wide as its count of outcomes
+        a, b = self.first.outcomes(), self.second.outcomes()
+        return min(a * b, a + b - 1)
+
+    def digits(self) -> float:
+        return self.first.digits() + self.second.digits()
+
+    def steps(self) -> int:
+        """Both sides' distributions, every pair of their outcomes, and the margin's."""
+        pairs = 1.5 * self.first.outcomes() * self.second.outcomes()
+        factor = bigint_factor(self.digits())
+        work = pairs * factor + FRACTION_STEP * self.outcomes() * factor
+        return capped(self.first.steps() + self.second.steps() + work)
+
+    def exact_pmf(self) -> dict[int, Fraction]:
         """Exact distribution of the margin."""
         return difference(self.first.pmf(), self.second.pmf())
 
-    def p_success(self) -> Fraction:
-        """The chance that the first side wins under the tie rule."""
+    def p_success(self, margin: Mapping[int, Fraction] | None = None) -> Fraction:
+        """The chance that the first side wins under the tie rule (from ``margin``, the
+        :meth:`pmf` already worked out, if given)."""
+        margin = self.pmf() if margin is None else margin
         return sum(
-            (p for m, p in self.pmf().items() if m > 0 or (m == 0 and self.ties_to_first)),
+            (p for m, p in margin.items() if m > 0 or (m == 0 and self.ties_to_first)),
             Fraction(0),
         )
 
-    def p_tie(self) -> Fraction:
-        return self.pmf().get(0, Fraction(0))
+    def p_tie(self, margin: Mapping[int, Fraction] | None = None) -> Fraction:
+        return (self.pmf() if margin is None else margin).get(0, Fraction(0))
 
     def successes_pmf(self) -> dict[int, Fraction]:
         """Distribution of the die-step count of successes (D-ATK-2).
@@ -107,11 +129,14 @@ class Opposed(Mechanic):
         >>> Opposed(DieStep(8), DieStep(6), True).successes_pmf()[2]
         Fraction(7, 48)
         """
-        out: dict[int, Fraction] = {}
-        for a, pa in self.first.pmf().items():
-            for b, pb in self.second.pmf().items():
-                if b < 1:
-                    raise DiceError("successes need an opposing roll of at least 1")
+        self.check_steps()
+        wa, da = as_weights(self.first.pmf())
+        wb, db = as_weights(self.second.pmf())
+        out: dict[int, int] = {}
+        for b, pb in wb.items():
+            if b < 1:
+                raise DiceError("successes need an opposing roll of at least 1")
+            for a, pa in wa.items():
                 k = successes(a, b)
-                out[k] = out.get(k, Fraction(0)) + pa * pb
-        return dict(sorted(out.items()))
+                out[k] = out.get(k, 0) + pa * pb
+        return {k: Fraction(w, da * db) for k, w in sorted(out.items())}

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from math import comb
+from itertools import accumulate
+from math import comb, lcm
+
+from fracas.dice.errors import LimitError
 
 Weights = dict[int, int]
 
@@ -42,6 +45,26 @@ def power(a: Mapping[int, int], n: int) -> Weights:
         if n:
             base = convolve(base, base)
     return result
+
+
+def uniform_sum(count: int, sides: int) -> Weights:
+    """The sum of ``count`` d``sides``, adding one die at a time by running sums.
+
+    Each die costs one pass over the distribution so far, whatever its sides; tested
+    against :func:`power` and brute force.
+
+    >>> uniform_sum(2, 6) == power(uniform(6), 2)
+    True
+    """
+    w = [1]  # w[i] is the weight of the sum count_so_far + i
+    for _ in range(count):
+        prefix = [0, *accumulate(w)]
+        last = len(w)
+        w = [
+            prefix[min(j + 1, last)] - prefix[max(0, j - sides + 1)]
+            for j in range(last + sides - 1)
+        ]
+    return {count + i: x for i, x in enumerate(w)}
 
 
 def transform(a: Mapping[int, int], f: Callable[[int], int]) -> Weights:
@@ -94,22 +117,59 @@ def keep_weights(count: int, sides: int, keep: int, highest: bool) -> Weights:
     return {total: w for (placed, total), w in sorted(states.items(), key=lambda kv: kv[0][1])}
 
 
+def as_weights(pmf: Mapping[int, Fraction]) -> tuple[Weights, int]:
+    """Integer weights over the common denominator of ``pmf``, and that denominator.
+
+    >>> as_weights({1: Fraction(1, 2), 2: Fraction(1, 3)})
+    ({1: 3, 2: 2}, 6)
+    """
+    den = lcm(*(p.denominator for p in pmf.values())) if pmf else 1
+    return {x: p.numerator * (den // p.denominator) for x, p in pmf.items()}, den
+
+
 def difference(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:
-    """Distribution of ``x - y`` for independent ``x ~ a`` and ``y ~ b``: the margin."""
-    out: dict[int, Fraction] = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x - y] = out.get(x - y, Fraction(0)) + px * py
-    return dict(sorted(out.items()))
+    """Distribution of ``x - y`` for independent ``x ~ a`` and ``y ~ b``: the margin.
+
+    Worked in integer weights over a common denominator, which is exact and many times
+    faster than multiplying ``Fraction``s.
+
+    >>> difference({1: Fraction(1, 2), 2: Fraction(1, 2)}, {1: Fraction(1)})
+    {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    """
+    wa, da = as_weights(a)
+    wb, db = as_weights(b)
+    out: Weights = {}
+    for x, px in wa.items():
+        for y, py in wb.items():
+            out[x - y] = out.get(x - y, 0) + px * py
+    total = da * db
+    return {k: Fraction(w, total) for k, w in sorted(out.items())}
 
 
 def mean(pmf: Mapping[int, Fraction]) -> Fraction:
-    """Expected value.
+    """Expected value (worked in integer weights, so one division at the end).
 
     >>> mean({1: Fraction(1, 2), 2: Fraction(1, 2)})
     Fraction(3, 2)
     """
-    return sum((Fraction(x) * p for x, p in pmf.items()), Fraction(0))
+    w, den = as_weights(pmf)
+    return Fraction(sum(x * wx for x, wx in w.items()), den)
+
+
+def as_float(x: Fraction | float, what: str = "the number") -> float:
+    """``x`` as a float; :class:`LimitError` instead of ``OverflowError`` when too large.
+
+    >>> as_float(Fraction(1, 4))
+    0.25
+    >>> as_float(10**400, "the mean")
+    Traceback (most recent call last):
+    ...
+    fracas.dice.errors.LimitError: the mean is too large to show as a decimal
+    """
+    try:
+        return float(x)
+    except OverflowError:
+        raise LimitError(f"{what} is too large to show as a decimal") from None
 
 
 def at_least(pmf: Mapping[int, Fraction], target: int) -> Fraction:

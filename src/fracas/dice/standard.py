@@ -14,6 +14,7 @@ Fraction(5, 6)
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,16 +22,27 @@ from fractions import Fraction
 from functools import cached_property
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Rng, Roll, normalize
-from fracas.dice.errors import LimitError
-from fracas.dice.pmf import Weights, best_of_two, convolve, keep_weights, power, transform, uniform
+from fracas.dice.core import (
+    FRACTION_STEP,
+    Mechanic,
+    Rng,
+    Roll,
+    bigint_factor,
+    capped,
+    normalize,
+)
+from fracas.dice.errors import LimitError, quote
+from fracas.dice.pmf import Weights, best_of_two, convolve, keep_weights, transform, uniform_sum
 from fracas.dice.scanner import Scanner
 
-#: Most dice in one term, and most sides on one die.
+#: Most dice in one term, most sides on one die, and most dice thrown by one expression.
 MAX_DICE = 100
 MAX_SIDES = 1000
-#: Exact odds refuse expressions whose estimated work exceeds this many steps.
-MAX_WORK = 30_000_000
+MAX_THROWN = 1000
+#: Cost of one step of :func:`~fracas.dice.pmf.keep_weights`, and of one multiply-add of
+#: :func:`~fracas.dice.pmf.convolve` between terms, in steps (measured).
+KEEP_STEP = 12
+CONVOLVE_STEP = 2
 
 COMPARISONS: dict[str, Callable[[int, int], bool]] = {
     "<=": operator.le,
@@ -71,16 +83,31 @@ class DiceTerm:
             value = self._total(faces)
         return self.sign * value
 
-    def work(self) -> int:
+    def outcomes(self) -> int:
+        """The number of values this term can take."""
+        return (self.count if self.keep is None else self.keep) * (self.sides - 1) + 1
+
+    def digits(self) -> float:
+        """Decimal digits of the number of face combinations of this term's dice."""
+        return len(self.dice()) * math.log10(self.sides)
+
+    def steps(self) -> float:
+        """Estimated work of :meth:`weights` (see :data:`fracas.dice.core.MAX_STEPS`)."""
         n, m = self.count, self.sides
-        return n * n * m * m * (self.keep or 1) if self.keep is not None else n * n * m * m
+        if self.keep is None:
+            work = float(_sum_steps(n, m))
+        else:
+            k = self.keep
+            pairs = sum((min(p, k) * m * (m - 1) // 2 + m) * (n - p + 1) for p in range(n + 1))
+            work = KEEP_STEP * float(pairs)
+        return work * bigint_factor(n * math.log10(m)) + 4 * self.outcomes()
 
     def weights(self) -> Weights:
         """Exact weights of :meth:`read` over ``sides ** len(dice())`` throws."""
         if self.keep is not None:
             w = keep_weights(self.count, self.sides, self.keep, self.keep_highest)
         else:
-            w = power(uniform(self.sides), self.count)
+            w = uniform_sum(self.count, self.sides)
         if self.advantage:
             w = best_of_two(w, highest=self.advantage > 0)
         return transform(w, lambda x: self.sign * x) if self.sign < 0 else w
@@ -132,6 +159,12 @@ class StandardExpression(Mechanic):
                 s.integer("expected a whole number to compare with"),
             )
         s.end("expected '+', '-', a comparison such as '>=15', or the end")
+        thrown = sum(len(t.dice()) for t in terms)
+        if thrown > MAX_THROWN:
+            raise LimitError(
+                f"{quote(text)} throws {thrown:,} dice; one expression throws at most "
+                f"{MAX_THROWN:,}"
+            )
         return cls(tuple(terms), constant, comparison)
 
     def notation(self) -> str:
@@ -218,19 +251,29 @@ class StandardExpression(Mechanic):
             text += f" {op} {target}: {'success' if roll.result else 'failure'}"
         return text
 
+    def outcomes(self) -> int:
+        if self.comparison is not None:
+            return 2
+        return 1 + sum(t.outcomes() - 1 for t in self.terms)
+
+    def steps(self) -> int:
+        """Each term's weights, their convolution and the ``Fraction`` of each outcome."""
+        work, values, digits = 0.0, 1, 0.0
+        for t in self.terms:
+            digits += t.digits()
+            work += t.steps() + CONVOLVE_STEP * values * t.outcomes() * bigint_factor(digits)
+            values += t.outcomes() - 1
+        return capped(work + values * FRACTION_STEP * bigint_factor(digits))
+
     def total_weights(self) -> Weights:
-        work = sum(t.work() for t in self.terms)
-        if work > MAX_WORK:
-            raise LimitError(
-                f"{self.notation()} is too large for exact odds (about {work:,} steps; "
-                f"the limit is {MAX_WORK:,}): roll it instead"
-            )
+        """Integer weights of the sum before any comparison, over every face combination."""
+        self.check_steps()
         w: Weights = {self.constant: 1}
         for t in self.terms:
             w = convolve(w, t.weights())
         return w
 
-    def pmf(self) -> dict[int, Fraction]:
+    def exact_pmf(self) -> dict[int, Fraction]:
         w = self.total_weights()
         if self.comparison:
             op, target = self.comparison
@@ -244,6 +287,15 @@ class StandardExpression(Mechanic):
     def total_pmf(self) -> dict[int, Fraction]:
         """The distribution of the sum, before any comparison."""
         return normalize(self.total_weights())
+
+
+def _sum_steps(count: int, sides: int) -> int:
+    """Steps of :func:`~fracas.dice.pmf.uniform_sum`: two per value, one die at a time.
+
+    >>> _sum_steps(1, 6), _sum_steps(2, 6)
+    (14, 38)
+    """
+    return sum(2 * ((k - 1) * (sides - 1) + sides) + 2 for k in range(1, count + 1))
 
 
 def _term(s: Scanner, sign: int) -> tuple[DiceTerm | None, int]:

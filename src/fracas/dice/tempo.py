@@ -21,12 +21,22 @@ Fraction(1, 1)
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Rng, Roll, check_faces, draw
+from fracas.dice.core import (
+    FRACTION_STEP,
+    Mechanic,
+    Rng,
+    Roll,
+    bigint_factor,
+    capped,
+    check_faces,
+    draw,
+)
 from fracas.dice.errors import FacesError, LimitError
 from fracas.dice.scanner import Scanner
 
@@ -78,6 +88,13 @@ class PrismaticCheck(Mechanic):
                 return self.read(tuple(faces))
         raise LimitError(f"no 6 in {MAX_REROLLS + 1} throws of the pool")
 
+    def take(self, faces: Sequence[int]) -> int:
+        """Throws of eight up to and including the first with a 6 (all of them if none)."""
+        for end in range(POOL, len(faces) + 1, POOL):
+            if 6 in faces[end - POOL : end]:
+                return end
+        return len(faces)
+
     def check(self, faces: tuple[int, ...]) -> None:
         """Faces in colour order, eight per throw; every throw but the last has no 6."""
         if not faces or len(faces) % POOL:
@@ -118,7 +135,16 @@ class PrismaticCheck(Mechanic):
         m = self.modifier
         return text + f" {'+' if m >= 0 else '-'} {abs(m)} = {roll.result}"
 
-    def pmf(self) -> dict[int, Fraction]:
+    def outcomes(self) -> int:
+        return POOL * (self.bound + 1)
+
+    def digits(self) -> float:
+        return self.outcomes() * math.log10(6)
+
+    def steps(self) -> int:
+        return capped(FRACTION_STEP * self.outcomes() * bigint_factor(self.digits()))
+
+    def exact_pmf(self) -> dict[int, Fraction]:
         """Exact odds up to :attr:`bound` re-rolls: the pool value is the number of dice
         before the first 6, read as one long sequence, so it is geometric with p = 1/6."""
         q = Fraction(5, 6)
