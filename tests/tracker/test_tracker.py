@@ -184,3 +184,43 @@ def test_a_row_shows_effects_with_their_numbers_and_turns_left() -> None:
     assert any(e.startswith("Stumble 4") for e in raiders["astrid"].effects)
     shieldwall = {row.id: row for row in t.table.screen("shieldwall").rows}
     assert "Stumble" in shieldwall["astrid"].effects  # seen, but not its number
+
+
+def test_a_readied_action_is_shown_to_its_side_and_offered_when_it_may_go_off() -> None:
+    t = tracker("heimr/duel")
+    t.handle("gm begin")
+    if t.table.encounter.to_move != "ylva":
+        t.handle("end")
+    t.handle("ylva ready action='attack astrid' trigger='astrid attacks'")
+    assert t.message == ""
+    own = {row.id: row for row in t.table.screen("shieldwall").rows}
+    assert own["ylva"].readied == "ready: attack astrid when astrid attacks"
+    other = {row.id: row for row in t.table.screen("raiders").rows}
+    assert other["ylva"].readied is None  # the other side does not see what she readied
+    t.handle("end")
+    t.handle("astrid attack ylva")
+    assert "ylva trigger" in t.table.screen(None).offered
+    assert "ylva trigger" in t.table.screen("shieldwall").offered
+    assert "ylva trigger" not in t.table.screen("raiders").offered
+    t.handle("ylva trigger")
+    assert t.message == "" and "goes off" in "\n".join(t.table.screen(None).log)
+
+
+def test_the_end_says_who_won() -> None:
+    t = tracker("heimr/duel")
+    script = Script.read(EXAMPLES / "heimr" / "duel.script")
+    script.play(t.table)
+    assert t.table.is_over()
+    assert t.table.screen("raiders").status.startswith("The encounter is over: ")
+    assert "wins" in t.table.screen(None).status
+
+
+def test_the_map_is_drawn_on_demand_on_a_small_screen() -> None:
+    t = tracker("heimr/ambush")
+    t.handle("gm begin")
+    without = shown(t)
+    t.handle("map")
+    t.console = Console(width=80, height=24, record=True, color_system=None)
+    with_map = shown(t)
+    extra = [line for line in with_map if line not in without]
+    assert any("A" in line and "B" in line and "C" in line for line in extra)

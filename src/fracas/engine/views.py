@@ -66,13 +66,15 @@ def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:
     when that is one of its combatants (or the side itself), then those its other
     combatants may take at this moment (a reaction, a mount in its rider's turn, a post
     in a round declared by all); ``[]`` when it may do nothing. The game master is
-    offered all of ``to_move``'s.
+    offered all of ``to_move``'s, then what everyone else may do at this moment (a readied
+    action whose trigger has come, say).
     """
     check_side(encounter, side)
     actor = encounter.to_move
-    if side is None:
-        return [] if actor is None else list(encounter.legal_actions(actor))
     everyone = encounter.ruleset.observe(encounter.state, None).get("combatants", {})
+    if side is None:
+        actors = [a for a in (actor, *everyone) if a is not None]
+        return [a for who in dict.fromkeys(actors) for a in encounter.legal_actions(who)]
     own = [cid for cid, c in everyone.items() if c.get("side") == side]
     actors = [a for a in (actor, *own) if a is not None and (a == side or a in own)]
     return [a for who in dict.fromkeys(actors) for a in encounter.legal_actions(who)]
