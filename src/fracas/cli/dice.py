@@ -7,6 +7,7 @@ with exit status 2 and one message on stderr.
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -24,6 +25,7 @@ from fracas import dice
 from fracas.cli.app import app, fail
 from fracas.dice import Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.opposed import TIE_RULE_TEXT
+from fracas.files import atomic_write
 
 T = TypeVar("T")
 
@@ -200,7 +202,9 @@ def _plot(path: Path, pmf: Mapping[int, Fraction], title: str, xlabel: str) -> N
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.grid(axis="y", alpha=0.3)
     try:
-        fig.savefig(path, dpi=120)
+        image = io.BytesIO()
+        fig.savefig(image, dpi=120, format=path.suffix.removeprefix(".") or None)
+        atomic_write(path, image.getvalue())
     except (OSError, ValueError) as err:
         fail(f"cannot write the plot {str(path)!r}: {err}")
 

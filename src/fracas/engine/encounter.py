@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from fracas.dice import DiceError
-from fracas.engine.actions import Action
+from fracas.engine import savefile
+from fracas.engine.actions import Action, excerpt
 from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, ScriptedDice
 from fracas.engine.errors import EngineError, SaveError
 from fracas.engine.events import Event
@@ -181,14 +182,25 @@ class Encounter(Generic[S]):
 
     @classmethod
     def load(
-        cls, data: Mapping[str, Any], ruleset: Ruleset[S], dice: DiceSource | None = None
+        cls,
+        data: Mapping[str, Any],
+        ruleset: Ruleset[S],
+        dice: DiceSource | None = None,
+        *,
+        replay_from_actions: bool = False,
     ) -> Encounter[S]:
-        """Replay a save; :class:`SaveError` if it is malformed or does not replay."""
-        if not isinstance(data, Mapping):
-            raise SaveError("not a fracas save file: not a JSON object")
-        data = migrate(dict(data))
-        if data.get("ruleset") != ruleset.id:
-            raise SaveError(f"this save is for {data.get('ruleset')!r}, not {ruleset.id!r}")
+        """Replay a save; :class:`SaveError` (one line) if it is malformed or does not replay.
+
+        The save is checked against its schema (:mod:`fracas.engine.savefile`) first, and
+        every entry's recorded events must be what its replay causes. A save whose entries
+        record no events is only read with ``replay_from_actions=True``: an import of a
+        list of actions and their dice, with nothing to check the replay against.
+        """
+        data = savefile.check_version(data)
+        data = migrate(data)
+        savefile.check(data)
+        if data["ruleset"] != ruleset.id:
+            raise SaveError(f"this save is for {excerpt(data['ruleset'])}, not {ruleset.id!r}")
         try:
             setup, log = data["setup"], data["log"]
             try:
@@ -201,20 +213,24 @@ class Encounter(Generic[S]):
                 faces = [f for r in raw.get("rolls", []) for f in r["faces"]]
                 scripted = ScriptedDice(faces)
                 enc.dice = scripted
+                entry = f"log entry {n} ({excerpt(raw['action'], quoted=False)})"
                 try:
                     enc.push(Action.parse(raw["action"]))
                 except (EngineError, DiceError) as err:
-                    raise SaveError(
-                        f"log entry {n} ({raw['action']}) does not replay: {err}"
-                    ) from None
+                    raise SaveError(f"{entry} does not replay: {err}") from None
                 if scripted.remaining():
                     raise SaveError(
-                        f"log entry {n} ({raw['action']}) replays differently: "
+                        f"{entry} replays differently: "
                         f"{scripted.remaining()} of its recorded faces are never rolled"
                     )
                 recorded = tuple(Event.from_dict(e) for e in raw.get("events", []))
+                if not recorded and enc.log[-1].events and not replay_from_actions:
+                    raise SaveError(
+                        f"{entry} records no events to check its replay against; to import "
+                        "a list of actions, load it with replay_from_actions=True"
+                    )
                 if recorded and recorded != enc.log[-1].events:
-                    raise SaveError(f"log entry {n} ({raw['action']}) replays differently")
+                    raise SaveError(f"{entry} replays differently")
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
         try:
