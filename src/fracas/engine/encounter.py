@@ -231,6 +231,12 @@ class Encounter(Generic[S]):
                     )
                 if recorded and recorded != enc.log[-1].events:
                     raise SaveError(f"{entry} replays differently")
+                rolls = tuple(
+                    DrawnRoll(r["notation"], r["purpose"], tuple(r["faces"]))
+                    for r in raw.get("rolls", [])
+                )
+                if rolls != enc.log[-1].rolls and not replay_from_actions:
+                    raise SaveError(f"{entry} replays differently: its dice are not those recorded")
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
         try:
