@@ -195,6 +195,8 @@ YAML_SNIPPETS = [
     "\ud7ff",
     "'unterminated",
     '"\\x00"',
+    '"\\U99999999"',
+    '"\\UFFFFFFFF"',
     "|\n  block",
     "%YAML 1.1\n---\n",
 ]

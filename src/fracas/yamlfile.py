@@ -286,6 +286,11 @@ def parse_yaml(text: str, name: str) -> YamlDocument:
         raise CampaignError(f"{name}, line {line}: {problem}") from None
     except yaml.YAMLError as exc:
         raise CampaignError(f"{name}: {' '.join(str(exc).split())}") from None
+    except CampaignError:
+        raise
+    except (ValueError, OverflowError) as exc:  # e.g. "\U99999999" escapes a character
+        line = loader.line + 1 if loader is not None else 1
+        raise CampaignError(f"{name}, line {line}: unreadable YAML ({exc})") from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -60,6 +60,9 @@ def test_a_control_character_is_refused_with_its_line(char: str) -> None:
         (".nan", "not a finite number"),
         ("-.inf", "not a finite number"),
         ("9" * 5000, "a number longer than 100 characters"),
+        # Found by the property tests: PyYAML's scanner raises ValueError/OverflowError.
+        ('"\\U99999999"', "unreadable YAML"),
+        ('"\\UFFFFFFFF"', "unreadable YAML"),
     ],
 )
 def test_values_other_than_plain_data_are_refused(value: str, says: str) -> None:
