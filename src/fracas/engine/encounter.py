@@ -213,30 +213,31 @@ class Encounter(Generic[S]):
                 faces = [f for r in raw.get("rolls", []) for f in r["faces"]]
                 scripted = ScriptedDice(faces)
                 enc.dice = scripted
-                entry = f"log entry {n} ({excerpt(raw['action'], quoted=False)})"
                 try:
                     enc.push(Action.parse(raw["action"]))
                 except (EngineError, DiceError) as err:
-                    raise SaveError(f"{entry} does not replay: {err}") from None
+                    raise SaveError(f"{_entry(n, raw)} does not replay: {err}") from None
                 if scripted.remaining():
                     raise SaveError(
-                        f"{entry} replays differently: "
+                        f"{_entry(n, raw)} replays differently: "
                         f"{scripted.remaining()} of its recorded faces are never rolled"
                     )
                 recorded = tuple(Event.from_dict(e) for e in raw.get("events", []))
                 if not recorded and enc.log[-1].events and not replay_from_actions:
                     raise SaveError(
-                        f"{entry} records no events to check its replay against; to import "
-                        "a list of actions, load it with replay_from_actions=True"
+                        f"{_entry(n, raw)} records no events to check its replay against; to "
+                        "import a list of actions, load it with replay_from_actions=True"
                     )
                 if recorded and recorded != enc.log[-1].events:
-                    raise SaveError(f"{entry} replays differently")
+                    raise SaveError(f"{_entry(n, raw)} replays differently")
                 rolls = tuple(
                     DrawnRoll(r["notation"], r["purpose"], tuple(r["faces"]))
                     for r in raw.get("rolls", [])
                 )
                 if rolls != enc.log[-1].rolls and not replay_from_actions:
-                    raise SaveError(f"{entry} replays differently: its dice are not those recorded")
+                    raise SaveError(
+                        f"{_entry(n, raw)} replays differently: its dice are not those recorded"
+                    )
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
         try:
@@ -263,6 +264,11 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
         version += 1
         data["_v"] = version
     return data
+
+
+def _entry(n: int, raw: Mapping[str, Any]) -> str:
+    """How a message names log entry ``n``: its number and a short excerpt of its action."""
+    return f"log entry {n} ({excerpt(raw['action'], quoted=False)})"
 
 
 def _saved_dice(spec: Any) -> DiceSource:
