@@ -98,9 +98,10 @@ def test_a_tampered_save_is_refused_in_one_line_or_is_exactly_what_it_records(
 ) -> None:
     save = saved("heimr/duel")
     tampered = copy.deepcopy(save)
-    log_only = {"log": tampered["log"], "_v": 1, "ruleset": "heimr"}
     for _ in range(data.draw(st.integers(1, 3))):
-        path = data.draw(st.sampled_from(paths(log_only)))
+        # Anything but the setup and the dice state (too many paths to be useful).
+        top = {key: tampered[key] for key in ("_v", "ruleset", "log")}
+        path = data.draw(st.sampled_from(paths(top)))
         node: Any = tampered
         for part in path[:-1]:
             node = node[part]
