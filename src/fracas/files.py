@@ -48,7 +48,7 @@ __all__ = [
     "read_text",
 ]
 
-#: The largest save file read (20,000 actions of a Heimr duel take about 45 MB).
+#: The largest save file read (20,000 actions of the Heimr duel take 25 MB).
 MAX_SAVE_BYTES = 64 * 1024 * 1024
 #: The deepest nesting of JSON arrays and objects in a save.
 MAX_SAVE_DEPTH = 64
