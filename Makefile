@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+$(VENV)/.fuzz-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
 	touch $@
 
 run: $(VENV)/.installed
@@ -40,6 +44,18 @@ test: lint typecheck pytest
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
+
+# Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;
+# each prints one JSON line, its other output goes to build/fuzz/NAME.log.
+FUZZ_SECONDS ?= 60
+fuzz: $(VENV)/.fuzz-installed
+	@mkdir -p build/fuzz; status=0; \
+	for harness in fuzz/[!_]*.py; do \
+	  name=$$(basename $$harness .py); \
+	  line=$$($(BIN)/python $$harness --seconds $(FUZZ_SECONDS) 2>build/fuzz/$$name.log | tail -n 1); \
+	  echo "$$line"; \
+	  case "$$line" in *'"failures": 0'*) ;; *) status=1;; esac; \
+	done; exit $$status
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -58,6 +58,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from fracas.dice import HeimrChallenge, Mechanic, parse
 from fracas.dice.heimr import _raw_weights
+from fracas.files import atomic_write
 
 CONSISTENCIES: tuple[int, ...] = tuple(range(-10, 11))
 ROLL_TEXT = "1d20+5"
@@ -601,7 +602,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"whole run: {elapsed:.0f} s")
     if args.write:
         text = report(heimr, warm, rolls, floor, found, args.repeat, args.rolls, elapsed)
-        Path(args.write).write_text(text)
+        atomic_write(args.write, text)
         print(f"wrote {args.write}")
     return 0
 

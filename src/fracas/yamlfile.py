@@ -22,16 +22,19 @@ fracas.yamlfile.CampaignError: campaign.yaml, line 2, hero.str: Input should be 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+
+from fracas.files import InputError, read_text
 
 __all__ = [
     "CampaignError",
@@ -143,8 +146,51 @@ def format_path(path: Sequence[Any]) -> str:
     return text
 
 
+#: The largest YAML file read.
+MAX_YAML_BYTES = 2 * 1024 * 1024
+#: The deepest nesting of lists and mappings.
+MAX_YAML_DEPTH = 64
+#: The most values a document may hold once its aliases (``*name``) are expanded.
+MAX_YAML_VALUES = 200_000
+#: The longest number written (longer ones are refused before they are converted).
+MAX_NUMBER_CHARS = 100
+
+_YAML = "tag:yaml.org,2002:"
+#: The tags a document may hold: text, numbers, booleans, null, lists and mappings.
+_PLAIN_TAGS = {
+    _YAML + name for name in ("str", "int", "float", "bool", "null", "seq", "map", "merge")
+} | {"!replace"}
+_TAG_NAMES = {
+    "timestamp": "a date or time",
+    "set": "a set",
+    "binary": "binary data",
+    "omap": "an ordered map",
+    "pairs": "a list of pairs",
+    "value": "a default value",
+}
+_ONLY = "only text, numbers, true/false, null, lists and mappings are read"
+
+
 class _Loader(yaml.SafeLoader):
-    """The safe loader plus the ``!replace`` tag."""
+    """The safe loader plus the ``!replace`` tag, with a bound on nesting."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_YAML_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None,
+                    None,
+                    f"nested deeper than {MAX_YAML_DEPTH} levels",
+                    self.peek_event().start_mark,  # type: ignore[no-untyped-call]
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
 
 def _construct_replace(loader: _Loader, node: yaml.Node) -> Replace:
@@ -158,22 +204,81 @@ def _construct_replace(loader: _Loader, node: yaml.Node) -> Replace:
 _Loader.add_constructor("!replace", _construct_replace)
 
 
+def _refuse(node: yaml.Node, problem: str) -> NoReturn:
+    raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
+
+
+def _check_plain(loader: _Loader, root: yaml.Node) -> None:
+    """Refuse what is not plain data: other tags (dates, sets, binary), numbers that are
+    too long or not finite, recursive aliases, and more than :data:`MAX_YAML_VALUES`
+    values once aliases are expanded (a "billion laughs" stops here, early)."""
+    count = 0
+    active: set[int] = set()
+
+    def visit(node: yaml.Node) -> None:
+        nonlocal count
+        count += 1
+        if count > MAX_YAML_VALUES:
+            _refuse(node, f"more than {MAX_YAML_VALUES:,} values once aliases are expanded")
+        if node.tag not in _PLAIN_TAGS:
+            short = node.tag.removeprefix(_YAML)
+            if node.tag == _YAML + "timestamp" and isinstance(node, yaml.ScalarNode):
+                _refuse(node, f"{node.value} reads as a date, which is not read here: quote it")
+            kind = _TAG_NAMES.get(short)
+            shown = f"!!{short}" if node.tag.startswith(_YAML) else node.tag
+            _refuse(node, f"the tag {shown}{f' ({kind})' if kind else ''} is not read: {_ONLY}")
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag in (_YAML + "int", _YAML + "float"):
+                if len(node.value) > MAX_NUMBER_CHARS:
+                    _refuse(node, f"a number longer than {MAX_NUMBER_CHARS} characters")
+                number = loader.construct_object(node)
+                if isinstance(number, float) and not math.isfinite(number):
+                    _refuse(node, f"{node.value} is not a finite number")
+            return
+        if id(node) in active:
+            _refuse(node, "an alias refers to a value that contains it")
+        active.add(id(node))
+        for child in node.value:
+            if isinstance(child, tuple):
+                visit(child[0])
+                visit(child[1])
+            else:
+                visit(child)
+        active.discard(id(node))
+
+    visit(root)
+
+
 def parse_yaml(text: str, name: str) -> YamlDocument:
-    """Parse YAML text (safe tags only); ``name`` is the file name used in messages.
+    """Parse YAML text (plain data only, bounded); ``name`` is the file name in messages.
 
     >>> parse_yaml("hero:\\n  str: 1\\n   dex: 2\\n", "x.yaml")
     Traceback (most recent call last):
     ...
     fracas.yamlfile.CampaignError: x.yaml, line 3: mapping values are not allowed here
+    >>> parse_yaml("hero:\\n  born: 2026-11-24\\n", "x.yaml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fracas.yamlfile.CampaignError: x.yaml, line 2: 2026-11-24 reads as a date, ...: quote it
     """
-    loader = _Loader(text)
+    if len(text) > MAX_YAML_BYTES or len(text.encode("utf-8", "replace")) > MAX_YAML_BYTES:
+        raise CampaignError(f"{name}: the file is larger than {MAX_YAML_BYTES // 2**20} MB")
+    loader: _Loader | None = None
     try:
+        loader = _Loader(text)
         node = loader.get_single_node()
         if node is None:
             return YamlDocument(None, {(): Location(name, 1)}, name)
+        _check_plain(loader, node)
         locations: dict[KeyPath, Location] = {(): Location(name, node.start_mark.line + 1)}
         _locate(loader, node, (), name, locations, set())
         data = loader.construct_document(node)
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise CampaignError(
+            f"{name}, line {line}: the character #x{exc.character:02x} is not allowed "
+            "(control characters cannot be read)"
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
@@ -182,9 +287,15 @@ def parse_yaml(text: str, name: str) -> YamlDocument:
             problem += f" ({exc.context})"
         raise CampaignError(f"{name}, line {line}: {problem}") from None
     except yaml.YAMLError as exc:
-        raise CampaignError(f"{name}: {exc}") from None
+        raise CampaignError(f"{name}: {' '.join(str(exc).split())}") from None
+    except CampaignError:
+        raise
+    except (ValueError, OverflowError) as exc:  # e.g. "\U99999999" escapes a character
+        line = loader.line + 1 if loader is not None else 1
+        raise CampaignError(f"{name}, line {line}: unreadable YAML ({exc})") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return YamlDocument(data, locations, name)
 
 
@@ -232,15 +343,13 @@ def _locate(
 
 
 def load_yaml(path: str | Path) -> YamlDocument:
-    """Read and parse a YAML file; unreadable files are a :class:`CampaignError` too."""
-    name = str(path)
+    """Read and parse a YAML file; unreadable, oversized or non-UTF-8 files are a
+    :class:`CampaignError` too."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CampaignError(f"{name}: cannot read the file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError as exc:
-        raise CampaignError(f"{name}: not UTF-8 text ({exc.reason})") from None
-    return parse_yaml(text, name)
+        text = read_text(path, MAX_YAML_BYTES, "file")
+    except InputError as exc:
+        raise CampaignError(str(exc)) from None
+    return parse_yaml(text, str(path))
 
 
 def deep_merge(base: Any, override: Any) -> Any:

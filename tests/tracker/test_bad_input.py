@@ -48,14 +48,14 @@ def test_a_script_that_is_not_utf8_is_named_with_its_line(tmp_path: Path) -> Non
     script = tmp_path / "bad.script"
     script.write_bytes(b"gm begin\nylva end \xff\xfe\n")
     code, _, err = play(EXAMPLES / "heimr" / "duel.yaml", "--script", script)
-    assert code == 2 and "line 2: not UTF-8 text" in one_line(err)
+    assert code == 2 and "line 2: the script is not UTF-8 text" in one_line(err)
 
 
 def test_a_seed_of_five_thousand_digits_is_refused(tmp_path: Path) -> None:
     script = tmp_path / "seed.script"
     script.write_text("# seed: " + "9" * 5000 + "\ngm begin\n", encoding="utf-8")
     code, _, err = play(EXAMPLES / "heimr" / "duel.yaml", "--script", script)
-    assert code == 2 and "a seed has at most" in one_line(err)
+    assert code == 2 and "the seed has 5000 digits" in one_line(err)
 
 
 def test_a_long_action_line_is_refused_with_a_short_excerpt(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ missing argument or a bad option) ends with exit status 2 and one line on stderr
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import random
@@ -30,6 +31,7 @@ from fracas.dice.pmf import as_float, as_weights
 from fracas.dice.pmf import mean as exact_mean
 from fracas.dice.sample import estimate, most_rolls
 from fracas.dice.scanner import MAX_DIGITS
+from fracas.files import atomic_write
 
 T = TypeVar("T")
 
@@ -311,7 +313,9 @@ def _plot(path: Path, pmf: Mapping[int, Fraction], title: str, xlabel: str) -> N
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.grid(axis="y", alpha=0.3)
     try:
-        fig.savefig(path, dpi=120)
+        image = io.BytesIO()
+        fig.savefig(image, dpi=120, format=path.suffix.removeprefix(".") or None)
+        atomic_write(path, image.getvalue())
     except (OSError, ValueError) as err:
         fail(f"cannot write the plot {str(path)!r}: {err}")
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from fracas.dice import DiceError
-from fracas.engine.actions import Action
+from fracas.engine import savefile
+from fracas.engine.actions import Action, excerpt
 from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, ScriptedDice
 from fracas.engine.errors import EngineError, SaveError
 from fracas.engine.events import Event
@@ -275,14 +276,25 @@ class Encounter(Generic[S]):
 
     @classmethod
     def load(
-        cls, data: Mapping[str, Any], ruleset: Ruleset[S], dice: DiceSource | None = None
+        cls,
+        data: Mapping[str, Any],
+        ruleset: Ruleset[S],
+        dice: DiceSource | None = None,
+        *,
+        replay_from_actions: bool = False,
     ) -> Encounter[S]:
-        """Replay a save; :class:`SaveError` if it is malformed or does not replay."""
-        if not isinstance(data, Mapping):
-            raise SaveError("not a fracas save file: not a JSON object")
-        data = migrate(dict(data))
-        if data.get("ruleset") != ruleset.id:
-            raise SaveError(f"this save is for {data.get('ruleset')!r}, not {ruleset.id!r}")
+        """Replay a save; :class:`SaveError` (one line) if it is malformed or does not replay.
+
+        The save is checked against its schema (:mod:`fracas.engine.savefile`) first, and
+        every entry's recorded events must be what its replay causes. A save whose entries
+        record no events is only read with ``replay_from_actions=True``: an import of a
+        list of actions and their dice, with nothing to check the replay against.
+        """
+        data = savefile.check_version(data)
+        data = migrate(data)
+        savefile.check(data)
+        if data["ruleset"] != ruleset.id:
+            raise SaveError(f"this save is for {excerpt(data['ruleset'])}, not {ruleset.id!r}")
         try:
             setup, log = data["setup"], data["log"]
             try:
@@ -298,17 +310,24 @@ class Encounter(Generic[S]):
                 try:
                     enc._push_in_place(Action.parse(raw["action"]))
                 except (EngineError, DiceError) as err:
-                    raise SaveError(
-                        f"log entry {n} ({raw['action']}) does not replay: {err}"
-                    ) from None
+                    raise SaveError(f"{_entry(n, raw)} does not replay: {err}") from None
                 if scripted.remaining():
                     raise SaveError(
-                        f"log entry {n} ({raw['action']}) replays differently: "
+                        f"{_entry(n, raw)} replays differently: "
                         f"{scripted.remaining()} of its recorded faces are never rolled"
                     )
                 recorded = raw.get("events", [])
+                if not recorded and enc.log[-1].events and not replay_from_actions:
+                    raise SaveError(
+                        f"{_entry(n, raw)} records no events to check its replay against; to "
+                        "import a list of actions, load it with replay_from_actions=True"
+                    )
                 if recorded and not _same_events(enc.log[-1].events, recorded):
-                    raise SaveError(f"log entry {n} ({raw['action']}) replays differently")
+                    raise SaveError(f"{_entry(n, raw)} replays differently")
+                if not replay_from_actions and not _same_rolls(enc.log[-1].rolls, raw):
+                    raise SaveError(
+                        f"{_entry(n, raw)} replays differently: its dice are not those recorded"
+                    )
         except (KeyError, TypeError) as err:
             raise SaveError(f"not a fracas save file: missing or malformed {err}") from None
         try:
@@ -336,6 +355,17 @@ def _same_events(events: tuple[Event, ...], recorded: list[Any]) -> bool:
     return True
 
 
+def _same_rolls(rolls: tuple[DrawnRoll, ...], raw: Mapping[str, Any]) -> bool:
+    """Whether a save's rolls (JSON) are the ones its replay drew, faces grouped alike."""
+    recorded = raw.get("rolls", [])
+    return len(rolls) == len(recorded) and all(
+        roll.notation == r["notation"]
+        and roll.purpose == r["purpose"]
+        and list(roll.faces) == r["faces"]
+        for roll, r in zip(rolls, recorded, strict=True)
+    )
+
+
 def migrate(data: dict[str, Any]) -> dict[str, Any]:
     """Bring an older save up to :data:`SCHEMA_VERSION`."""
     version = data.get("_v")
@@ -353,6 +383,11 @@ def migrate(data: dict[str, Any]) -> dict[str, Any]:
         version += 1
         data["_v"] = version
     return data
+
+
+def _entry(n: int, raw: Mapping[str, Any]) -> str:
+    """How a message names log entry ``n``: its number and a short excerpt of its action."""
+    return f"log entry {n} ({excerpt(raw['action'], quoted=False)})"
 
 
 def _saved_dice(spec: Any) -> DiceSource:

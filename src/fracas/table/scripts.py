@@ -8,22 +8,16 @@ resumes where its last acknowledged action left it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from fracas.engine import Action, Event
+from fracas.files import read_script
 from fracas.table.notation import MAX_LINE
 from fracas.table.table import Table
 
-__all__ = ["MAX_SCRIPT", "Script", "ScriptError"]
-
-#: Largest script read, in bytes.
-MAX_SCRIPT = 4_000_000
-#: Digits a ``# seed:`` may have.
-MAX_SEED_DIGITS = 40
-_SEED = re.compile(r"#\s*seed:\s*(-?\d+)\s*")
+__all__ = ["Script", "ScriptError"]
 
 
 class ScriptError(ValueError):
@@ -40,37 +34,16 @@ class Script:
 
     @classmethod
     def read(cls, path: Path) -> Script:
-        try:
-            raw = path.read_bytes()
-        except OSError as err:
-            raise ScriptError(f"cannot read the script {path}: {err.strerror or err}") from None
-        if len(raw) > MAX_SCRIPT:
-            raise ScriptError(f"{path} is {len(raw):,} bytes; a script is at most {MAX_SCRIPT:,}")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            where = raw[: err.start].count(b"\n") + 1
-            raise ScriptError(f"{path}, line {where}: not UTF-8 text") from None
-        lines: list[tuple[int, str]] = []
-        seed: int | None = None
-        for number, raw_line in enumerate(text.splitlines(), 1):
-            line = raw_line.strip()
-            m = _SEED.fullmatch(line)
-            if m and seed is None:
-                digits = m.group(1).lstrip("-")
-                if len(digits) > MAX_SEED_DIGITS:
-                    raise ScriptError(
-                        f"{path}, line {number}: a seed has at most {MAX_SEED_DIGITS} digits"
-                    )
-                seed = int(m.group(1))
-            elif line and not line.startswith("#"):
-                if len(line) > MAX_LINE:
-                    raise ScriptError(
-                        f"{path}, line {number}: {_short(line)}: {len(line):,} characters; "
-                        f"an action is at most {MAX_LINE:,}"
-                    )
-                lines.append((number, line))
-        return cls(path, tuple(lines), seed)
+        """The script at ``path``, read within bounds (:func:`fracas.files.read_script`);
+        :class:`~fracas.files.InputError` or :class:`ScriptError` name the file and line."""
+        parsed = read_script(path)
+        for number, line in parsed.lines:
+            if len(line) > MAX_LINE:
+                raise ScriptError(
+                    f"{path}, line {number}: {_short(line)}: {len(line):,} characters; "
+                    f"an action is at most {MAX_LINE:,}"
+                )
+        return cls(path, parsed.lines, parsed.seed)
 
     def play(
         self,
