@@ -7,7 +7,7 @@ Heimr chase (``chase``).
 
 from __future__ import annotations
 
-from fracas.cli import chase, dice, play  # noqa: F401  (they register their commands)
+from fracas.cli import chase, dice, lab, play  # noqa: F401  (they register their commands)
 from fracas.cli.app import app
 
 
