@@ -172,8 +172,8 @@ def sim(
     try:
         spec = _spec(encounter, policy, engine, max_actions)
         started = time.perf_counter()
-        with _progress(runs, "simulating") as advance:
-            outcomes = runner.run(spec, runner.seeds(seed, runs), workers, dask, advance)
+        with runner.backend(workers, dask) as run_batches, _progress(runs, "simulating") as tick:
+            outcomes = run_batches(spec, runner.seeds(seed, runs), tick)
         elapsed = time.perf_counter() - started
         record = report(spec, runs, seed, outcomes)
         if json_file is not None:
@@ -251,9 +251,10 @@ def sweep_command(
         elapsed = time.perf_counter() - started
         written = sweep.write_outputs(result, folder, chart_side, spec.title)
     except KeyboardInterrupt:
-        console.print(
-            f"interrupted: the finished cells are stored in {folder}; run the same command "
-            "again to go on"
+        typer.echo(
+            f"fracas: interrupted; the finished cells are stored in {folder}: run the same "
+            "command again to go on",
+            err=True,
         )
         raise typer.Exit(INTERRUPTED) from None
     except (ValueError, OSError) as err:

@@ -40,10 +40,12 @@ def parse_address(address: str) -> tuple[str, int | str]:
 
 
 @contextmanager
-def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Iterator[Any]:
-    """A Dask client for ``address``; :class:`ValueError` if no scheduler answers."""
+def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
+    """A Dask client for ``address``; :class:`ValueError` if no scheduler answers
+    within ``timeout`` seconds (:data:`CONNECT_TIMEOUT` by default)."""
     from distributed import Client, LocalCluster
 
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
     kind, where = parse_address(address)
     if kind == "local":
         cluster = LocalCluster(  # type: ignore[no-untyped-call]

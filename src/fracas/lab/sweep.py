@@ -177,12 +177,12 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
             if row is None:
                 self.db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (print_,))
-            elif row[0] != print_:
-                self.db.close()
-                raise ValueError(
-                    f"{folder} holds a sweep with other arguments: give another --out "
-                    "folder, or delete this one to start afresh"
-                )
+        if row is not None and row[0] != print_:
+            self.db.close()
+            raise ValueError(
+                f"{folder} holds a sweep with other arguments: give another --out "
+                "folder, or delete this one to start afresh"
+            )
 
     def done(self) -> dict[str, dict[str, Any]]:
         rows = self.db.execute("SELECT key, summary FROM cells").fetchall()
