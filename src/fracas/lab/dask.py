@@ -52,7 +52,7 @@ def connect(address: str, timeout: float | None = None) -> Iterator[Any]:
             n_workers=int(where),
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             silence_logs=logging.ERROR,
         )
         try:
