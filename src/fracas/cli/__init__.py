@@ -1,8 +1,8 @@
 """The ``fracas`` command line: an interface over the table service and the core.
 
 Each command group lives in its own module and registers itself on
-:data:`fracas.cli.app.app`: dice (``roll``, ``odds``, ``demo``), play (``play``) and the
-Heimr chase (``chase``).
+:data:`fracas.cli.app.app`: dice (``roll``, ``odds``, ``demo``), play (``play``), the
+Heimr chase (``chase``) and the lab (``sim``, ``sweep``).
 """
 
 from __future__ import annotations
