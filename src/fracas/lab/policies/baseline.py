@@ -37,7 +37,9 @@ class Vocabulary:
     finish: tuple[str, ...]  # end the turn, the post or the phase; let a chance go
     begin: tuple[str, ...]  # the game master's: start, open or close a round
     approach_foe: bool = False  # approach's target is the foe, not a place
-    never: tuple[str, ...] = ()  # actions the baselines leave alone (whole notation)
+    never: tuple[tuple[str, str], ...] = ()  # options the baselines leave alone
+    recover: str | None = None  # the verb that rests, taken when tired
+    tired: tuple[str, int] | None = None  # own view's field and the value that is tired
 
 
 VOCABULARIES: dict[str, Vocabulary] = {
@@ -47,7 +49,10 @@ VOCABULARIES: dict[str, Vocabulary] = {
         defences=(),
         finish=("end",),
         begin=("begin",),
-        never=("effect=bind",),
+        never=(("effect", "bind"),),
+        # H-FAT-1: at fatigue 7 a roll fails outright unless a d10 shows 7 or more.
+        recover="breather",
+        tired=("fatigue", 7),
     ),
     "heimr-classic": Vocabulary(
         attacks=("attack",),
@@ -63,7 +68,7 @@ VOCABULARIES: dict[str, Vocabulary] = {
         finish=("act", "done", "hold", "pass"),
         begin=("begin", "next"),
         approach_foe=True,
-        never=("dir=away",),
+        never=(("dir", "away"),),
     ),
     "tempo": Vocabulary(
         attacks=(
@@ -223,8 +228,22 @@ class Baseline:
         self.words = vocabulary(ruleset_id)
 
     def allowed(self, legal: Sequence[Action]) -> list[Action]:
-        kept = [a for a in legal if not any(n in str(a) for n in self.words.never)]
+        never = self.words.never
+        if not never:
+            return list(legal)
+        kept = [a for a in legal if not any(o in never for o in a.options)]
         return kept or list(legal)
+
+    def rest(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
+        """The resting action (a Heimr breather) when the actor is tired by its own view."""
+        if self.words.tired is None:
+            return None
+        field, limit = self.words.tired
+        seen = combatants(view).get(legal[0].actor, {})
+        if not isinstance(seen.get(field), int) or seen[field] < limit:
+            return None
+        rests = [a for a in legal if a.verb == self.words.recover and not a.options]
+        return rests[0] if rests else None
 
     def of(self, legal: Sequence[Action], verbs: Sequence[str]) -> list[Action]:
         """The actions whose verb (or verb and target) is one of ``verbs``, in their order."""
@@ -284,7 +303,8 @@ class RandomPolicy(Baseline):
 
 
 class AttackNearest(Baseline):
-    """Attack the nearest foe in reach; else close in on it; else end the turn."""
+    """Attack the nearest foe in reach; else close in on it; else end the turn. Rest
+    first when tired (Heimr: a breather at fatigue 7, where rolls start to fail)."""
 
     name = "attack-nearest"
 
@@ -304,6 +324,9 @@ class AttackNearest(Baseline):
             return gm
         legal = self.allowed(legal)
         actor = legal[0].actor
+        rest = self.rest(view, legal)
+        if rest is not None:
+            return rest
         attacks = self.of(legal, self.words.attacks)
         if attacks:
             return self.order(view, actor, attacks)[0]
@@ -343,6 +366,9 @@ class Defensive(AttackNearest):
             return gm
         legal = self.allowed(legal)
         actor = legal[0].actor
+        rest = self.rest(view, legal)
+        if rest is not None:
+            return rest
         turn = (actor, int(view.get("state", {}).get("round") or 0))
         defences = self.of(legal, self.words.defences)
         if defences and turn not in self.defended:
