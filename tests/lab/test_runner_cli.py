@@ -107,6 +107,10 @@ def test_a_dask_address_that_does_not_answer_fails_at_once(
         ("bjorn.hit_points=1..2", "no character 'bjorn' in the campaign"),
         ("ylva.Swrd.consistency=1..2", "ylva has no 'Swrd'"),
         ("ylva.name=1..2", "ylva.name is not a number"),
+        (
+            "ylva.Sword and shield.consistency=-3..-2",
+            "the cell ylva.Sword and shield.consistency=-3 does not start",
+        ),
     ],
 )
 def test_a_sweep_refuses_what_does_not_parse(tmp_path: Path, vary: str, problem: str) -> None:

@@ -226,8 +226,7 @@ def sweep_command(
     try:
         varies = [sweep.parse_vary(v) for v in vary]
         spec = _spec(encounter, policy, engine, max_actions)
-        for v in varies:
-            sweep.resolve(v, spec.setup)
+        sweep.plan(spec, varies)  # every path and value checked before any run
         chart_side = side or _side_of(spec, varies[0].character)
         if chart_side not in spec.sides:
             raise ValueError(f"--side {chart_side}: the sides are {', '.join(spec.sides)}")

@@ -214,6 +214,36 @@ def grid(varies: Sequence[Vary]) -> Iterator[tuple[float, ...]]:
     return itertools.product(*(v.values for v in varies))
 
 
+def cell_spec(
+    spec: SimSpec, varies: Sequence[Vary], paths: Sequence[Sequence[str]], values: Sequence[float]
+) -> SimSpec:
+    """The spec of one cell: ``spec`` with the varied values set, checked by the ruleset
+    (:class:`ValueError` naming the cell when a value is refused)."""
+    setup: Any = spec.setup
+    for vary, path, value in zip(varies, paths, values, strict=True):
+        setup = apply(setup, vary.character, path, value)
+    try:
+        return make_spec(
+            spec.ruleset,
+            setup,
+            dict(spec.policies),
+            scripts={s: list(a) for s, a in spec.scripts},
+            engine=spec.engine,
+            max_actions=spec.max_actions,
+            title=spec.title,
+        )
+    except ValueError as err:
+        where = ", ".join(f"{v.label}={x:g}" for v, x in zip(varies, values, strict=True))
+        first = str(err).splitlines()[0].rpartition(": ")[2] if str(err) else ""
+        raise ValueError(f"the cell {where} does not start: {first or err}") from None
+
+
+def plan(spec: SimSpec, varies: Sequence[Vary]) -> dict[str, SimSpec]:
+    """Every cell's checked spec, by cell key: a bad path or value fails before any run."""
+    paths = [resolve(v, spec.setup) for v in varies]
+    return {cell_key(values): cell_spec(spec, varies, paths, values) for values in grid(varies)}
+
+
 def run_sweep(
     spec: SimSpec,
     varies: Sequence[Vary],
@@ -228,8 +258,8 @@ def run_sweep(
 
     ``on_cell(done, total)`` is called after each cell is stored.
     """
-    paths = [resolve(v, spec.setup) for v in varies]
     cells = list(grid(varies))
+    specs = plan(spec, varies)
     store = Store(folder, fingerprint(spec, varies, runs, seed))
     with closing(store):
         done = store.done()
@@ -239,19 +269,7 @@ def run_sweep(
             key = cell_key(values)
             if key in done:
                 continue
-            setup: Any = spec.setup
-            for vary, path, value in zip(varies, paths, values, strict=True):
-                setup = apply(setup, vary.character, path, value)
-            cell_spec = make_spec(
-                spec.ruleset,
-                setup,
-                dict(spec.policies),
-                scripts={s: list(a) for s, a in spec.scripts},
-                engine=spec.engine,
-                max_actions=spec.max_actions,
-                title=spec.title,
-            )
-            outcomes = runner(cell_spec, seeds(seed, runs), progress)
+            outcomes = runner(specs[key], seeds(seed, runs), progress)
             summary = stats.summarise(outcomes, spec.sides)
             store.add(key, summary)
             done[key] = summary
@@ -334,6 +352,7 @@ __all__ = [
     "Vary",
     "apply",
     "parse_vary",
+    "plan",
     "resolve",
     "run_sweep",
     "table",
