@@ -167,3 +167,28 @@ def test_a_sweep_folder_is_not_reused_with_other_arguments(tmp_path: Path) -> No
     args[args.index("--runs") + 1] = "3"
     code, _, stderr = run(*args)
     assert code == 2 and "holds a sweep with other arguments" in stderr
+
+
+def test_engine_auto_plays_the_engine_where_the_kernel_does_not_fit(tmp_path: Path) -> None:
+    out = tmp_path / "mace.json"
+    code, _, stderr = run("sim", MACE, "--runs", "3", "--engine", "auto", "--json", str(out))
+    assert code == 0, stderr
+    assert json.loads(out.read_text())["engine"] == "engine"  # the kernel plays Heimr only
+    code, _, stderr = run("sim", MACE, "--runs", "3", "--engine", "kernel")
+    assert code == 2 and "the vectorised kernel" in stderr and "--engine engine" in stderr
+    code, _, stderr = run("sim", MACE, "--runs", "3", "--engine", "fast")
+    assert code == 2 and "unknown engine 'fast': choose engine, kernel, auto" in stderr
+
+
+def test_a_side_plays_a_script_then_falls_back(tmp_path: Path) -> None:
+    script = tmp_path / "opening.script"
+    script.write_text("# Ylva sets her parry first\nylva defend parry\nylva attack astrid\n")
+    out = tmp_path / "duel.json"
+    code, _, stderr = run(
+        "sim", DUEL, "--runs", "3", "--policy", f"shieldwall=scripted:{script}",
+        "--max-actions", "200", "--json", str(out),
+    )  # fmt: skip
+    assert code == 0, stderr
+    assert json.loads(out.read_text())["policies"]["shieldwall"] == "scripted"
+    code, _, stderr = run("sim", DUEL, "--runs", "3", "--policy", "shieldwall")
+    assert code == 2 and "--policy 'shieldwall': write SIDE=NAME" in stderr
