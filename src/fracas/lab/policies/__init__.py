@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from importlib import import_module
 from typing import Any, Protocol
 
@@ -46,8 +47,10 @@ class Policy(Protocol):
     ) -> Action: ...
 
 
+@cache
 def _ruleset_class(ruleset_id: str, class_name: str) -> Any:
-    """``fracas.lab.policies.<ruleset>.<class_name>``, or ``None`` where there is none."""
+    """``fracas.lab.policies.<ruleset>.<class_name>``, or ``None`` where there is none
+    (looked up once: a playout builds fresh policies for every run)."""
     module_name = RULESET_MODULES.get(ruleset_id)
     if module_name is None:
         known = ", ".join(sorted(RULESET_MODULES))
