@@ -77,6 +77,7 @@ def section(
     ratio: float,
     median_ratio: float,
     elapsed: float,
+    load: tuple[float, float],
 ) -> str:
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     met = "**met**" if ratio >= TARGET else "**missed**"
@@ -93,8 +94,9 @@ def section(
         "alternate, and ratios are best over best (medians in brackets).",
         "",
         f"- Date: {now}",
-        f"- Machine: {platform.platform()}, {os.cpu_count()} logical cores "
-        "(shared with other work while measuring)",
+        f"- Machine: {platform.platform()}, {os.cpu_count()} logical cores; load average "
+        f"{load[0]:.1f} at the start, {load[1]:.1f} at the end (other work running: "
+        "two workers cannot double their speed on two busy cores)",
         f"- Python: {platform.python_implementation()} {platform.python_version()}",
         f"- Batch: {runs} duels of `examples/heimr/duel.yaml`, policy `{policy}` on both "
         f"sides{note}, action cap {MAX_ACTIONS}, {repeat} repetitions",
@@ -129,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="repetitions of each timing")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    load_before = os.getloadavg()[0]
     spec, policy = duel_spec()
     print(f"{args.runs} duels, policy {policy}", flush=True)
 
@@ -180,7 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name}: {value}")
     print(f"target 2 workers >= {TARGET}x 1 worker: {'met' if ratio >= TARGET else 'MISSED'}")
     if args.write:
-        text = section(rows, policy, args.runs, args.repeat, ratio, median_ratio, elapsed)
+        load = (load_before, os.getloadavg()[0])
+        text = section(rows, policy, args.runs, args.repeat, ratio, median_ratio, elapsed, load)
         write_section(Path(args.write), text)
         print(f"wrote {args.write}")
     return 0
