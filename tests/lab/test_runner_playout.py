@@ -150,3 +150,16 @@ def test_distance_reads_each_rulesets_places() -> None:
     assert distance(graph, "road", "ford") == 2
     assert distance({"state": {}}, 0.0, 25.0) == 25
     assert distance({"state": {}}, None, None) == 0  # tempo: no places
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(EXAMPLES))
+def test_the_view_a_policy_gets_is_the_engines_view(ruleset_id: str) -> None:
+    from fracas.engine import view
+    from fracas.lab.playout import LazyView
+
+    encounter = start(ruleset_id)
+    who = sides(encounter)
+    policies = {side: policy("random", ruleset_id) for side in set(who.values())}
+    play_out(encounter, policies, gm_policy(ruleset_id), numpy.random.default_rng(5), 12)
+    for side in (None, *sorted(set(who.values()))):
+        assert dict(LazyView(encounter, side)) == view(encounter, side)
