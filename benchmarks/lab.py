@@ -48,7 +48,7 @@ MAX_ACTIONS = 400
 def duel_spec() -> tuple[SimSpec, str]:
     """The duel with the ruleset's default policy, or attack-nearest where there is none."""
     name = runner.default_policy("heimr")
-    spec = runner.spec_from_file(DUEL, {}, runs_policy=name, max_actions=MAX_ACTIONS)
+    spec = runner.spec_from_file(DUEL, {}, fallback=name, max_actions=MAX_ACTIONS)
     return spec, name
 
 

@@ -107,7 +107,7 @@ def test_attack_nearest_attacks_when_an_attack_is_legal(ruleset_id: str) -> None
 
 
 def test_the_same_seeds_give_the_same_outcomes_in_any_batch_order() -> None:
-    spec = runner.spec_from_file(ROOT / EXAMPLES["sides"], {}, runs_policy="random")
+    spec = runner.spec_from_file(ROOT / EXAMPLES["sides"], {}, fallback="random")
     all_seeds = runner.seeds(11, 6)
     whole = runner.run_batch(spec, all_seeds)
     parts = runner.run_batch(spec, all_seeds[3:]) + runner.run_batch(spec, all_seeds[:3])

@@ -5,8 +5,7 @@ Each run has its own :class:`numpy.random.SeedSequence` (``SeedSequence(seed).sp
 the dice and the policies draw from two streams derived from it, so a run's result does
 not depend on the batch, the worker or the backend that plays it.
 
->>> from fracas.table import encounterfile
->>> spec = spec_from_file("examples/heimr/duel.yaml", {}, runs_policy="attack-nearest")
+>>> spec = spec_from_file("examples/heimr/duel.yaml", {}, fallback="attack-nearest")
 >>> first = run_batch(spec, seeds(7, 3))
 >>> first == run_batch(spec, seeds(7, 3)[::-1])[::-1]
 True
@@ -124,9 +123,9 @@ def make_spec(
     engine: str = "engine",
     max_actions: int = 2000,
     title: str = "",
-    runs_policy: str | None = None,
+    fallback: str | None = None,
 ) -> SimSpec:
-    """A checked spec: every side gets ``chosen[side]``, else ``runs_policy``, else the
+    """A checked spec: every side gets ``chosen[side]``, else ``fallback``, else the
     default; unknown sides and policies raise :class:`ValueError` naming them."""
     sides = sides_of(ruleset_id, setup)
     for side in chosen:
@@ -134,8 +133,8 @@ def make_spec(
             raise ValueError(
                 f"no side called {side!r} in this encounter (sides: {', '.join(sides)})"
             )
-    fallback = runs_policy or default_policy(ruleset_id)
-    names = {side: chosen.get(side, fallback) for side in sides}
+    others = fallback or default_policy(ruleset_id)
+    names = {side: chosen.get(side, others) for side in sides}
     for name in set(names.values()):
         policy(name, ruleset_id)  # raises with the known names
     if engine not in ENGINES:
