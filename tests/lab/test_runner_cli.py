@@ -32,7 +32,7 @@ def test_sim_reports_win_rates_and_writes_json_csv_and_a_plot(tmp_path: Path) ->
         "sim", DUEL, "--runs", "12", "--seed", "5", "--policy", "raiders=attack-nearest",
         "--policy", "shieldwall=focus-weakest", "--json", str(out),
         "--csv", str(tmp_path / "duel.csv"), "--plot", str(tmp_path / "duel.png"),
-        "--max-actions", "300",
+        "--max-actions", "300", "--engine", "engine",
     )  # fmt: skip
     assert code == 0, stderr
     assert "Win rate (95% Wilson interval)" in stdout and "runs/s" in stdout
