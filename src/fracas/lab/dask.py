@@ -2,8 +2,8 @@
 
 ``tcp://host:8786`` connects to a running scheduler (started with ``dask scheduler``,
 its workers with ``dask worker tcp://host:8786``); ``local:N`` starts a LocalCluster
-of N worker processes for the run. The spec is sent to the workers once; each task is
-one batch of runs, a few per worker (Dask's advice: pure tasks, not too many).
+of N worker processes for the run. Each task is one batch of runs with the spec, a few
+tasks per worker (Dask's advice: pure tasks, not too many).
 """
 
 from __future__ import annotations
@@ -84,8 +84,9 @@ def run_on(
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     parts = batches(all_seeds, workers)
-    shared = client.scatter(spec, broadcast=True)
-    futures = [client.submit(run_batch, shared, part, pure=False) for part in parts]
+    # The spec is small (a setup and a few names): it travels with each task, so a worker
+    # lost and replaced mid-run takes nothing with it that the others need.
+    futures = [client.submit(run_batch, spec, part, pure=False) for part in parts]
     index = {f.key: i for i, f in enumerate(futures)}
     results: dict[int, list[Outcome]] = {}
     for future in as_completed(futures):  # type: ignore[no-untyped-call]

@@ -180,10 +180,11 @@ def spec_from_file(path: str | Path, chosen: Mapping[str, str], **options: Any) 
 
 
 def batches(all_seeds: Sequence[SeedSequence], workers: int) -> list[list[SeedSequence]]:
-    """Split the runs into a few batches per worker: enough to balance, not too many."""
+    """Split the runs into batches, 16 per worker: few enough that scheduling costs
+    nothing, many enough that a batch of long fights does not leave a worker idle."""
     if not all_seeds:
         return []
-    count = max(1, min(len(all_seeds), workers * 4))
+    count = max(1, min(len(all_seeds), workers * 16))
     size = math.ceil(len(all_seeds) / count)
     return [list(all_seeds[i : i + size]) for i in range(0, len(all_seeds), size)]
 
