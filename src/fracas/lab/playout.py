@@ -1,0 +1,153 @@
+"""One encounter played to its end by policies: :func:`play_out` and its :class:`Outcome`.
+
+The policy of the acting character's side chooses from that side's view and the legal
+actions; the game master's policy chooses the game master's calls. The encounter ends
+by its rules or, failing that, at the action cap.
+
+>>> from fracas.lab.policies import gm_policy, policy
+>>> from fracas.engine import view, Encounter, RandomDice
+>>> from fracas.table import encounterfile
+>>> ruleset, setup, _ = encounterfile.load("examples/heimr/duel.yaml")
+>>> rng = numpy.random.default_rng(1)
+>>> sides = {s: policy("attack-nearest", "heimr") for s in ("shieldwall", "raiders")}
+>>> outcome = play_out(Encounter(ruleset, setup, RandomDice(1)), sides, gm_policy("heimr"), rng)
+>>> outcome.winner in ("shieldwall", "raiders"), outcome.capped
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy
+
+from fracas.engine import Encounter, view
+from fracas.lab.policies import Policy
+
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one playout ended."""
+
+    winner: str | None  # the side left standing, None for a draw or no result
+    rounds: int  # rounds played (the state's round counter where it has one)
+    hp_left: dict[str, int]  # combatant id -> hit points (or the ruleset's equivalent)
+    injuries: dict[str, int]  # combatant id -> number of injuries / wounds
+    actions: int  # actions pushed
+    capped: bool  # stopped by the action cap, not by the rules
+
+
+class LazyView(Mapping[str, Any]):
+    """:func:`fracas.engine.view` of one side, its log built only when a policy reads it
+    (the log grows with every action; most policies never look at it). Everything else
+    is the engine's view itself, so a policy is shown exactly what its side may see."""
+
+    def __init__(self, encounter: Encounter[Any], side: str | None) -> None:
+        self._encounter = encounter
+        self._side = side
+        self._view: dict[str, Any] | None = None
+        self._full = False
+
+    def _seen(self, full: bool) -> dict[str, Any]:
+        if self._view is None or (full and not self._full):
+            self._view = view(self._encounter, self._side, None if full else 0)
+            self._full = full
+        return self._view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._seen(full=key in ("log", "log_start"))[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._seen(full=False))
+
+    def __len__(self) -> int:
+        return len(self._seen(full=False))
+
+
+# -- reading the end of an encounter, per ruleset ---------------------------------------
+
+
+def _standing(ruleset_id: str, seen: Mapping[str, Any]) -> bool:
+    """Still in the fight, as the game master's view shows a combatant."""
+    if seen.get("dead") or seen.get("unconscious") or seen.get("down"):
+        return False
+    if ruleset_id == "heimr-classic":
+        return not ({"dying", "helpless"} & set(seen.get("effects") or ()))
+    if ruleset_id == "diestep":
+        return "helpless" not in (seen.get("effects") or ())
+    return True
+
+
+def _injuries(ruleset_id: str, seen: Mapping[str, Any]) -> int:
+    """Injuries (Heimr), an injury level reached (heimr-classic), wounds (diestep);
+    the side-initiative and tempo rules have none."""
+    if ruleset_id == "heimr":
+        return len(seen.get("injuries") or ())
+    if ruleset_id == "heimr-classic":
+        return 1 if seen.get("injury") else 0
+    if ruleset_id == "diestep":
+        effects = seen.get("effects") or ()
+        wounds = sum(1 for e in effects if e in ("badly wounded", "mortally wounded"))
+        return wounds + (1 if seen.get("permanent_injury") else 0)
+    return 0
+
+
+def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome:
+    """The :class:`Outcome` of ``encounter`` as it stands, from the game master's view."""
+    rid = encounter.ruleset.id
+    state = encounter.ruleset.observe(encounter.state, None)
+    people: Mapping[str, Mapping[str, Any]] = state.get("combatants", {})
+    winner = None
+    if encounter.is_over():
+        standing = sorted({str(c["side"]) for c in people.values() if _standing(rid, c)})
+        winner = standing[0] if len(standing) == 1 else None
+    return Outcome(
+        winner=winner,
+        rounds=int(state.get("round") or 0),
+        hp_left={cid: int(c.get("hp", 0)) for cid, c in people.items()},
+        injuries={cid: _injuries(rid, c) for cid, c in people.items()},
+        actions=actions,
+        capped=capped,
+    )
+
+
+def play_out(
+    encounter: Encounter[Any],
+    policies: Mapping[str, Policy],
+    gm: Policy,
+    rng: numpy.random.Generator,
+    max_actions: int = 2000,
+) -> Outcome:
+    """Play ``encounter`` on (changing it) with a policy per side until it is over, no one
+    is waited for, or ``max_actions`` actions have been pushed."""
+    actions = 0
+    sides = {
+        cid: str(c["side"])
+        for cid, c in encounter.ruleset.observe(encounter.state, None)["combatants"].items()
+    }
+    while not encounter.is_over() and actions < max_actions:
+        actor = encounter.to_move
+        if actor is None:
+            break
+        legal = list(encounter.legal_actions(actor))
+        if not legal:
+            break
+        side = None if actor == GM else sides.get(actor, actor)
+        chooser = gm if side is None else policies.get(side)
+        if chooser is None:
+            known = ", ".join(sorted(policies))
+            raise ValueError(f"no policy for side {side!r} (policies are given for {known})")
+        action = chooser.choose(LazyView(encounter, side), legal, rng)
+        if action not in legal:
+            raise ValueError(f"policy {chooser.name!r} chose {action}, which is not legal")
+        encounter.push(action)
+        actions += 1
+    capped = not encounter.is_over() and actions >= max_actions
+    return outcome_of(encounter, actions, capped)
+
+
+__all__ = ["LazyView", "Outcome", "outcome_of", "play_out"]

@@ -1,0 +1,273 @@
+"""Batches of seeded playouts: :func:`run_batch`, a pure function of a picklable
+:class:`SimSpec` and seed sequences, run in this process, a local process pool or Dask.
+
+Each run has its own :class:`numpy.random.SeedSequence` (``SeedSequence(seed).spawn(runs)``);
+the dice and the policies draw from two streams derived from it, so a run's result does
+not depend on the batch, the worker or the backend that plays it.
+
+>>> spec = spec_from_file("examples/heimr/duel.yaml", {}, fallback="attack-nearest")
+>>> first = run_batch(spec, seeds(7, 3))
+>>> first == run_batch(spec, seeds(7, 3)[::-1])[::-1]
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from functools import partial
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import numpy
+from numpy.random import SeedSequence
+
+from fracas.engine import Encounter, RandomDice
+from fracas.lab.playout import Outcome, play_out
+from fracas.lab.policies import Policy, available, gm_policy, policy
+from fracas.lab.policies.baseline import Scripted
+from fracas.rules import find
+from fracas.table import encounterfile
+
+ENGINES = ("engine", "kernel", "auto")
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What to simulate: everything a worker needs, and nothing that is not data."""
+
+    ruleset: str
+    setup: Mapping[str, Any]
+    policies: tuple[tuple[str, str], ...]  # (side, policy name), sorted by side
+    scripts: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (side, actions) for "scripted"
+    engine: str = "engine"  # "engine" or "kernel" ("auto" is settled before)
+    max_actions: int = 2000
+    title: str = ""
+    sides: tuple[str, ...] = field(default=())
+
+    def policy_names(self) -> dict[str, str]:
+        return dict(self.policies)
+
+
+def seeds(seed: int, runs: int) -> list[SeedSequence]:
+    """One independent seed sequence per run."""
+    return SeedSequence(seed).spawn(runs)
+
+
+def streams(seq: SeedSequence) -> tuple[int, numpy.random.Generator]:
+    """The dice seed and the policies' generator of one run, both from ``seq``, without
+    changing it (``spawn`` would count its children)."""
+    dice, choices = (
+        SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, k), pool_size=seq.pool_size)
+        for k in (0, 1)
+    )
+    words = dice.generate_state(2, numpy.uint64)
+    return int(words[0]) << 64 | int(words[1]), numpy.random.default_rng(choices)
+
+
+def _policies(spec: SimSpec) -> dict[str, Policy]:
+    scripts = dict(spec.scripts)
+    made: dict[str, Policy] = {}
+    for side, name in spec.policies:
+        if name == "scripted":
+            made[side] = Scripted(spec.ruleset, scripts.get(side, ()))
+        else:
+            made[side] = policy(name, spec.ruleset)
+    return made
+
+
+def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
+    """Play one run of ``spec`` per seed sequence; pure: no global state, no I/O."""
+    if spec.engine == "kernel":
+        kernel = import_module("fracas.lab.kernel")
+        found: list[Outcome] = kernel.simulate(spec.ruleset, dict(spec.setup), list(batch))
+        return found
+    ruleset = find(spec.ruleset)
+    start: Encounter[Any] = Encounter(ruleset, spec.setup, RandomDice(0))
+    outcomes = []
+    for seq in batch:
+        dice_seed, rng = streams(seq)
+        encounter = start.copy(stack=False, dice=RandomDice(dice_seed))
+        outcomes.append(
+            play_out(encounter, _policies(spec), gm_policy(spec.ruleset), rng, spec.max_actions)
+        )
+    return outcomes
+
+
+# -- building a spec ---------------------------------------------------------------------
+
+
+def sides_of(ruleset_id: str, setup: Mapping[str, Any]) -> tuple[str, ...]:
+    """The sides of an encounter, in the order their first combatant appears."""
+    ruleset = find(ruleset_id)
+    state = ruleset.observe(ruleset.start(json.loads(json.dumps(setup))), None)
+    return tuple(dict.fromkeys(str(c["side"]) for c in state["combatants"].values()))
+
+
+def default_policy(ruleset_id: str) -> str:
+    """The ruleset's own ``default`` policy where there is one, else ``attack-nearest``."""
+    return "default" if available("default", ruleset_id) else "attack-nearest"
+
+
+def make_spec(
+    ruleset_id: str,
+    setup: Mapping[str, Any],
+    chosen: Mapping[str, str],
+    *,
+    scripts: Mapping[str, Sequence[str]] | None = None,
+    engine: str = "engine",
+    max_actions: int = 2000,
+    title: str = "",
+    fallback: str | None = None,
+) -> SimSpec:
+    """A checked spec: every side gets ``chosen[side]``, else ``fallback``, else the
+    default; unknown sides and policies raise :class:`ValueError` naming them."""
+    sides = sides_of(ruleset_id, setup)
+    for side in chosen:
+        if side not in sides:
+            raise ValueError(
+                f"no side called {side!r} in this encounter (sides: {', '.join(sides)})"
+            )
+    others = fallback or default_policy(ruleset_id)
+    names = {side: chosen.get(side, others) for side in sides}
+    for name in set(names.values()):
+        policy(name, ruleset_id)  # raises with the known names
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose {', '.join(ENGINES)}")
+    if max_actions < 1:
+        raise ValueError("the action cap must be at least 1")
+    spec = SimSpec(
+        ruleset=ruleset_id,
+        setup=json.loads(json.dumps(setup)),
+        policies=tuple(sorted(names.items())),
+        scripts=tuple(sorted((s, tuple(a)) for s, a in (scripts or {}).items())),
+        engine="engine",
+        max_actions=max_actions,
+        title=title,
+        sides=sides,
+    )
+    return _settle_engine(spec, engine)
+
+
+def _settle_engine(spec: SimSpec, engine: str) -> SimSpec:
+    if engine == "engine":
+        return spec
+    try:
+        kernel = import_module("fracas.lab.kernel")
+    except ModuleNotFoundError:
+        kernel = None
+    fits = kernel is not None and bool(
+        kernel.qualifies(spec.ruleset, dict(spec.setup), spec.policy_names())
+    )
+    if engine == "kernel" and not fits:
+        why = "is not in this fracas" if kernel is None else "does not cover this encounter"
+        raise ValueError(f"the vectorised kernel {why}: use --engine engine")
+    return replace(spec, engine="kernel" if fits else "engine")
+
+
+def spec_from_file(path: str | Path, chosen: Mapping[str, str], **options: Any) -> SimSpec:
+    """A spec for the encounter file at ``path`` (read with the table service)."""
+    ruleset, setup, title = encounterfile.load(path)
+    return make_spec(ruleset.id, setup, chosen, title=title, **options)
+
+
+# -- running batches -------------------------------------------------------------------
+
+
+def batches(all_seeds: Sequence[SeedSequence], workers: int) -> list[list[SeedSequence]]:
+    """Split the runs into batches, 16 per worker: few enough that scheduling costs
+    nothing, many enough that a batch of long fights does not leave a worker idle."""
+    if not all_seeds:
+        return []
+    count = max(1, min(len(all_seeds), workers * 16))
+    size = math.ceil(len(all_seeds) / count)
+    return [list(all_seeds[i : i + size]) for i in range(0, len(all_seeds), size)]
+
+
+Progress = Callable[[int], None]
+
+
+def run_local(
+    spec: SimSpec,
+    all_seeds: Sequence[SeedSequence],
+    progress: Progress | None = None,
+    workers: int = 1,
+    pool: ProcessPoolExecutor | None = None,
+) -> list[Outcome]:
+    """All runs, in order, on ``workers`` local processes (1: in this process)."""
+    parts = batches(all_seeds, workers)
+    if workers <= 1:
+        out: list[Outcome] = []
+        for part in parts:
+            out += run_batch(spec, part)
+            if progress:
+                progress(len(part))
+        return out
+    if pool is None:
+        with ProcessPoolExecutor(max_workers=workers) as own:
+            return run_local(spec, all_seeds, progress, workers, own)
+    results: dict[int, list[Outcome]] = {}
+    pending: dict[Future[list[Outcome]], int] = {
+        pool.submit(run_batch, spec, part): i for i, part in enumerate(parts)
+    }
+    while pending:
+        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in done:
+            i = pending.pop(future)
+            results[i] = future.result()
+            if progress:
+                progress(len(parts[i]))
+    return [o for i in range(len(parts)) for o in results[i]]
+
+
+Runner = Callable[[SimSpec, Sequence[SeedSequence], Progress | None], list[Outcome]]
+
+
+@contextmanager
+def backend(workers: int = 1, dask: str | None = None) -> Iterator[Runner]:
+    """A way to run batches, set up once for many simulations (a sweep): this process,
+    a pool of ``workers`` local processes, or the Dask cluster at ``dask``."""
+    if dask is not None:
+        from fracas.lab import dask as lab_dask
+
+        with lab_dask.connect(dask) as client:
+            yield partial(lab_dask.run_on, client)
+        return
+    if workers <= 1:
+        yield partial(run_local, workers=1)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield partial(run_local, workers=workers, pool=pool)
+
+
+def run(
+    spec: SimSpec,
+    all_seeds: Sequence[SeedSequence],
+    workers: int = 1,
+    dask: str | None = None,
+    progress: Progress | None = None,
+) -> list[Outcome]:
+    """All runs on local processes, or on the Dask cluster at ``dask``."""
+    with backend(workers, dask) as runner:
+        return runner(spec, all_seeds, progress)
+
+
+__all__ = [
+    "ENGINES",
+    "SimSpec",
+    "backend",
+    "batches",
+    "make_spec",
+    "run",
+    "run_batch",
+    "run_local",
+    "seeds",
+    "sides_of",
+    "spec_from_file",
+    "streams",
+]
