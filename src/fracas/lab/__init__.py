@@ -1,0 +1,1 @@
+"""The designer's lab: simulations of many encounters, and the policies that play them."""
