@@ -678,26 +678,56 @@ class Fights:
                 best = rounds if best is None else min(best, rounds)
         return best
 
+    def play(self) -> list[Outcome]:
+        """Turn after turn until every fight is over or capped; the outcomes, run by run."""
+        runs = numpy.arange(self.n)
+        while True:
+            runs = runs[~self.done[runs]]
+            if runs.size == 0:
+                return self.outcomes()
+            stuck = self.stalled(runs)
+            for run in runs[stuck]:
+                self.finish_stalled(int(run))
+            runs = runs[~stuck]
+            if runs.size:
+                self.turn(runs)
+
     def outcomes(self) -> list[Outcome]:
         r = self.roster
-        out: list[Outcome] = []
         standing = ~(self.dead | self.unconscious)
-        for i in range(self.n):
-            sides = {r.sides[r.side[j]] for j in range(r.m) if standing[i, j]}
-            over = len(sides) <= 1
-            out.append(
-                Outcome(
-                    winner=next(iter(sides)) if over and len(sides) == 1 else None,
-                    rounds=int(self.round[i]),
-                    hp_left={cid: int(self.hp[i, j]) for j, cid in enumerate(r.ids)},
-                    injuries={
-                        cid: int(self.parts[i, j]).bit_count() for j, cid in enumerate(r.ids)
-                    },
-                    actions=int(self.actions[i]),
-                    capped=bool(self.capped[i]),
-                )
+        counts = numpy.zeros((self.n, len(r.sides)), dtype=numpy.int64)
+        for s in range(len(r.sides)):
+            counts[:, s] = standing[:, r.side == s].sum(axis=1)
+        alive = (counts > 0).sum(axis=1)
+        winner = [
+            r.sides[w] if a == 1 else None
+            for w, a in zip(counts.argmax(axis=1), alive, strict=True)
+        ]
+        parts = self.parts.copy()
+        injuries = numpy.zeros_like(parts)
+        while parts.any():
+            injuries += parts & 1
+            parts >>= 1
+        ids = r.ids
+        return [
+            Outcome(
+                winner=w,
+                rounds=rounds,
+                hp_left=dict(zip(ids, hp, strict=True)),
+                injuries=dict(zip(ids, hurt, strict=True)),
+                actions=actions,
+                capped=capped,
             )
-        return out
+            for w, rounds, hp, hurt, actions, capped in zip(
+                winner,
+                self.round.tolist(),
+                self.hp.tolist(),
+                injuries.tolist(),
+                self.actions.tolist(),
+                self.capped.tolist(),
+                strict=True,
+            )
+        ]
 
 
 def simulate(
@@ -708,7 +738,10 @@ def simulate(
 ) -> list[Outcome]:
     """Play one fight per seed; :class:`ValueError` when :func:`qualifies` would say no
     (every side is taken to play ``heimr-melee``)."""
-    state = build(setup) if ruleset_id == "heimr" else None
+    try:
+        state = build(setup) if ruleset_id == "heimr" else None
+    except ValueError as err:
+        raise ValueError(f"the kernel cannot play this fight: {err}") from None
     sides = {c.side for c in state.combatants.values()} if state else set()
     problem = why_not(ruleset_id, setup, dict.fromkeys(sides, POLICY))
     if problem is not None or state is None:
@@ -717,15 +750,4 @@ def simulate(
         return []
     fights = Fights(Roster(state), seeds, max_actions)
     fights.begin()
-    runs = numpy.arange(fights.n)
-    for _ in range(64 * max_actions):
-        runs = runs[~fights.done[runs]]
-        if runs.size == 0:
-            break
-        stuck = fights.stalled(runs)
-        for run in runs[stuck]:
-            fights.finish_stalled(int(run))
-        runs = runs[~stuck]
-        if runs.size:
-            fights.turn(runs)
-    return fights.outcomes()
+    return fights.play()

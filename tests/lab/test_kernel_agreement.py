@@ -1,0 +1,356 @@
+"""The kernel against the engine: the same builds, played by MeleePolicy through the engine
+and by the NumPy kernel, give win rates inside each other's 99% intervals.
+
+The engine side is a short private play-out loop (the lab's ``play_out`` has the same
+signature). It offers the policy the legal actions of the verbs MeleePolicy ever picks
+(attack, breather, draw, end, gm begin), which is all it needs to choose as it would among
+every legal action, and is several times quicker than listing all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from math import sqrt
+from pathlib import Path
+from typing import Any
+
+import numpy
+import pytest
+
+from fracas.engine import Action, Encounter, RandomDice, view
+from fracas.lab import kernel
+from fracas.lab.kernel import Outcome
+from fracas.lab.policies.heimr_melee import MeleePolicy
+from fracas.rules import find
+from fracas.table.encounterfile import load
+
+from heimr_builders import setup, sheet
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE_RUNS = 200
+KERNEL_RUNS = 20_000
+#: Two-sided 99% normal quantile.
+Z99 = 2.5758
+VERBS = ("begin", "attack", "breather", "draw", "end")
+
+
+def engine_legal(enc: Encounter[Any], actor: str | None) -> list[Action]:
+    """The legal actions of the verbs MeleePolicy uses, in the engine's order."""
+    return [
+        a
+        for a in enc.ruleset.candidates(enc.state, actor)
+        if a.verb in VERBS and a.actor == actor and enc.is_legal(a)
+    ]
+
+
+def play_out(
+    start: Encounter[Any],
+    seed: numpy.random.SeedSequence,
+    max_actions: int = 2000,
+) -> Outcome:
+    """One fight through the engine, with the run's dice and policy stream from ``seed``."""
+    enc = start.copy(stack=False, dice=RandomDice(int(seed.generate_state(1, numpy.uint64)[0])))
+    policy, rng = MeleePolicy(), numpy.random.default_rng(seed)
+    actions = 0
+    while not enc.is_over() and actions < max_actions:
+        actor = enc.to_move
+        side = None if actor == "gm" else enc.state.combatants[actor].side
+        enc.push(policy.choose(view(enc, side), engine_legal(enc, actor), rng))
+        actions += 1
+    people = enc.state.combatants
+    standing = {c.side for c in people.values() if not c.out}
+    over = enc.is_over()
+    return Outcome(
+        winner=next(iter(standing)) if over and len(standing) == 1 else None,
+        rounds=enc.state.round,
+        hp_left={cid: c.hp for cid, c in people.items()},
+        injuries={cid: len(c.injuries) for cid, c in people.items()},
+        actions=actions,
+        capped=not over,
+    )
+
+
+def fighter(name: str, side: str, **kw: Any) -> dict[str, Any]:
+    return sheet(name, side, **kw)
+
+
+def builds() -> dict[str, dict[str, Any]]:
+    """At least ten builds: abilities, weapons, shields, stances, hit points, 1v1 to 2v2."""
+    _, duel, _ = load(ROOT / "examples" / "heimr" / "duel.yaml")
+    sword = {"Sword and shield": (2, 1)}
+    return {
+        "duel example": duel,
+        "knives": setup(
+            [
+                fighter(
+                    "a", "n", dex=1, abilities={"Knife fighting": (1, 0)}, sword="Light weapon"
+                ),
+                fighter(
+                    "b", "s", dex=2, abilities={"Knife fighting": (0, 1)}, sword="Light weapon"
+                ),
+            ]
+        ),
+        "shield against great weapon": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=7,
+                    str=1,
+                    dex=1,
+                    abilities=sword,
+                    sword="Medium weapon",
+                    off="Medium shield",
+                ),
+                fighter(
+                    "b",
+                    "s",
+                    hp=6,
+                    str=2,
+                    sta=1,
+                    abilities={"Swordmanship": (2, 0)},
+                    sword="Great weapon",
+                ),
+            ]
+        ),
+        "pole arm against a dodger": setup(
+            [
+                fighter("a", "n", str=1, dex=1, abilities={"Pole arms": (1, 1)}, sword="Pole arm"),
+                fighter(
+                    "b",
+                    "s",
+                    dex=3,
+                    abilities={"Agility": (2, 0), "Knife fighting": (1, 0)},
+                    sword="Light weapon",
+                ),
+            ],
+            stances={"b": "dodge"},
+        ),
+        "weary fighters": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=6,
+                    sta=-1,
+                    dex=1,
+                    abilities={"Dueling": (2, 1)},
+                    sword="Medium weapon",
+                ),
+                fighter(
+                    "b",
+                    "s",
+                    hp=6,
+                    sta=-2,
+                    str=1,
+                    abilities={"Dueling": (1, 2)},
+                    sword="Medium weapon",
+                ),
+            ]
+        ),
+        "a spare weapon": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=5,
+                    dex=1,
+                    abilities={"Knife fighting": (1, 1)},
+                    sword="Light weapon",
+                    carried=["Medium weapon"],
+                ),
+                fighter(
+                    "b", "s", hp=5, dex=1, abilities={"Dueling": (1, 1)}, sword="Medium weapon"
+                ),
+            ]
+        ),
+        "untrained against trained": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=5,
+                    dex=-1,
+                    str=-1,
+                    abilities={"Dueling": (0, 0)},
+                    sword="Medium weapon",
+                ),
+                fighter(
+                    "b",
+                    "s",
+                    hp=3,
+                    dex=1,
+                    abilities={"Knife fighting": (2, 0)},
+                    sword="Light weapon",
+                ),
+            ]
+        ),
+        "no defence against parry": setup(
+            [
+                fighter(
+                    "a", "n", hp=6, str=2, abilities={"Swordmanship": (1, 1)}, sword="Great weapon"
+                ),
+                fighter(
+                    "b",
+                    "s",
+                    hp=4,
+                    dex=2,
+                    abilities={"Knife fighting": (2, 1)},
+                    sword="Light weapon",
+                ),
+            ],
+            stances={"a": "none"},
+        ),
+        "two knives against a great weapon": setup(
+            [
+                fighter(
+                    "a", "n", dex=1, abilities={"Knife fighting": (1, 0)}, sword="Light weapon"
+                ),
+                fighter(
+                    "b", "n", dex=2, abilities={"Knife fighting": (1, 0)}, sword="Light weapon"
+                ),
+                fighter(
+                    "c",
+                    "s",
+                    hp=9,
+                    str=2,
+                    sta=2,
+                    abilities={"Swordmanship": (2, 1)},
+                    sword="Great weapon",
+                ),
+            ]
+        ),
+        "two shields against one": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=4,
+                    str=1,
+                    dex=1,
+                    abilities=sword,
+                    sword="Medium weapon",
+                    off="Small shield",
+                ),
+                fighter(
+                    "b",
+                    "n",
+                    hp=3,
+                    dex=1,
+                    abilities={"Knife fighting": (1, 1)},
+                    sword="Light weapon",
+                ),
+                fighter(
+                    "c",
+                    "s",
+                    hp=10,
+                    str=2,
+                    dex=2,
+                    abilities=sword,
+                    sword="Medium weapon",
+                    off="Medium shield",
+                ),
+            ]
+        ),
+        "two against two": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=5,
+                    str=1,
+                    dex=1,
+                    abilities=sword,
+                    sword="Medium weapon",
+                    off="Medium shield",
+                ),
+                fighter(
+                    "b",
+                    "n",
+                    hp=4,
+                    dex=2,
+                    abilities={"Knife fighting": (2, 0)},
+                    sword="Light weapon",
+                ),
+                fighter(
+                    "c",
+                    "s",
+                    hp=6,
+                    str=2,
+                    sta=1,
+                    abilities={"Swordmanship": (1, 1)},
+                    sword="Great weapon",
+                ),
+                fighter(
+                    "d",
+                    "s",
+                    hp=4,
+                    str=1,
+                    dex=1,
+                    abilities={"Pole arms": (1, 0)},
+                    sword="Pole arm",
+                    carried=["Light weapon"],
+                ),
+            ]
+        ),
+        "long fight": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=12,
+                    sta=1,
+                    dex=1,
+                    abilities={"Dueling": (2, 0)},
+                    sword="Medium weapon",
+                ),
+                fighter(
+                    "b",
+                    "s",
+                    hp=12,
+                    sta=0,
+                    dex=1,
+                    abilities={"Dueling": (1, 1)},
+                    sword="Medium weapon",
+                ),
+            ]
+        ),
+    }
+
+
+BUILDS = builds()
+
+
+def side_of(setup_: Mapping[str, Any], first: Sequence[Outcome]) -> str:
+    """The side whose win rate is compared: the first combatant's."""
+    start = Encounter(find("heimr"), setup_)
+    return next(iter(start.state.combatants.values())).side
+
+
+def agree(wins_a: int, n_a: int, wins_b: int, n_b: int) -> tuple[bool, float]:
+    """A two-proportion z test at 99%: whether the two rates may be the same."""
+    pa, pb = wins_a / n_a, wins_b / n_b
+    pooled = (wins_a + wins_b) / (n_a + n_b)
+    se = sqrt(max(pooled * (1 - pooled), 1e-12) * (1 / n_a + 1 / n_b))
+    z = (pa - pb) / se
+    return abs(z) < Z99, z
+
+
+@pytest.mark.parametrize("name", sorted(BUILDS))
+@pytest.mark.rule("H-ATK-4", "H-DEF-3", "H-FAT-1", "H-FAT-2", "H-HP-1", "H-HP-2")
+def test_kernel_agrees_with_the_engine(name: str) -> None:
+    spec = BUILDS[name]
+    policies = {side: "heimr-melee" for side in ("n", "s", "shieldwall", "raiders")}
+    assert kernel.qualifies("heimr", spec, policies), kernel.why_not("heimr", spec, policies)
+    start = Encounter(find("heimr"), spec)
+    engine = [play_out(start, s) for s in numpy.random.SeedSequence(11).spawn(ENGINE_RUNS)]
+    fast = kernel.simulate("heimr", spec, numpy.random.SeedSequence(12).spawn(KERNEL_RUNS))
+    side = side_of(spec, engine)
+    ok, z = agree(
+        sum(o.winner == side for o in engine),
+        ENGINE_RUNS,
+        sum(o.winner == side for o in fast),
+        KERNEL_RUNS,
+    )
+    assert ok, f"{name}: {side}'s win rates differ (z = {z:.2f})"
+    assert not any(o.capped for o in engine)
