@@ -39,6 +39,7 @@ test: lint typecheck pytest
 
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -709,25 +709,10 @@ class Fights:
             injuries += parts & 1
             parts >>= 1
         ids = r.ids
-        return [
-            Outcome(
-                winner=w,
-                rounds=rounds,
-                hp_left=dict(zip(ids, hp, strict=True)),
-                injuries=dict(zip(ids, hurt, strict=True)),
-                actions=actions,
-                capped=capped,
-            )
-            for w, rounds, hp, hurt, actions, capped in zip(
-                winner,
-                self.round.tolist(),
-                self.hp.tolist(),
-                injuries.tolist(),
-                self.actions.tolist(),
-                self.capped.tolist(),
-                strict=True,
-            )
-        ]
+        hp = [dict(zip(ids, row, strict=True)) for row in self.hp.tolist()]
+        hurt = [dict(zip(ids, row, strict=True)) for row in injuries.tolist()]
+        rounds, actions = self.round.tolist(), self.actions.tolist()
+        return list(map(Outcome, winner, rounds, hp, hurt, actions, self.capped.tolist()))
 
 
 def simulate(
