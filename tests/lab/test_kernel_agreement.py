@@ -115,10 +115,13 @@ def builds() -> dict[str, dict[str, Any]]:
         ),
         "pole arm against a dodger": setup(
             [
-                fighter("a", "n", str=1, dex=1, abilities={"Pole arms": (1, 1)}, sword="Pole arm"),
+                fighter(
+                    "a", "n", hp=3, str=1, dex=1, abilities={"Pole arms": (1, 1)}, sword="Pole arm"
+                ),
                 fighter(
                     "b",
                     "s",
+                    hp=6,
                     dex=3,
                     abilities={"Agility": (2, 0), "Knife fighting": (1, 0)},
                     sword="Light weapon",
@@ -169,7 +172,7 @@ def builds() -> dict[str, dict[str, Any]]:
                 fighter(
                     "a",
                     "n",
-                    hp=5,
+                    hp=8,
                     dex=-1,
                     str=-1,
                     abilities={"Dueling": (0, 0)},
@@ -212,10 +215,10 @@ def builds() -> dict[str, dict[str, Any]]:
                 fighter(
                     "c",
                     "s",
-                    hp=9,
+                    hp=5,
                     str=2,
                     sta=2,
-                    abilities={"Swordmanship": (2, 1)},
+                    abilities={"Swordmanship": (1, 0)},
                     sword="Great weapon",
                 ),
             ]
