@@ -1,5 +1,8 @@
-"""The kernel against the engine: the same builds, played by MeleePolicy through the engine
-and by the NumPy kernel, give win rates inside each other's 99% intervals.
+"""The kernel against the engine, two ways, on the same builds played by MeleePolicy:
+
+- the engine's dice replayed through the kernel end every fight exactly as the engine
+  did (the kernel asks for each roll at the consistency the engine rolled it with);
+- with dice of their own, the win rates fall inside each other's 99% intervals.
 
 The engine side is a short private play-out loop (the lab's ``play_out`` has the same
 signature). It offers the policy the legal actions of the verbs MeleePolicy ever picks
@@ -17,11 +20,13 @@ from typing import Any
 import numpy
 import pytest
 
+from fracas.dice import HeimrChallenge
 from fracas.engine import Action, Encounter, RandomDice, view
 from fracas.lab import kernel
-from fracas.lab.kernel import Outcome
+from fracas.lab.kernel import Fights, Outcome, Roster
 from fracas.lab.policies.heimr_melee import MeleePolicy
 from fracas.rules import find
+from fracas.rules.heimr.setup import build
 from fracas.table.encounterfile import load
 
 from heimr_builders import setup, sheet
@@ -47,9 +52,12 @@ def play_out(
     start: Encounter[Any],
     seed: numpy.random.SeedSequence,
     max_actions: int = 2000,
+    dice: RandomDice | None = None,
 ) -> Outcome:
     """One fight through the engine, with the run's dice and policy stream from ``seed``."""
-    enc = start.copy(stack=False, dice=RandomDice(int(seed.generate_state(1, numpy.uint64)[0])))
+    if dice is None:
+        dice = RandomDice(int(seed.generate_state(1, numpy.uint64)[0]))
+    enc = start.copy(stack=False, dice=dice)
     policy, rng = MeleePolicy(), numpy.random.default_rng(seed)
     actions = 0
     while not enc.is_over() and actions < max_actions:
@@ -357,3 +365,50 @@ def test_kernel_agrees_with_the_engine(name: str) -> None:
     )
     assert ok, f"{name}: {side}'s win rates differ (z = {z:.2f})"
     assert not any(o.capped for o in engine)
+
+
+# -- the engine's dice replayed through the kernel ---------------------------------------
+
+REPLAYS = 40
+
+
+class Replay:
+    """The kernel's dice, read from the engine's log of rolls (one run at a time)."""
+
+    def __init__(self, rolls: list[tuple[int, int, int]]) -> None:
+        self.rolls = rolls  # (consistency, raw, d6)
+        self.at = 0
+
+    def __call__(self, runs: Any, c: Any) -> tuple[Any, Any]:
+        assert len(runs) == 1
+        consistency, raw, d6 = self.rolls[self.at]
+        assert int(c[0]) == consistency, f"roll {self.at}: C{int(c[0])}, engine C{consistency}"
+        self.at += 1
+        return numpy.array([raw]), numpy.array([d6])
+
+
+def engine_rolls(dice: RandomDice) -> list[tuple[int, int, int]]:
+    out = []
+    for drawn in dice.drawn:
+        challenge = HeimrChallenge.parse(drawn.notation)
+        roll = challenge.evaluate(list(drawn.faces))
+        out.append((challenge.consistency, roll.parts["raw"], roll.parts["d6"]))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(BUILDS))
+@pytest.mark.rule("H-INIT-1", "H-ATK-4", "H-DEF-2", "H-DEF-3", "H-FAT-1", "H-FAT-2", "H-HP-2")
+def test_the_kernel_replays_the_engines_dice_to_the_same_end(name: str) -> None:
+    spec = BUILDS[name]
+    start = Encounter(find("heimr"), spec)
+    roster = Roster(build(spec))
+    for i, seed in enumerate(numpy.random.SeedSequence(41).spawn(REPLAYS)):
+        dice = RandomDice(int(seed.generate_state(1, numpy.uint64)[0]))
+        engine = play_out(start, seed, dice=dice)
+        fights = Fights(roster, [seed], 2000)
+        replay = Replay(engine_rolls(dice))
+        fights.roll = replay  # type: ignore[method-assign]
+        fights.begin()
+        (mine,) = fights.play()
+        assert mine == engine, f"{name}, run {i}"
+        assert replay.at == len(replay.rolls), f"{name}, run {i}: rolls left over"

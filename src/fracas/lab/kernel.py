@@ -386,8 +386,8 @@ class Fights:
             -score,
         )
         self.order = numpy.lexsort(keys, axis=-1)
-        for i in range(m):
-            self.preroll(runs, numpy.full(n, i))
+        for place in range(m):  # in initiative order, as the engine rolls them
+            self.preroll(runs, self.order[:, place])
         self.actions[:] = 1
 
     # -- defences ------------------------------------------------------------------
@@ -600,7 +600,7 @@ class Fights:
         ending = runs[~self.done[runs]]
         # the end of the turn: pre-roll the defence (H-DEF-2) and pass the turn on
         enders = self.order[ending, self.index[ending]]
-        keep = ~self.out(ending, enders) & ~self.dazed[ending, enders]
+        keep = ~self.out(ending, enders)  # the dazed too, though they cannot use it
         self.preroll(ending[keep], enders[keep])
         self.advance(ending)
         self.settle(ending)
