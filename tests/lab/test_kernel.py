@@ -75,16 +75,17 @@ YLVA, BRANNOC = numpy.array([0]), numpy.array([1])
 
 
 @pytest.mark.rule("H-INIT-1", "H-DEF-2")
-def test_begin_rolls_initiative_and_pre_rolls_the_stances() -> None:
-    # Initiative C1P3 each: Ylva 4 + 3, Brannoc 6 + 3 -> Brannoc first. Then the parries:
-    # Ylva C3P5 (Dueling C0+2 + dex... as the sheet says), Brannoc C2P3.
-    f, script = fights(duel(), (4, 4), (6, 6), (5, 2), (8, 3))
+def test_begin_rolls_initiative_and_pre_rolls_the_stances_in_its_order() -> None:
+    # Initiative C1P3 each (dex 1, willpower 3): Ylva 4 + 3 = 7, Brannoc 6 + 3 = 9, so
+    # Brannoc acts first and pre-rolls first: his parry, knife fighting C2 (base 1 + 1)
+    # P3 (dex 1 + the knife's 2): 8 + 3 = 11; then Ylva's, dueling C2 (base 0 + 2) P5
+    # (dex 1 + 1 + the medium weapon's 3): 5 + 5 = 10.
+    f, script = fights(duel(), (4, 4), (6, 6), (8, 3), (5, 2))
     f.begin()
     assert f.order[0].tolist() == [1, 0]
+    assert script.asked == [1, 1, 2, 2]
     assert f.kind[0].tolist() == [PARRY, PARRY]
-    ylva = build(duel()).combatants["ylva"].stats.abilities["Dueling"]
-    assert f.result[0, 0] == 5 + ylva.potential + 3
-    assert script.asked[2] == ylva.consistency
+    assert f.result[0].tolist() == [10, 11]
     assert f.actions[0] == 1
 
 
