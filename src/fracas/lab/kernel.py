@@ -39,6 +39,7 @@ import numpy
 import numpy.typing as npt
 
 from fracas.dice.heimr import HeimrChallenge
+from fracas.lab.policies.heimr_melee import BREATHER_GAP
 from fracas.rules.heimr import combat
 from fracas.rules.heimr.setup import build
 from fracas.rules.heimr.state import Combatant, HeimrState, Shield, Weapon
@@ -47,8 +48,6 @@ from fracas.rules.heimr.state import Combatant, HeimrState, Shield, Weapon
 POLICY = "heimr-melee"
 #: H-DEF-3 repeated defence, H-ACT-1 ongoing action, H-POS-1 prone: consistency penalties.
 REPEAT, ONGOING, PRONE = combat.REPEAT_PENALTY, combat.ONGOING_PENALTY, combat.PRONE_PENALTY
-#: MeleePolicy's breather threshold above base fatigue (fracas.lab.policies.heimr_melee).
-BREATHER_GAP = 2
 #: Uniforms drawn ahead for each run (more are drawn when a long fight needs them).
 BUFFER = 48
 #: The largest |consistency| the kernel's tables cover.
@@ -106,6 +105,11 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
         chosen = policies.get(c.id, policies.get(c.side))
         if chosen != POLICY:
             return f"{c.id} plays {chosen!r}: the kernel mirrors only {POLICY!r}"
+    # The lowest consistency a roll can reach: repeated defences against everyone, prone,
+    # after a breather; the dice tables must reach it.
+    widest = max(abs(a.consistency) for c in people for a in c.stats.abilities.values())
+    if widest + REPEAT * len(people) + PRONE + ONGOING > MAX_CONSISTENCY:
+        return "too many combatants or too large a consistency for the kernel's tables"
     field = state.battlefield
     squares = {c.square for c in people}
     if not field.grid or len(squares) != 1:
