@@ -249,14 +249,14 @@ def test_the_dying_clock_decides_a_fight_nobody_can_win_as_in_the_engine() -> No
     assert out.rounds == 151
 
 
-def test_results_do_not_depend_on_how_the_runs_are_split() -> None:
+def test_results_do_not_depend_on_how_the_runs_are_split(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = duel()
     seeds = numpy.random.SeedSequence(3).spawn(30)
     whole = kernel.simulate("heimr", spec, seeds)
-    assert (
-        kernel.simulate("heimr", spec, seeds[:7]) + kernel.simulate("heimr", spec, seeds[7:])
-        == whole
-    )
+    parts = kernel.simulate("heimr", spec, seeds[:7]) + kernel.simulate("heimr", spec, seeds[7:])
+    assert parts == whole
+    monkeypatch.setattr(kernel, "CHUNK", 4)
+    assert kernel.simulate("heimr", spec, seeds) == whole
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,8 @@ POLICY = "heimr-melee"
 REPEAT, ONGOING, PRONE = combat.REPEAT_PENALTY, combat.ONGOING_PENALTY, combat.PRONE_PENALTY
 #: Uniforms drawn ahead for each run (more are drawn when a long fight needs them).
 BUFFER = 48
+#: Runs played side by side at most, to bound memory (results do not depend on it).
+CHUNK = 25_000
 #: The largest |consistency| the kernel's tables cover.
 MAX_CONSISTENCY = 40
 
@@ -735,8 +737,10 @@ def simulate(
     problem = why_not(ruleset_id, setup, dict.fromkeys(sides, POLICY))
     if problem is not None or state is None:
         raise ValueError(f"the kernel cannot play this fight: {problem}")
-    if not seeds:
-        return []
-    fights = Fights(Roster(state), seeds, max_actions)
-    fights.begin()
-    return fights.play()
+    roster = Roster(state)
+    out: list[Outcome] = []
+    for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
+        fights = Fights(roster, seeds[start : start + CHUNK], max_actions)
+        fights.begin()
+        out += fights.play()
+    return out
