@@ -233,6 +233,14 @@ def test_a_fight_nobody_can_win_runs_to_the_action_cap_as_in_the_engine() -> Non
     ] * 2
 
 
+@pytest.mark.parametrize("cap", [1, 2, 3])
+def test_small_action_caps_stop_where_the_engine_would(cap: int) -> None:
+    spec = duel()
+    seeds = numpy.random.SeedSequence(5).spawn(20)
+    for o in kernel.simulate("heimr", spec, seeds, cap):
+        assert o.capped and o.actions == cap and o.winner is None
+
+
 @pytest.mark.rule("H-HP-1", "H-HP-5")
 def test_the_dying_clock_decides_a_fight_nobody_can_win_as_in_the_engine() -> None:
     # Mangled at the start (clock 0): unconscious after 5 minutes, 150 rounds of 2 s.

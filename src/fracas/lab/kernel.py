@@ -395,6 +395,7 @@ class Fights:
         for place in range(m):  # in initiative order, as the engine rolls them
             self.preroll(runs, self.order[:, place])
         self.actions[:] = 1
+        self.settle(runs)  # a cap of one action stops here
 
     # -- defences ------------------------------------------------------------------
 
