@@ -83,7 +83,8 @@ def fighter(name: str, side: str, **kw: Any) -> dict[str, Any]:
 
 
 def builds() -> dict[str, dict[str, Any]]:
-    """At least ten builds: abilities, weapons, shields, stances, hit points, 1v1 to 2v2."""
+    """Thirteen builds: abilities, weapons (one or two in hand, or carried), shields,
+    stances, hit points, fatigue; 1v1, 2v1 and 2v2."""
     _, duel, _ = load(ROOT / "examples" / "heimr" / "duel.yaml")
     sword = {"Sword and shield": (2, 1)}
     return {
@@ -301,6 +302,29 @@ def builds() -> dict[str, dict[str, Any]]:
                     abilities={"Pole arms": (1, 0)},
                     sword="Pole arm",
                     carried=["Light weapon"],
+                ),
+            ]
+        ),
+        "a knife in each hand": setup(
+            [
+                fighter(
+                    "a",
+                    "n",
+                    hp=5,
+                    dex=2,
+                    abilities={"Knife fighting": (2, 0)},
+                    sword="Light weapon",
+                    off="Light weapon",
+                ),
+                fighter(
+                    "b",
+                    "s",
+                    hp=6,
+                    str=1,
+                    dex=1,
+                    abilities=sword,
+                    sword="Medium weapon",
+                    off="Medium shield",
                 ),
             ]
         ),

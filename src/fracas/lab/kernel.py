@@ -132,9 +132,7 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
 
 
 def _unsupported(state: HeimrState, c: Combatant) -> str | None:
-    if c.off_hand is not None:
-        return "a weapon in the off-hand"
-    if c.sword_hand is not None and not c.sword_hand.melee:
+    if any(not w.melee for w in c.weapons()):
         return "a ranged weapon"
     if any(not isinstance(i, Weapon) or not i.melee for i in c.carried):
         return "carries something other than melee weapons"
@@ -169,7 +167,11 @@ class Roster:
         self.willpower = numpy.array([c.willpower for c in people])
         self.dex = numpy.array([c.stats.attributes.get("dex", 0) for c in people])
         self.stance = numpy.array([STANCES[c.stance] for c in people])
-        kits = [[w for w in [c.sword_hand, *c.carried] if isinstance(w, Weapon)] for c in people]
+        # each one's weapons: the sword hand's, the off-hand's, then those carried
+        kits = [
+            [w for w in [c.sword_hand, c.off_hand, *c.carried] if isinstance(w, Weapon)]
+            for c in people
+        ]
         k = max(1, max(len(kit) for kit in kits))
         self.weapon_c = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_p = numpy.zeros((m, k), dtype=numpy.int64)
@@ -184,7 +186,11 @@ class Roster:
                 self.damage[i, j] = w.damage
         self.kit_size = numpy.array([len(kit) for kit in kits])
         self.first_weapon = numpy.array([0 if c.sword_hand is not None else -1 for c in people])
-        self.first_carried = numpy.array([1 if c.sword_hand is not None else 0 for c in people])
+        held = [len(c.weapons()) for c in people]
+        self.first_off = numpy.array(
+            [n - 1 if c.off_hand is not None else -1 for c, n in zip(people, held, strict=True)]
+        )
+        self.first_carried = numpy.array(held)
         self.has_shield = numpy.array([c.shield is not None for c in people])
         self.block_c, self.block_p, self.block_phys = _defence(people, "block")
         self.dodge_c, self.dodge_p, self.dodge_phys = _defence(people, "dodge")
@@ -341,7 +347,8 @@ class Fights:
         self.dazed = numpy.zeros(grid, dtype=bool)
         self.unconscious = numpy.zeros(grid, dtype=bool)
         self.dead = numpy.zeros(grid, dtype=bool)
-        self.weapon = numpy.broadcast_to(r.first_weapon, grid).copy()
+        self.weapon = numpy.broadcast_to(r.first_weapon, grid).copy()  # sword hand: a kit index
+        self.off = numpy.broadcast_to(r.first_off, grid).copy()  # off-hand weapon, or -1
         self.carried = numpy.broadcast_to(r.first_carried, grid).copy()
         self.shield = numpy.broadcast_to(r.has_shield, grid).copy()
         self.parts = numpy.zeros(grid, dtype=numpy.int64)  # bit mask of injured body parts
@@ -405,7 +412,10 @@ class Fights:
             return
         r = self.roster
         stance = r.stance[who]
-        parry_ok = (self.weapon[runs, who] >= 0) & (self.uses[PARRY, runs, who] < 1)
+        sword, off = self.weapon[runs, who], self.off[runs, who]
+        parries = self.uses[PARRY, runs, who]
+        # H-DEF-3: one parry a wielded melee weapon, the first weapon's first
+        parry_ok = parries < (sword >= 0).astype(numpy.int64) + (off >= 0)
         block_ok = self.shield[runs, who]
         kind = numpy.where(
             (stance == PARRY) & parry_ok,
@@ -415,7 +425,7 @@ class Fights:
         kind = numpy.where((stance == DODGE), DODGE, kind)
         kind = numpy.where(stance == NONE, NONE, kind)
         kind = numpy.where(self.out(runs, who), NONE, kind)
-        slot = numpy.maximum(self.weapon[runs, who], 0)
+        slot = numpy.maximum(numpy.where((parries == 0) & (sword >= 0), sword, off), 0)
         c = numpy.where(
             kind == PARRY,
             r.weapon_c[who, slot],
@@ -450,9 +460,17 @@ class Fights:
     # -- one attack ----------------------------------------------------------------
 
     def attack(self, runs: Ints, who: Ints, target: Ints) -> None:
-        """H-ATK-2..5: one weapon roll against the target's pre-rolled defence."""
+        """H-ATK-2: one roll for each weapon wielded, the sword hand's first, while the
+        target lives."""
+        sword, off = self.weapon[runs, who], self.off[runs, who]
+        self.strike(runs, who, target, numpy.where(sword >= 0, sword, off))
+        again = (sword >= 0) & (off >= 0) & ~self.dead[runs, target]
+        if again.any():
+            self.strike(runs[again], who[again], target[again], off[again])
+
+    def strike(self, runs: Ints, who: Ints, target: Ints, slot: Ints) -> None:
+        """H-ATK-3..5: one weapon roll against the target's pre-rolled defence."""
         r = self.roster
-        slot = self.weapon[runs, who]
         c = r.weapon_c[who, slot] - PRONE * self.prone[runs, who]
         raw, d6 = self.roll(runs, c)
         result = raw + r.weapon_p[who, slot]
@@ -506,7 +524,12 @@ class Fights:
         self.dazed[runs[effect == DAZE], who[effect == DAZE]] = True
         self.prone[runs[effect == FALL], who[effect == FALL]] = True
         self.weapon[runs[effect == DROP_SWORD], who[effect == DROP_SWORD]] = -1
-        self.shield[runs[effect == DROP_OTHER], who[effect == DROP_OTHER]] = False
+        # the other arm drops the off-hand's weapon, else its shield (H-EFF-3)
+        other = effect == DROP_OTHER
+        weapon_there = other & (self.off[runs, who] >= 0)
+        self.off[runs[weapon_there], who[weapon_there]] = -1
+        shield_there = other & ~weapon_there
+        self.shield[runs[shield_there], who[shield_there]] = False
         worse = ~r.injured[before] | (r.level_high[now] < r.level_high[before])
         runs, who, now = runs[worse], who[worse], now[worse]
         self.injured_at[runs, who] = self.clock[runs]
@@ -568,7 +591,11 @@ class Fights:
         """Runs where nobody standing can attack or draw a weapon any more."""
         r = self.roster
         able = ~(self.dead[runs] | self.unconscious[runs] | self.dazed[runs])
-        armed = (self.weapon[runs] >= 0) | (self.carried[runs] < r.kit_size[None, :])
+        armed = (
+            (self.weapon[runs] >= 0)
+            | (self.off[runs] >= 0)
+            | (self.carried[runs] < r.kit_size[None, :])
+        )
         return numpy.logical_not((able & armed).any(axis=1))
 
     def turn(self, runs: Ints) -> None:
@@ -581,7 +608,7 @@ class Fights:
         self.raised[runs, who] = False
         able = ~self.out(runs, who) & ~self.dazed[runs, who]
         tired = able & (self.fatigue[runs, who] >= r.base[who] + BREATHER_GAP)
-        armed = self.weapon[runs, who] >= 0
+        armed = (self.weapon[runs, who] >= 0) | (self.off[runs, who] >= 0)
         attacks = able & ~tired & armed
         draws = able & ~tired & ~armed & (self.carried[runs, who] < r.kit_size[who])
         # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
