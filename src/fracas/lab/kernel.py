@@ -82,8 +82,10 @@ class Outcome:
 
 def qualifies(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str]) -> bool:
     """Whether :func:`simulate` plays this setup exactly as the engine would with these
-    policies (by side, or by combatant id): Heimr, everyone in one plain square, melee
-    weapons only, no shield in a weapon's place, every side playing ``heimr-melee``.
+    policies (by side, or by combatant id): Heimr, everyone standing in one plain square
+    (no terrain, concealment or heights), melee weapons only (in hand or carried), nobody
+    prone, injured, hidden or under an effect at the start, every side playing
+    ``heimr-melee``.
 
     >>> qualifies("sides", {}, {})
     False
