@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fracas.dice import HeimrChallenge
 from fracas.engine import Action, Encounter, RandomDice, view
@@ -399,25 +401,41 @@ REPLAYS = 40
 class Replay:
     """The kernel's dice, read from the engine's log of rolls (one run at a time)."""
 
-    def __init__(self, rolls: list[tuple[int, int, int]]) -> None:
-        self.rolls = rolls  # (consistency, raw, d6)
+    def __init__(self, dice: RandomDice) -> None:
+        self.rolls: list[tuple[int, int, int, str]] = []  # (consistency, raw, d6, purpose)
+        for drawn in dice.drawn:
+            challenge = HeimrChallenge.parse(drawn.notation)
+            roll = challenge.evaluate(list(drawn.faces))
+            self.rolls.append(
+                (challenge.consistency, roll.parts["raw"], roll.parts["d6"], drawn.purpose)
+            )
         self.at = 0
 
     def __call__(self, runs: Any, c: Any) -> tuple[Any, Any]:
         assert len(runs) == 1
-        consistency, raw, d6 = self.rolls[self.at]
-        assert int(c[0]) == consistency, f"roll {self.at}: C{int(c[0])}, engine C{consistency}"
+        consistency, raw, d6, purpose = self.rolls[self.at]
+        assert int(c[0]) == consistency, (
+            f"roll {self.at} ({purpose}): C{int(c[0])}, not C{consistency}"
+        )
         self.at += 1
         return numpy.array([raw]), numpy.array([d6])
 
+    def check_all_used(self) -> None:
+        """Every roll was asked for, except the pre-rolls of a fight nobody could win any
+        more, which the kernel skips (it plays those to the end without dice)."""
+        left = [purpose for *_, purpose in self.rolls[self.at :]]
+        assert all(p.endswith(("'s dodge", "'s block", "'s parry")) for p in left), left[:3]
 
-def engine_rolls(dice: RandomDice) -> list[tuple[int, int, int]]:
-    out = []
-    for drawn in dice.drawn:
-        challenge = HeimrChallenge.parse(drawn.notation)
-        roll = challenge.evaluate(list(drawn.faces))
-        out.append((challenge.consistency, roll.parts["raw"], roll.parts["d6"]))
-    return out
+
+def replayed(spec: dict[str, Any], dice: RandomDice, seed: numpy.random.SeedSequence) -> Outcome:
+    """The kernel's outcome of one fight with the engine's rolls."""
+    fights = Fights(Roster(build(spec)), [seed], 2000)
+    replay = Replay(dice)
+    fights.roll = replay  # type: ignore[method-assign]
+    fights.begin()
+    (outcome,) = fights.play()
+    replay.check_all_used()
+    return outcome
 
 
 @pytest.mark.parametrize("name", sorted(BUILDS))
@@ -425,14 +443,64 @@ def engine_rolls(dice: RandomDice) -> list[tuple[int, int, int]]:
 def test_the_kernel_replays_the_engines_dice_to_the_same_end(name: str) -> None:
     spec = BUILDS[name]
     start = Encounter(find("heimr"), spec)
-    roster = Roster(build(spec))
     for i, seed in enumerate(numpy.random.SeedSequence(41).spawn(REPLAYS)):
         dice = RandomDice(int(seed.generate_state(1, numpy.uint64)[0]))
         engine = play_out(start, seed, dice=dice)
-        fights = Fights(roster, [seed], 2000)
-        replay = Replay(engine_rolls(dice))
-        fights.roll = replay  # type: ignore[method-assign]
-        fights.begin()
-        (mine,) = fights.play()
-        assert mine == engine, f"{name}, run {i}"
-        assert replay.at == len(replay.rolls), f"{name}, run {i}: rolls left over"
+        assert replayed(spec, dice, seed) == engine, f"{name}, run {i}"
+
+
+# -- random builds, replayed --------------------------------------------------------------
+
+WEAPONS = {
+    "Light weapon": "Knife fighting",
+    "Medium weapon": "Dueling",
+    "Great weapon": "Swordmanship",
+    "Pole arm": "Pole arms",
+}
+
+
+@st.composite
+def fighters(draw: st.DrawFn, name: str, side: str) -> dict[str, Any]:
+    sword = draw(st.sampled_from([*WEAPONS, None]))
+    two_handed = sword in ("Great weapon", "Pole arm")
+    off = None if two_handed else draw(st.sampled_from([None, "Medium shield", "Light weapon"]))
+    if off == "Light weapon" and sword not in (None, "Light weapon"):
+        off = None  # only an either-hand weapon goes beside another (H-ATK-2)
+    trained = {
+        ability: (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
+        for ability in {WEAPONS.get(sword or "", "Knife fighting"), "Agility", "Sword and shield"}
+    }
+    stats = {a: draw(st.integers(-1, 3)) for a in ("str", "dex", "sta")}
+    return sheet(
+        name,
+        side,
+        hp=draw(st.integers(1, 7)),
+        willpower=draw(st.integers(1, 4)),
+        abilities=trained,
+        sword=sword,
+        off=off,
+        carried=draw(st.sampled_from([[], ["Light weapon"], ["Medium weapon"]])),
+        **stats,
+    )
+
+
+@st.composite
+def fights(draw: st.DrawFn) -> dict[str, Any]:
+    sides = draw(st.sampled_from([("n", "s"), ("n", "n", "s"), ("n", "s", "n", "s")]))
+    people = [draw(fighters(f"f{i}", side)) for i, side in enumerate(sides)]
+    stances = {
+        p["name"]: draw(st.sampled_from(["dodge", "block", "parry", "none"]))
+        for p in people
+        if draw(st.booleans())
+    }
+    return setup(people, stances=stances)
+
+
+@given(spec=fights(), entropy=st.integers(0, 2**32 - 1))
+@settings(max_examples=40)
+@pytest.mark.rule("H-ATK-2", "H-ATK-4", "H-DEF-3", "H-FAT-2", "H-HP-2")
+def test_random_builds_replay_exactly(spec: dict[str, Any], entropy: int) -> None:
+    seed = numpy.random.SeedSequence(entropy)
+    dice = RandomDice(entropy)
+    engine = play_out(Encounter(find("heimr"), spec), seed, dice=dice)
+    assert replayed(spec, dice, seed) == engine
