@@ -201,18 +201,7 @@ class Roster:
         self.part_of_d6 = numpy.array(
             [0] + [parts.index(tables.body_parts[f]) for f in range(1, 7)]
         )
-        codes = {"Daze": DAZE, "Fall": FALL}
-        self.part_effect = numpy.array(
-            [
-                codes.get(
-                    tables.injury_effects.get(p, ""),
-                    (DROP_OTHER if p == "other arm" else DROP_SWORD)
-                    if tables.injury_effects.get(p) == "Drop"
-                    else NO_EFFECT,
-                )
-                for p in parts
-            ]
-        )
+        self.part_effect = numpy.array([_injury_effect(tables.injury_effects, p) for p in parts])
         self.breather = tables.fatigue.breather
         # H-HP-1: the injury level by hit points, over a range wide enough for any blow.
         self.hp_low = int(min(-64, self.hp.min() - 64))
@@ -238,6 +227,15 @@ class Roster:
     def level(self, hp: Ints) -> Ints:
         """Indexes into the level arrays for ``hp``."""
         return numpy.clip(hp - self.hp_low, 0, len(self.injured) - 1)
+
+
+def _injury_effect(effects: Mapping[str, str], part: str) -> int:
+    """H-HP-2: what an injury to ``part`` does, as a code; Drop empties the hand of the
+    arm hit (the other arm's, or the sword hand for any other part, as the engine does)."""
+    name = effects.get(part)
+    if name == "Drop":
+        return DROP_OTHER if part == "other arm" else DROP_SWORD
+    return {"Daze": DAZE, "Fall": FALL}.get(name or "", NO_EFFECT)
 
 
 def _defence(people: list[Combatant], kind: str) -> tuple[Ints, Ints, Bools]:
