@@ -19,7 +19,7 @@ from fracas.rules.heimr.odds import BODY_PARTS, Side, attack_between, attack_odd
 from fracas.rules.heimr.setup import build
 from fracas.table.encounterfile import load
 
-from heimr_builders import encounter, sheet
+from heimr_builders import encounter, setup, sheet
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -176,3 +176,14 @@ def test_bad_words_get_one_message(words: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.rule("H-POS-1")
+def test_a_prone_fighter_attacks_and_defends_at_minus_two() -> None:
+    people = [sheet("ylva", "n", sword="Light weapon"), sheet("hrolf", "s", sword="Light weapon")]
+    standing = attack_between(build(setup(people)), "ylva", "hrolf")
+    both_down = build(setup(people, place={"ylva": {"prone": True}, "hrolf": {"prone": True}}))
+    prone = attack_between(both_down, "ylva", "hrolf")
+    assert standing.defence is not None and prone.defence is not None
+    assert prone.attack.consistency == standing.attack.consistency - 2
+    assert prone.defence.consistency == standing.defence.consistency - 2

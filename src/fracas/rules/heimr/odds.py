@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Literal
 
 from fracas.dice import HeimrChallenge
-from fracas.rules.heimr.combat import AIM_PENALTY, REPEAT_PENALTY, defence_ability
+from fracas.rules.heimr.combat import AIM_PENALTY, PRONE_PENALTY, REPEAT_PENALTY, defence_ability
 from fracas.rules.heimr.state import DEFENCES, Defence, HeimrState
 
 Kind = Literal["fails", "hit", "touch", "miss"]
@@ -215,7 +215,7 @@ def attack_between(
     """:func:`attack_odds` for two combatants of an encounter: the attacker's first weapon
     (its ability, bonus and damage) against the defence the defender would pre-roll (its
     stance, else block, else dodge, H-DEF-2) or ``defence``, with their fatigue unless
-    given, and the campaign's body parts.
+    given, the prone's -2 (H-POS-1) and the campaign's body parts.
     """
     people = state.combatants
     for cid in (attacker_id, defender_id):
@@ -231,7 +231,7 @@ def attack_between(
         ability.consistency,
         ability.potential + weapon.potential_bonus,
         a.fatigue if fatigue is None else fatigue,
-        penalty,
+        penalty + (PRONE_PENALTY if a.prone else 0),  # H-POS-1
         a.stats.physical(ability),
     )
     stance = d.stance if defence is None else defence
@@ -250,7 +250,7 @@ def attack_between(
             skill.consistency,
             skill.potential + bonus,
             d.fatigue if defender_fatigue is None else defender_fatigue,
-            defender_penalty,
+            defender_penalty + (PRONE_PENALTY if d.prone else 0),
             d.stats.physical(skill),
         )
     return attack_odds(
