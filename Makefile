@@ -45,6 +45,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
 
 # Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;
 # each prints one JSON line, its other output goes to build/fuzz/NAME.log.

@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas import dice
+from fracas.cli import attack
 from fracas.cli.app import app, fail
 from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.errors import quote
@@ -580,6 +581,8 @@ def odds(
 
     Example: fracas odds heimr C3P2 vs C2P1
     """
+    if system == "heimr" and expression[:1] == ["attack"]:
+        return attack.odds_command(expression[1:], as_json)  # one attack: fracas.cli.attack
     mech = _parse(system, expression)
     if plot is not None and not plot.parent.is_dir():
         fail(f"--plot {str(plot)!r}: the folder {str(plot.parent)!r} does not exist")

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
-from fracas.rules.heimr import effects, health, hiding, setup, terrain, turns
+from fracas.rules.heimr import combat, effects, health, hiding, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
@@ -472,6 +472,7 @@ class HeimrRules(Ruleset[HeimrState]):
                 max_hp=c.stats.hit_points,
                 willpower=c.willpower,
                 fatigue=c.fatigue,
+                base_fatigue=combat.base_fatigue(state, c),
                 stance=c.stance,
                 readied=None
                 if c.readied is None
