@@ -81,6 +81,10 @@ class Ruleset(ABC, Generic[S]):
     def observe(self, state: S, side: str | None) -> dict[str, Any]:
         """What ``side`` may know of ``state``; ``None`` is the game master, who sees all."""
 
+    def combatant_ids(self, state: S) -> list[str]:
+        """Everyone in the encounter, by id; by default those the game master sees."""
+        return list(self.observe(state, None).get("combatants", {}))
+
     def sides(self, state: S) -> list[str]:
         """The sides of the encounter, in order of first appearance among the combatants."""
         combatants = self.observe(state, None).get("combatants", {})

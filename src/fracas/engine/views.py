@@ -46,19 +46,24 @@ def view(
         if to_move in hidden:
             to_move = None  # somebody acts, but the side may not know who: "waiting"
     start = 0 if log_tail is None else max(0, len(encounter.log) - log_tail)
-    log = []
-    for entry in encounter.log[start:]:
-        seen = (e.for_side(side) for e in entry.events)
-        log.append([e.to_dict() for e in seen if e is not None])
     return {
         "ruleset": encounter.ruleset.id,
         "side": side,
         "to_move": to_move,
         "over": encounter.is_over(),
         "state": state,
-        "log": log,
+        "log": side_log(encounter, side, start),
         "log_start": start,
     }
+
+
+def side_log(encounter: Encounter[S], side: str | None, start: int = 0) -> list[list[Any]]:
+    """The log from entry ``start`` on, each entry's events as ``side`` sees them."""
+    log = []
+    for entry in encounter.log[start:]:
+        seen = (e.for_side(side) for e in entry.events)
+        log.append([e.to_dict() for e in seen if e is not None])
+    return log
 
 
 def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:
@@ -82,7 +87,7 @@ def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:
 
 def _hidden_from(encounter: Encounter[S], seen: dict[str, Any]) -> set[str]:
     """The combatants the game master sees and the side's observer leaves out."""
-    everyone = encounter.ruleset.observe(encounter.state, None).get("combatants", {})
+    everyone = encounter.ruleset.combatant_ids(encounter.state)
     return set(everyone) - set(seen.get("combatants", {}))
 
 

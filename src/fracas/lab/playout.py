@@ -24,6 +24,8 @@ from typing import Any
 import numpy
 
 from fracas.engine import Encounter, view
+from fracas.engine.views import side_log
+from fracas.lab.legal import Legal
 from fracas.lab.policies import Policy
 
 GM = "gm"
@@ -50,22 +52,24 @@ class LazyView(Mapping[str, Any]):
         self._encounter = encounter
         self._side = side
         self._view: dict[str, Any] | None = None
-        self._full = False
 
-    def _seen(self, full: bool) -> dict[str, Any]:
-        if self._view is None or (full and not self._full):
-            self._view = view(self._encounter, self._side, None if full else 0)
-            self._full = full
+    def _seen(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = view(self._encounter, self._side, 0)
+            self._view["log_start"] = 0
         return self._view
 
     def __getitem__(self, key: str) -> Any:
-        return self._seen(full=key in ("log", "log_start"))[key]
+        seen = self._seen()
+        if key == "log" and len(seen["log"]) != len(self._encounter.log):
+            seen["log"] = side_log(self._encounter, self._side)
+        return seen[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._seen(full=False))
+        return iter(self._seen())
 
     def __len__(self) -> int:
-        return len(self._seen(full=False))
+        return len(self._seen())
 
 
 # -- reading the end of an encounter, per ruleset ---------------------------------------
@@ -133,7 +137,7 @@ def play_out(
         actor = encounter.to_move
         if actor is None:
             break
-        legal = list(encounter.legal_actions(actor))
+        legal = Legal(encounter, actor)
         if not legal:
             break
         side = None if actor == GM else sides.get(actor, actor)

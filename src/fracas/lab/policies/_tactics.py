@@ -19,19 +19,20 @@ from typing import Any
 import numpy
 
 from fracas.engine import Action
+from fracas.lab.legal import verb_of
 
 
 def first(legal: Sequence[Action], *verbs: str) -> Action | None:
     """The first legal action with the first of ``verbs`` that has one."""
     for verb in verbs:
-        for action in legal:
-            if action.verb == verb:
-                return action
+        found = verb_of(legal, verb)
+        if found:
+            return found[0]
     return None
 
 
 def with_verb(legal: Sequence[Action], verb: str) -> list[Action]:
-    return [a for a in legal if a.verb == verb]
+    return verb_of(legal, verb)
 
 
 def find(
@@ -39,8 +40,8 @@ def find(
 ) -> Action | None:
     """The legal action ``verb target`` with exactly ``options``, if there is one."""
     wanted = tuple(sorted(options.items()))
-    for action in legal:
-        if action.verb == verb and action.target == target and action.options == wanted:
+    for action in verb_of(legal, verb):
+        if action.target == target and action.options == wanted:
             return action
     return None
 

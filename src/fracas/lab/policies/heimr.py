@@ -23,6 +23,7 @@ import numpy
 
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
+from fracas.lab.legal import actor_of
 from fracas.lab.policies._tactics import GameMaster, best, combatants, find, first, with_verb
 
 #: The attack challenge assumed until the log shows the fighter's own (C2P2: a trained
@@ -209,7 +210,7 @@ class DefaultPolicy:
     ) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        actor = legal[0].actor
+        actor = actor_of(legal)
         people = combatants(view)
         me = people.get(actor)
         if me is None:

@@ -45,6 +45,9 @@ class ClassicRules(Ruleset[ClassicState]):
     def verb_names(self, state: ClassicState) -> list[str]:
         return sorted(VERBS)
 
+    def combatant_ids(self, state: ClassicState) -> list[str]:
+        return list(state.combatants)
+
     def to_move(self, state: ClassicState) -> str | None:
         if not state.opened:
             return GM

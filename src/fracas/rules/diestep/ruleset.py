@@ -52,6 +52,9 @@ class DieStepRules(Ruleset[DieStepState]):
     def verb_names(self, state: DieStepState) -> list[str]:
         return sorted(VERBS)
 
+    def combatant_ids(self, state: DieStepState) -> list[str]:
+        return list(state.combatants)
+
     def to_move(self, state: DieStepState) -> str | None:
         if not state.started:
             return GM

@@ -55,6 +55,9 @@ class HeimrRules(Ruleset[HeimrState]):
     def verb_names(self, state: HeimrState) -> list[str]:
         return sorted(VERBS)
 
+    def combatant_ids(self, state: HeimrState) -> list[str]:
+        return list(state.combatants)
+
     def to_move(self, state: HeimrState) -> str | None:
         if not state.started:
             return GM

@@ -48,6 +48,9 @@ class SidesRules(Ruleset[SidesState]):
     def verb_names(self, state: SidesState) -> list[str]:
         return sorted(VERBS)
 
+    def combatant_ids(self, state: SidesState) -> list[str]:
+        return list(state.combatants)
+
     def to_move(self, state: SidesState) -> str | None:
         """The game master before the first round; the initiative winner's side while it
         chooses; the next character of the phasing side; the next to declare in melee;

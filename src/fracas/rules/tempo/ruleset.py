@@ -36,6 +36,9 @@ class TempoRules(Ruleset[TempoState]):
 
     # -- whose move --------------------------------------------------------------------
 
+    def combatant_ids(self, state: TempoState) -> list[str]:
+        return list(state.combatants)
+
     def to_move(self, state: TempoState) -> str | None:
         ex = state.exchange
         if state.over:

@@ -1,0 +1,81 @@
+"""The legal actions a policy is given, worked out a verb at a time as it asks.
+
+A policy that looks for an attack, then a breather, then the end of the turn asks three
+verbs and never pays for the other forty candidates; one that reads every action gets
+them all, once. Either way it sees exactly the actor's legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from fracas.engine import Action, Encounter
+
+__all__ = ["Legal", "actor_of", "verb_of"]
+
+
+class Legal(Sequence[Action]):
+    """The legal actions of ``actor`` in ``encounter``, listed lazily."""
+
+    def __init__(self, encounter: Encounter[Any], actor: str) -> None:
+        self.encounter = encounter
+        self.actor = actor
+        self._by_verb: dict[str, list[Action]] = {}
+        self._all: list[Action] | None = None
+
+    def verb(self, verb: str) -> list[Action]:
+        """The legal actions with ``verb``, in the order the ruleset proposes them."""
+        if self._all is not None:
+            return [a for a in self._all if a.verb == verb]
+        if verb not in self._by_verb:
+            self._by_verb[verb] = list(self.encounter.legal_actions(self.actor, {verb}))
+        return self._by_verb[verb]
+
+    def _everything(self) -> list[Action]:
+        if self._all is None:
+            self._all = list(self.encounter.legal_actions(self.actor))
+        return self._all
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        return self._everything()[index]
+
+    def __len__(self) -> int:
+        return len(self._everything())
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._everything())
+
+    def __bool__(self) -> bool:
+        if self._all is not None:
+            return bool(self._all)
+        return bool(self.encounter.legal_actions(self.actor))
+
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, Action)
+            and action.actor == self.actor
+            and self.encounter.is_legal(action)
+        )
+
+
+def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:
+    """The actions of ``legal`` with ``verb``: asked of a :class:`Legal` by verb.
+
+    >>> verb_of([Action.parse("ylva end"), Action.parse("ylva attack astrid")], "end")
+    [Action(actor='ylva', verb='end', target=None, options=())]
+    """
+    if isinstance(legal, Legal):
+        return legal.verb(verb)
+    return [a for a in legal if a.verb == verb]
+
+
+def actor_of(legal: Sequence[Action]) -> str:
+    """Whose actions these are (without listing a :class:`Legal`)."""
+    return legal.actor if isinstance(legal, Legal) else legal[0].actor
