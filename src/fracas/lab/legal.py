@@ -7,7 +7,7 @@ them all, once. Either way it sees exactly the actor's legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any, overload
 
 from fracas.engine import Action, Encounter
@@ -18,18 +18,27 @@ __all__ = ["Legal", "actor_of", "verb_of"]
 class Legal(Sequence[Action]):
     """The legal actions of ``actor`` in ``encounter``, listed lazily."""
 
-    def __init__(self, encounter: Encounter[Any], actor: str) -> None:
+    def __init__(
+        self, encounter: Encounter[Any], actor: str, together: Collection[str] = ()
+    ) -> None:
         self.encounter = encounter
         self.actor = actor
+        self.together = frozenset(together)
         self._by_verb: dict[str, list[Action]] = {}
         self._all: list[Action] | None = None
 
     def verb(self, verb: str) -> list[Action]:
-        """The legal actions with ``verb``, in the order the ruleset proposes them."""
+        """The legal actions with ``verb``, in the order the ruleset proposes them. The
+        first asked of the verbs ``together`` brings them all in one listing (a policy
+        that will look at each of them pays one turn check, not one a verb)."""
         if self._all is not None:
             return [a for a in self._all if a.verb == verb]
         if verb not in self._by_verb:
-            self._by_verb[verb] = list(self.encounter.legal_actions(self.actor, {verb}))
+            verbs = self.together if verb in self.together else frozenset({verb})
+            for v in verbs:
+                self._by_verb[v] = []
+            for action in self.encounter.legal_actions(self.actor, verbs):
+                self._by_verb[action.verb].append(action)
         return self._by_verb[verb]
 
     def _everything(self) -> list[Action]:

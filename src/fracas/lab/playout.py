@@ -137,11 +137,11 @@ def play_out(
         actor = encounter.to_move
         if actor is None:
             break
-        legal = Legal(encounter, actor)
-        if not legal:
-            break
         side = None if actor == GM else sides.get(actor, actor)
         chooser = gm if side is None else policies.get(side)
+        legal = Legal(encounter, actor, getattr(chooser, "verbs_together", ()))
+        if not legal:
+            break
         if chooser is None:
             known = ", ".join(sorted(policies))
             raise ValueError(f"no policy for side {side!r} (policies are given for {known})")

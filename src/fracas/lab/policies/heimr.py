@@ -201,6 +201,8 @@ class DefaultPolicy:
     """Heimr's default tactical policy (see the module's docstring)."""
 
     name = "default"
+    #: The verbs it looks at on most turns, listed in one go (fracas.lab.legal).
+    verbs_together = frozenset({"defend", "stand", "breather", "attack", "brawl", "draw", "end"})
 
     def __init__(self, ruleset_id: str = "heimr") -> None:
         self.ruleset_id = ruleset_id
