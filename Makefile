@@ -21,8 +21,9 @@ $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
+# The web table on the default store, with a table for every example (made when absent).
 run: $(VENV)/.installed
-	$(BIN)/fracas play examples/heimr/duel.yaml
+	$(BIN)/fracas serve --demo examples
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks

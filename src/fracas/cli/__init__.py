@@ -2,8 +2,8 @@
 
 Each command group lives in its own module and registers itself on
 :data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
-``tables``, ``export``, ``import``), dice (``roll``, ``odds``, ``demo``) and the Heimr
-chase (``chase``).
+``tables``, ``export``, ``import``), dice (``roll``, ``odds``, ``demo``), the Heimr
+chase (``chase``) and the web (``serve``).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from fracas.cli import play  # noqa: F401  (registers first: the tracker leads the help)
 from fracas.cli import dice  # noqa: F401
 from fracas.cli import chase  # noqa: F401
+from fracas.cli import serve  # noqa: F401
 
 # isort: on
 from fracas.cli.app import app
