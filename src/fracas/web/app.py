@@ -17,6 +17,7 @@ version is no longer the table's is answered "already applied" and changes nothi
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -25,7 +26,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import FormData
 
@@ -190,6 +197,11 @@ def gm_live(request: Request, name: GmTable, csrf: GmAuth, v: int = -1) -> Respo
     return _gm(request, name, csrf, fragment=True)
 
 
+@gm_router.get("/t/{name}/screen.json")
+def gm_screen(request: Request, name: GmTable) -> JSONResponse:
+    return _screen_json(request, name, None)
+
+
 @gm_router.post("/t/{name}/act", response_class=HTMLResponse)
 def gm_act(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
@@ -282,6 +294,16 @@ def _gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLResponse:
         return render_page(page, status=status, fragment=fragment)
 
 
+def _screen_json(request: Request, name: str, side: str | None) -> JSONResponse:
+    """The presenter's screen for ``side`` (the whole log), as JSON, with the version."""
+    with tables(request).hold(name) as table:
+        screen = table.screen(side, log_tail=0)
+        return JSONResponse(
+            {"version": table.version, "screen": dataclasses.asdict(screen)},
+            headers={"Cache-Control": "no-store"},
+        )
+
+
 def _earlier(table: Table, at: int) -> Table:
     """The table replayed to ply ``at``, to look at (never to play on)."""
     at = max(0, min(at, table.head))
@@ -367,6 +389,11 @@ def player_live(request: Request, seat: SideSeat, token: str, v: int = -1) -> Re
     if _version(request, seat.table) == v:
         return Response(status_code=204)
     return _player(request, seat, token, fragment=True)
+
+
+@player_router.get("/{token}/screen.json")
+def player_screen(request: Request, seat: SideSeat) -> JSONResponse:
+    return _screen_json(request, seat.table, seat.side)
 
 
 @player_router.post("/{token}/act", response_class=HTMLResponse)
