@@ -14,6 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from fracas.engine import Action
 from fracas.table.dicemode import RollRequest
+from fracas.table.odds import AttackOdds, attack_odds
 from fracas.table.presenter import GmScreen, Screen
 from fracas.table.seats import Seat
 from fracas.table.store import TableRecord
@@ -70,6 +71,12 @@ def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
+def _odds(table: Table, screen: Screen) -> list[AttackOdds]:
+    """The odds of every attack offered (the game master's screen only)."""
+    found = (attack_odds(table, text) for text in screen.offered)
+    return [odds for odds in found if odds is not None]
+
+
 def render_page(page: Page, status: int = 200, fragment: bool = False) -> HTMLResponse:
     context: dict[str, Any] = {"page": page}
     name = "index.html"
@@ -86,6 +93,7 @@ def render_page(page: Page, status: int = 200, fragment: bool = False) -> HTMLRe
             groups=grouped(screen.offered) if page.at is None else [],
             shapes=shapes,
             sides=table.sides() if page.side is None else [],
+            odds=_odds(table, screen) if page.side is None and page.at is None else [],
         )
         name = "table.html"
     template = ENV.get_template(name)

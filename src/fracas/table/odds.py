@@ -1,0 +1,103 @@
+"""The odds of an attack before it is committed, for the game master's screen: the
+exact chance to hit and the damage it would do, from the dice layer, with the modifiers
+that make the attacker's challenge.
+
+Heimr (the core): a weapon attack is the attacker's challenge (its ability, the
+modifiers of :func:`fracas.rules.heimr.combat.attack_mods` and the weapon's potential
+bonus) against the target's pre-rolled defence, a known number: it hits when its result
+is higher, or when the attack's d6 is not below the attacker's fatigue and the defence
+failed outright (H-ATK-4, H-DEF-2, H-FAT-1). Other rulesets: not yet (``None``).
+
+The odds read the whole state: they are for the game master only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from fracas.dice.heimr import HeimrChallenge
+from fracas.engine import Action
+from fracas.table.table import Table
+
+__all__ = ["AttackOdds", "attack_odds"]
+
+
+@dataclass(frozen=True)
+class AttackOdds:
+    """An attack's exact chance to hit and its damage distribution (damage: chance)."""
+
+    action: str
+    challenge: str
+    against: str
+    modifiers: tuple[str, ...]
+    hit: Fraction
+    damage: tuple[tuple[int, Fraction], ...]
+    note: str | None = None
+
+    @property
+    def percent(self) -> str:
+        return f"{float(self.hit) * 100:.1f}%"
+
+
+def attack_odds(table: Table, text: str) -> AttackOdds | None:
+    """The odds of ``text`` (an attack) on ``table``, or ``None`` where they are not
+    worked out (another ruleset, not an attack, a shot whose defence is rolled then)."""
+    if table.ruleset.id != "heimr":
+        return None
+    try:
+        action = Action.parse(text)
+    except ValueError:
+        return None
+    if action.verb != "attack" or action.target is None:
+        return None
+    return _heimr(table.encounter.state, action)
+
+
+def _heimr(state: Any, action: Action) -> AttackOdds | None:
+    from fracas.rules.heimr import combat, effects
+
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target)
+    if attacker is None or target is None or not attacker.weapons():
+        return None
+    weapon = attacker.weapons()[0]
+    part = dict(action.options).get("part")
+    ability = attacker.stats.abilities[weapon.ability]
+    mods = combat.attack_mods(state, attacker, target, weapon, part)
+    consistency = ability.consistency + sum(v for _, v in mods)
+    potential = ability.potential + weapon.potential_bonus
+    challenge = HeimrChallenge(consistency, potential)
+    shown = [f"{why} {v:+d}C" for why, v in mods]
+    if weapon.potential_bonus:
+        shown.append(f"weapon {weapon.potential_bonus:+d}P")
+    held = target.defence
+    defends = effects.can_defend(target) and target.holding is None and held is not None
+    if defends and not weapon.melee and (held.kind == "parry" or target.ready_dodge):
+        return None  # the defence is rolled at the shot: not a known number
+    # Only a physical ability's roll fails outright on fatigue (H-FAT-1).
+    fatigue = attacker.fatigue if attacker.stats.physical(ability) else -(10**9)
+    note = None
+    if not defends:
+        hit, against = Fraction(1), f"{target.name} cannot defend"
+    else:
+        against = f"{target.name}'s {held.kind} {held.result}"
+        hit, note = _beats(challenge, held.result, held.failed, fatigue)
+    miss = 1 - hit
+    damage = tuple((d, p) for d, p in ((0, miss), (weapon.damage, hit)) if p)
+    return AttackOdds(str(action), challenge.notation(), against, tuple(shown), hit, damage, note)
+
+
+def _beats(
+    challenge: HeimrChallenge, defence: int, defence_failed: bool, fatigue: int
+) -> tuple[Fraction, str | None]:
+    """P(the attack hits): its result above ``defence`` (any result, if the defence failed
+    outright), unless its roll before potential is below ``fatigue`` (H-FAT-1)."""
+    chance = Fraction(0)
+    for (raw, _d6), p in challenge.joint().items():
+        if raw < fatigue:
+            continue
+        if defence_failed or raw + challenge.potential > defence:
+            chance += p
+    return chance, None

@@ -1,0 +1,54 @@
+"""The chance to hit the GM's page shows before an attack is the one ``fracas odds``
+gives for the same challenge against the same defence."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from tests.web.webtools import EXAMPLES, Web
+from typer.testing import CliRunner
+
+from fracas.cli import app
+from fracas.table.odds import attack_odds
+from fracas.table.scripts import Script
+from fracas.table.table import Table
+
+
+def cli_chance(challenge: str, defence: int) -> Fraction:
+    result = CliRunner().invoke(app, ["odds", "heimr", challenge, "--json"])
+    assert result.exit_code == 0, result.output
+    exact = json.loads(result.output)["exact"]
+    return sum((Fraction(p) for r, p in exact.items() if int(r) > defence), Fraction(0))
+
+
+@pytest.mark.rule("H-ATK-4")
+@pytest.mark.parametrize(
+    ("example", "plies"), [("heimr/duel", 1), ("heimr/duel", 5), ("heimr/duel", 9)]
+)
+def test_the_shown_chance_to_hit_is_fracas_odds(tmp_path: Path, example: str, plies: int) -> None:
+    web = Web(tmp_path)
+    script = Script.read(EXAMPLES / f"{example}.script")
+    web.start(f"{example}.yaml", seed=script.seed)
+    for _, line in script.lines[:plies]:
+        assert web.act(line)[0] == 303
+    table = Table.resume(web.store, "t")
+    page = web.page()
+    rows = re.findall(
+        r'<tr data-action="([^"]+)"><td>[^<]*</td><td>(C-?\d+P-?\d+)[^<]*? against [^<]*? (\d+)'
+        r'</td>\s*<td class="hit">([\d.]+)% to hit</td>',
+        page,
+    )
+    attacks = [a for a in table.offered(None) if attack_odds(table, str(a)) is not None]
+    assert rows, "no odds on the GM's page"
+    assert len(rows) == len(attacks)
+    for action, challenge, defence, shown in rows:
+        odds = attack_odds(table, action)
+        assert odds is not None and odds.challenge == challenge
+        expected = cli_chance(challenge, int(defence))
+        assert odds.hit == expected
+        assert shown == f"{float(expected) * 100:.1f}"
+    assert 'id="odds"' not in web.client().get(web.link(table.sides()[0])).text
