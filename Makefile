@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,11 +32,18 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
+# The browser tests drive Debian's Chromium (Playwright cannot download its own here);
+# installed once, when missing. Without it (no root, no apt) those tests are skipped.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+			>/dev/null 2>&1 || echo "chromium could not be installed: the browser tests will be skipped"; }
+
 # pytest exits 5 when it collects nothing; that is not a failure here.
 pytest: $(VENV)/.dev-installed
 	$(BIN)/pytest; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
 
-test: lint typecheck pytest
+test: lint typecheck browser pytest
 
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
