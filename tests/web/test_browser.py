@@ -48,9 +48,8 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-def serve(folder: Path, example: str, seed: int | None) -> AbstractContextManager[Server]:
-    """A server over a new store holding the example as table ``t``."""
-    db = f"sqlite:///{folder / 'tables.db'}"
+def serve(db: str, example: str, seed: int | None) -> AbstractContextManager[Server]:
+    """A server over the new store ``db`` holding the example as table ``t``."""
     store = Store.open(db)
     ruleset, setup, title = encounterfile.load(EXAMPLES / example)
     Table.start(store, "t", ruleset, setup, title, seed=seed)
@@ -105,9 +104,9 @@ def status(page: object) -> str:
     return page.inner_text("#status")  # type: ignore[attr-defined,no-any-return]
 
 
-def test_a_heimr_duel_to_its_end_in_the_browser(browser: object, tmp_path: Path) -> None:
+def test_a_heimr_duel_to_its_end_in_the_browser(browser: object, db_url: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    server_cm = serve(tmp_path, "heimr/duel.yaml", seed=1)
+    server_cm = serve(db_url, "heimr/duel.yaml", seed=1)
     with server_cm as server:
         gm = browser.new_context().new_page()  # type: ignore[attr-defined]
         gm.set_default_timeout(WAIT)
@@ -166,11 +165,11 @@ def test_a_heimr_duel_to_its_end_in_the_browser(browser: object, tmp_path: Path)
 
 @pytest.mark.parametrize("example", ["classic/ford", "sides/mace", "tempo/feint", "diestep/charge"])
 def test_an_encounter_of_each_ruleset_in_the_browser(
-    browser: object, tmp_path: Path, example: str
+    browser: object, db_url: str, example: str
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     script = Script.read(EXAMPLES / f"{example}.script")
-    server_cm = serve(tmp_path, f"{example}.yaml", seed=script.seed)
+    server_cm = serve(db_url, f"{example}.yaml", seed=script.seed)
     with server_cm as server:
         gm = browser.new_context().new_page()  # type: ignore[attr-defined]
         gm.set_default_timeout(WAIT)

@@ -31,7 +31,7 @@ def test_player_links_show_no_secret_and_the_gm_page_shows_them(
     script: Path, tmp_path: Path
 ) -> None:
     played = Script.read(script)
-    web = Web(tmp_path)
+    web = Web(f"sqlite:///{tmp_path / 'web.db'}")
     web.start(str(script.with_suffix(".yaml").relative_to(EXAMPLES)), seed=played.seed)
     table = Table.resume(web.store, "t")
     sides = table.sides()

@@ -30,7 +30,7 @@ def cli_chance(challenge: str, defence: int) -> Fraction:
     ("example", "plies"), [("heimr/duel", 1), ("heimr/duel", 5), ("heimr/duel", 9)]
 )
 def test_the_shown_chance_to_hit_is_fracas_odds(tmp_path: Path, example: str, plies: int) -> None:
-    web = Web(tmp_path)
+    web = Web(f"sqlite:///{tmp_path / 'web.db'}")
     script = Script.read(EXAMPLES / f"{example}.script")
     web.start(f"{example}.yaml", seed=script.seed)
     for _, line in script.lines[:plies]:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from tests.web.webtools import Web, error_of, version_of
 
@@ -13,8 +11,8 @@ from fracas.table.table import Table
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Web:
-    web = Web(tmp_path)
+def web(db_url: str) -> Web:
+    web = Web(db_url)
     web.start("heimr/duel.yaml")
     return web
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from pathlib import Path
 
 import httpx
 from tests.web.servers import GM_TOKEN, running
@@ -36,8 +35,8 @@ def csrf(client: httpx.Client) -> str:
     return found.group(1)
 
 
-def test_a_player_on_another_server_sees_a_change_within_the_poll(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'tables.db'}"
+def test_a_player_on_another_server_sees_a_change_within_the_poll(db_url: str) -> None:
+    db = db_url
     lines = duel(db)
     store = Store.open(db)
     token = Seats(store).open(store.table("t").id, "raiders")
@@ -53,8 +52,8 @@ def test_a_player_on_another_server_sees_a_change_within_the_poll(tmp_path: Path
         assert answer.status_code == 200 and 'data-version="1"' in answer.text
 
 
-def test_killing_the_server_in_a_burst_loses_no_acknowledged_action(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'tables.db'}"
+def test_killing_the_server_in_a_burst_loses_no_acknowledged_action(db_url: str) -> None:
+    db = db_url
     lines = duel(db)
     acknowledged: dict[int, str] = {}
     lock = threading.Lock()

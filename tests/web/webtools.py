@@ -24,8 +24,8 @@ GM_TOKEN = "the-game-master-secret-for-tests"
 class Web:
     """An app over a fresh store, and a game master's client."""
 
-    def __init__(self, folder: Path) -> None:
-        self.store = Store.open(f"sqlite:///{folder / 'web.db'}")
+    def __init__(self, url: str) -> None:
+        self.store = Store.open(url)
         self.app = create_app(self.store, GM_TOKEN)
         self.gm = TestClient(self.app)
         assert self.gm.get(f"/gm/login?token={GM_TOKEN}", follow_redirects=False).status_code == 303
