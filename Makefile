@@ -48,6 +48,7 @@ test: lint typecheck browser pytest
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
