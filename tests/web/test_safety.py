@@ -208,3 +208,26 @@ def test_physical_dice_are_asked_by_form_until_possible(web: Web) -> None:
     assert table.head == 2
     rolled = [f for roll in table.encounter.log[-1].rolls for f in roll.faces]
     assert rolled and set(rolled) == {1}
+
+
+def test_a_player_types_in_its_own_dice(web: Web) -> None:
+    link = web.link("shieldwall", may_act=True)
+    web.act("gm begin")
+    assert web.post("/gm/t/t/dice", mode="typed")[0] == 303
+    player = web.client()
+    fields = {"action": "ylva attack astrid", "version": "1"}
+    asked = player.post(f"{link}/act", data=fields)
+    assert asked.status_code == 200 and 'id="faces-form"' in asked.text
+    answers: list[str] = []
+    page = asked.text
+    while 'id="faces-form"' in page:
+        count = len(page.split("</b> (")[1].split(")")[0].split(", "))
+        answers.append(" ".join(["1"] * count))
+        answer = player.post(
+            f"{link}/act",
+            data={**fields, "answers": answers[:-1], "faces": answers[-1]},
+            follow_redirects=False,
+        )
+        page = answer.text
+    assert answer.status_code == 303
+    assert web.store.table("t").head == 2
