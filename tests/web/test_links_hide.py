@@ -50,6 +50,8 @@ def test_player_links_show_no_secret_and_the_gm_page_shows_them(
             page = players[side].get(links[side])
             live = players[side].get(links[side] + "/live?v=-1")
             data = players[side].get(links[side] + "/screen.json")
+            export = players[side].get(links[side] + "/export.json")
+            assert export.status_code == 200
             assert page.status_code == live.status_code == data.status_code == 200
             screen = data.json()["screen"]
             whole = json.dumps(screen, ensure_ascii=False)
@@ -60,6 +62,7 @@ def test_player_links_show_no_secret_and_the_gm_page_shows_them(
                 (text_of(page.text), present_part(text_of(page.text))),
                 (text_of(live.text), present_part(text_of(live.text))),
                 (whole, present),
+                (export.text, ""),
             ):
                 found += [
                     f"line {number} ({line}), {side}: {s!r}" for s in told.never if leaks(s, shown)

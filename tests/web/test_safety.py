@@ -231,3 +231,16 @@ def test_a_player_types_in_its_own_dice(web: Web) -> None:
         page = answer.text
     assert answer.status_code == 303
     assert web.store.table("t").head == 2
+
+
+def test_the_gm_saves_and_a_side_exports_only_its_view(web: Web) -> None:
+    web.act("gm begin")
+    web.act("ylva attack astrid")
+    save = web.gm.get("/gm/t/t/export.json")
+    assert save.status_code == 200 and "attachment" in save.headers["content-disposition"]
+    again = Table.import_save(web.store, "again", save.json())
+    assert again.head == 2
+    link = web.link("raiders")
+    assert web.client().get("/gm/t/t/export.json").status_code == 403
+    view = web.client().get(f"{link}/export.json").json()
+    assert view["side"] == "raiders" and "log" not in view

@@ -202,6 +202,13 @@ def gm_screen(request: Request, name: GmTable) -> JSONResponse:
     return _screen_json(request, name, None)
 
 
+@gm_router.get("/t/{name}/export.json")
+def gm_export(request: Request, name: GmTable) -> Response:
+    """The save: the whole log, replayable (``fracas import`` reads it)."""
+    with tables(request).hold(name) as table:
+        return _download(table.dumps(None), f"{name}.json")
+
+
 @gm_router.post("/t/{name}/act", response_class=HTMLResponse)
 def gm_act(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
@@ -304,6 +311,17 @@ def _screen_json(request: Request, name: str, side: str | None) -> JSONResponse:
         )
 
 
+def _download(text: str, filename: str) -> Response:
+    return Response(
+        text,
+        media_type="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
 def _earlier(table: Table, at: int) -> Table:
     """The table replayed to ply ``at``, to look at (never to play on)."""
     at = max(0, min(at, table.head))
@@ -394,6 +412,13 @@ def player_live(request: Request, seat: SideSeat, token: str, v: int = -1) -> Re
 @player_router.get("/{token}/screen.json")
 def player_screen(request: Request, seat: SideSeat) -> JSONResponse:
     return _screen_json(request, seat.table, seat.side)
+
+
+@player_router.get("/{token}/export.json")
+def player_export(request: Request, seat: SideSeat) -> Response:
+    """The side's view of the table: never more than that side may know."""
+    with tables(request).hold(seat.table) as table:
+        return _download(table.dumps(seat.side), f"{seat.table}-{seat.side}.json")
 
 
 @player_router.post("/{token}/act", response_class=HTMLResponse)
