@@ -244,3 +244,12 @@ def test_the_gm_saves_and_a_side_exports_only_its_view(web: Web) -> None:
     assert web.client().get("/gm/t/t/export.json").status_code == 403
     view = web.client().get(f"{link}/export.json").json()
     assert view["side"] == "raiders" and "log" not in view
+
+
+def test_the_encounter_schema_and_too_many_answers(web: Web) -> None:
+    schema = web.gm.get("/gm/schema/encounter.json").json()
+    assert "ruleset" in schema["properties"]
+    assert web.client().get("/gm/schema/encounter.json").status_code == 403
+    status, _ = web.post("/gm/t/t/act", action="gm begin", version="0", answers=["1"] * 501)
+    assert status == 400
+    assert web.store.table("t").version == 0

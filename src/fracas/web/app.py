@@ -36,6 +36,7 @@ from fastapi.responses import (
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import FormData
 
+from fracas.table import encounterfile
 from fracas.table.seats import Seat, Seats
 from fracas.table.store import Store, StoreError
 from fracas.table.table import Table
@@ -47,6 +48,8 @@ __all__ = ["create_app"]
 GM_COOKIE = "fracas_gm"
 #: Longest form field read (an action, a line of faces).
 MAX_FIELD = 4000
+#: Most answers (rolls and throws typed in) one pending action may carry.
+MAX_ANSWERS = 500
 
 
 def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) -> FastAPI:
@@ -143,6 +146,8 @@ async def read_form(request: Request) -> dict[str, Any]:
             raise HTTPException(400, f"field {key[:40]!r}: expected text, not a file")
         if key == "answers":
             fields.setdefault("answers", []).append(value[:MAX_FIELD])
+            if len(fields["answers"]) > MAX_ANSWERS:
+                raise HTTPException(400, f"more than {MAX_ANSWERS} rolls typed in for one action")
         else:
             fields[key] = value[:MAX_FIELD]
     return fields
@@ -183,6 +188,12 @@ def login(request: Request, token: str = "") -> Response:
 def index(request: Request, csrf: GmAuth) -> HTMLResponse:
     page = Page(kind="index", csrf=csrf, tables=request.app.state.store.tables())
     return render_page(page)
+
+
+@gm_router.get("/schema/encounter.json")
+def encounter_schema(_: GmAuth) -> JSONResponse:
+    """The JSON Schema of an encounter file (from its pydantic model)."""
+    return JSONResponse(encounterfile.EncounterFile.model_json_schema())
 
 
 @gm_router.get("/t/{name}", response_class=HTMLResponse)
