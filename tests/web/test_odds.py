@@ -3,6 +3,7 @@ gives for the same challenge against the same defence."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from fractions import Fraction
@@ -52,3 +53,27 @@ def test_the_shown_chance_to_hit_is_fracas_odds(tmp_path: Path, example: str, pl
         assert odds.hit == expected
         assert shown == f"{float(expected) * 100:.1f}"
     assert 'id="odds"' not in web.client().get(web.link(table.sides()[0])).text
+
+
+@pytest.mark.rule("S-ATK-1")
+def test_the_shown_sides_chance_to_hit_is_fracas_odds(tmp_path: Path) -> None:
+    web = Web(f"sqlite:///{tmp_path / 'web.db'}")
+    script = Script.read(EXAMPLES / "sides/mace.script")
+    web.start("sides/mace.yaml", seed=script.seed)
+    checked = 0
+    for _, line in script.lines:
+        page = html.unescape(web.page())
+        table = Table.resume(web.store, "t")
+        for action, challenge, shown in re.findall(
+            r'<tr data-action="([^"]+)"><td>[^<]*</td><td>(2d6<=-?\d+) against [^<]*</td>\s*'
+            r'<td class="hit">([\d.]+)% to hit</td>',
+            page,
+        ):
+            result = CliRunner().invoke(app, ["odds", "sides", challenge, "--json"])
+            expected = Fraction(json.loads(result.output)["exact"].get("1", "0"))
+            odds = attack_odds(table, action)
+            assert odds is not None and odds.hit == expected
+            assert shown == f"{float(expected) * 100:.1f}"
+            checked += 1
+        assert web.act(line)[0] == 303
+    assert checked

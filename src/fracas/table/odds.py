@@ -6,13 +6,21 @@ Heimr (the core): a weapon attack is the attacker's challenge (its ability, the
 modifiers of :func:`fracas.rules.heimr.combat.attack_mods` and the weapon's potential
 bonus) against the target's pre-rolled defence, a known number: it hits when its result
 is higher, or when the attack's d6 is not below the attacker's fatigue and the defence
-failed outright (H-ATK-4, H-DEF-2, H-FAT-1). Other rulesets: not yet (``None``).
+failed outright (H-ATK-4, H-DEF-2, H-FAT-1).
+
+sides: a melee attack is 2d6 at or under the attacker's attribute less the target's
+Evasion and the other difficulties, plus bonuses (S-ATK-1); its damage is the weapon's
+dice less the Protection the weapon does not pierce (S-DMG-1; with a second weapon in
+hand the higher of two rolls, not counted here: see the note).
+
+Other rulesets: not yet (``None``).
 
 The odds read the whole state: they are for the game master only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -44,7 +52,8 @@ class AttackOdds:
 def attack_odds(table: Table, text: str) -> AttackOdds | None:
     """The odds of ``text`` (an attack) on ``table``, or ``None`` where they are not
     worked out (another ruleset, not an attack, a shot whose defence is rolled then)."""
-    if table.ruleset.id != "heimr":
+    work = _BY_RULESET.get(table.ruleset.id)
+    if work is None:
         return None
     try:
         action = Action.parse(text)
@@ -52,7 +61,10 @@ def attack_odds(table: Table, text: str) -> AttackOdds | None:
         return None
     if action.verb != "attack" or action.target is None:
         return None
-    return _heimr(table.encounter.state, action)
+    try:
+        return work(table.encounter.state, action)
+    except ValueError:  # an attack the rules would refuse: no odds to show
+        return None
 
 
 def _heimr(state: Any, action: Action) -> AttackOdds | None:
@@ -101,3 +113,47 @@ def _beats(
         if defence_failed or raw + challenge.potential > defence:
             chance += p
     return chance, None
+
+
+def _sides(state: Any, action: Action) -> AttackOdds | None:
+    from fracas.dice import parse
+    from fracas.dice.sides import RollUnder
+    from fracas.rules.sides import attacks, options
+
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target)
+    if attacker is None or target is None:
+        return None
+    _name, weapon = options.weapon(attacker, action, False, "S-MELEE-1")
+    needed = attacks.attack_roll(
+        state,
+        attacker,
+        target,
+        weapon,
+        called=options.called_shot(state, action),
+        difficulty=options.number(action, "difficulty", "S-ATK-1") or 0,
+        bonus=options.number(action, "bonus", "S-ATK-1") or 0,
+    )
+    mechanic = RollUnder.target(needed.target)
+    hit = mechanic.pmf().get(1, Fraction(0))
+    protection, pierced = attacks.protection_against(target, weapon)
+    damage: dict[int, Fraction] = {0: 1 - hit}
+    for rolled, p in parse("standard", weapon.damage_dice()).pmf().items():
+        dealt = attacks.damage_after_protection(rolled, protection, pierced)
+        damage[dealt] = damage.get(dealt, Fraction(0)) + hit * p
+    off = options.off_hand(attacker, weapon)
+    return AttackOdds(
+        str(action),
+        mechanic.notation(),
+        f"{needed.describe()}",
+        (),
+        hit,
+        tuple(sorted((d, p) for d, p in damage.items() if p)),
+        "damage with one weapon; a second in hand rolls twice" if off is not None else None,
+    )
+
+
+_BY_RULESET: dict[str, Callable[[Any, Action], AttackOdds | None]] = {
+    "heimr": _heimr,
+    "sides": _sides,
+}
