@@ -77,3 +77,45 @@ def test_the_shown_sides_chance_to_hit_is_fracas_odds(tmp_path: Path) -> None:
             checked += 1
         assert web.act(line)[0] == 303
     assert checked
+
+
+def exact(system: str, expression: str) -> dict[int, Fraction]:
+    result = CliRunner().invoke(app, ["odds", system, expression, "--json"])
+    assert result.exit_code == 0, result.output
+    return {int(k): Fraction(v) for k, v in json.loads(result.output)["exact"].items()}
+
+
+@pytest.mark.rule("HC-DODGE-1")
+def test_the_shown_classic_chance_to_hit_is_fracas_odds(tmp_path: Path) -> None:
+    web = Web(f"sqlite:///{tmp_path / 'web.db'}")
+    script = Script.read(EXAMPLES / "classic/ford.script")
+    web.start("classic/ford.yaml", seed=script.seed)
+    checked = 0
+    for _, line in script.lines:
+        page = html.unescape(web.page())
+        table = Table.resume(web.store, "t")
+        for action, roll, need, dodge, shown in re.findall(
+            r'<tr data-action="([^"]+)"><td>[^<]*</td><td>(d20[+-]\d+)>=(\d+)[^<]*? against '
+            r"defence \d+(?:, [^<]*?'s dodge (d20[+-]\d+))?</td>\s*"
+            r'<td class="hit">([\d.]+)% to hit</td>',
+            page,
+        ):
+            attack = exact("heimr-classic", roll)
+            if dodge:
+                dodges = exact("heimr-classic", dodge)
+                expected = sum(
+                    (p * sum((q for d, q in dodges.items() if d <= a), Fraction(0)))
+                    for a, p in attack.items()
+                    if a >= int(need)
+                )
+            else:
+                expected = exact("heimr-classic", f"{roll}>={need}").get(1, Fraction(0))
+            assert sum((p for a, p in attack.items() if a >= int(need)), Fraction(0)) == exact(
+                "heimr-classic", f"{roll}>={need}"
+            ).get(1, Fraction(0))
+            odds = attack_odds(table, action)
+            assert odds is not None and odds.hit == expected
+            assert shown == f"{float(expected) * 100:.1f}"
+            checked += 1
+        assert web.act(line)[0] == 303
+    assert checked
