@@ -210,9 +210,11 @@ def _classic(state: Any, action: Action) -> AttackOdds | None:
             hit += p * sum((q for d, q in dodges.items() if d <= result), Fraction(0))
     against = f"defence {need}" + (f", {target.name}'s dodge {dodge.notation()}" if dodge else "")
     shown = (describe(mods),) if describe(mods) else ()
-    return AttackOdds(
-        str(action), f"{attack.notation()}>={need}", against, shown, hit, ((0, 1 - hit),)
-    )
+    spread = {0: 1 - hit}
+    amount = state.tables.damage(kind)
+    spread[amount] = spread.get(amount, Fraction(0)) + hit
+    damage = tuple((d, p) for d, p in sorted(spread.items()) if p)
+    return AttackOdds(str(action), f"{attack.notation()}>={need}", against, shown, hit, damage)
 
 
 def _classic_dodge(state: Any, attacker: Any, target: Any, melee: bool) -> Any:
