@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench fuzz clean
+.PHONY: run test lint typecheck pytest browser bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,9 @@ $(VENV)/.fuzz-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,fuzz]'
 	touch $@
 
+# The web table on the default store, with a table for every example (made when absent).
 run: $(VENV)/.installed
-	$(BIN)/fracas play examples/heimr/duel.yaml
+	$(BIN)/fracas serve --demo examples
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests benchmarks
@@ -35,17 +36,30 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
+# The browser tests drive Debian's Chromium (Playwright cannot download its own here) and
+# the web tests start a throwaway PostgreSQL; both come from Debian's packages, installed
+# once, when missing. Without them (no root, no apt) those tests are skipped, saying why.
+browser:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -n "$$missing" ]; then \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) \
+			>/dev/null 2>&1 || echo "could not install$$missing: their tests will be skipped"; \
+	fi
+
 # pytest exits 5 when it collects nothing; that is not a failure here.
 pytest: $(VENV)/.dev-installed
 	$(BIN)/pytest; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
 
-test: lint typecheck pytest
+test: lint typecheck browser pytest
 
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
 
 # Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;
 # each prints one JSON line, its other output goes to build/fuzz/NAME.log.

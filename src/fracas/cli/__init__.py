@@ -3,7 +3,7 @@
 Each command group lives in its own module and registers itself on
 :data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
 ``tables``, ``export``, ``import``), dice (``roll``, ``odds``, ``demo``), the Heimr
-chase (``chase``) and the lab (``sim``, ``sweep``).
+chase (``chase``), the lab (``sim``, ``sweep``) and the web (``serve``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from fracas.cli import play  # noqa: F401  (registers first: the tracker leads t
 from fracas.cli import dice  # noqa: F401
 from fracas.cli import chase  # noqa: F401
 from fracas.cli import lab  # noqa: F401
+from fracas.cli import serve  # noqa: F401
 
 # isort: on
 from fracas.cli.app import app

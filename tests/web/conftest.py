@@ -1,0 +1,31 @@
+"""The stores the web tests run on: SQLite, and PostgreSQL in a cluster the run starts
+itself (skipped, saying why, only when PostgreSQL's binaries are absent)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.web.pg import Cluster, binaries
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    folder = binaries()
+    if folder is None:
+        pytest.skip("PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)")
+    cluster = Cluster(folder)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty store of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tables.db'}"
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return cluster.database()

@@ -1,0 +1,82 @@
+"""``fracas serve`` as a subprocess on a free loopback port, waited on by its health URL
+and stopped by its PID."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import httpx
+
+GM_TOKEN = "the-game-master-secret-for-tests"
+#: How long a server may take to answer its health URL (a wait on a condition, not a sleep).
+START_LIMIT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes]
+    url: str
+
+    def gm(self) -> httpx.Client:
+        client = httpx.Client(base_url=self.url, timeout=30)
+        client.get(f"/gm/login?token={GM_TOKEN}")
+        return client
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to tidy up."""
+        if self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(30)
+
+
+def start(db: str) -> Server:
+    port = free_port()
+    command = [
+        sys.executable,
+        "-c",
+        "from fracas.cli import main; main()",
+        "serve",
+        "--db",
+        db,
+        "--port",
+        str(port),
+        "--gm-token",
+        GM_TOKEN,
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + START_LIMIT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server stopped: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return Server(process, url)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)  # polling the condition above, not waiting a fixed time
+    os.kill(process.pid, signal.SIGKILL)
+    raise RuntimeError("the server did not answer its health URL")
+
+
+@contextmanager
+def running(db: str) -> Iterator[Server]:
+    server = start(db)
+    try:
+        yield server
+    finally:
+        server.kill()
