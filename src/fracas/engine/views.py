@@ -57,10 +57,12 @@ def view(
     }
 
 
-def side_log(encounter: Encounter[S], side: str | None, start: int = 0) -> list[list[Any]]:
-    """The log from entry ``start`` on, each entry's events as ``side`` sees them."""
+def side_log(
+    encounter: Encounter[S], side: str | None, start: int = 0, stop: int | None = None
+) -> list[list[Any]]:
+    """The log's entries ``start`` to ``stop``, each entry's events as ``side`` sees them."""
     log = []
-    for entry in encounter.log[start:]:
+    for entry in encounter.log[start:stop]:
         seen = (e.for_side(side) for e in entry.events)
         log.append([e.to_dict() for e in seen if e is not None])
     return log

@@ -17,9 +17,9 @@ by its rules or, failing that, at the action cap.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 import numpy
 
@@ -61,8 +61,8 @@ class LazyView(Mapping[str, Any]):
 
     def __getitem__(self, key: str) -> Any:
         seen = self._seen()
-        if key == "log" and len(seen["log"]) != len(self._encounter.log):
-            seen["log"] = side_log(self._encounter, self._side)
+        if key == "log" and not isinstance(seen["log"], SideLog):
+            seen["log"] = SideLog(self._encounter, self._side)
         return seen[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -70,6 +70,39 @@ class LazyView(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._seen())
+
+
+class SideLog(Sequence[list[dict[str, Any]]]):
+    """The log as one side sees it, each entry built when it is read: a policy that
+    looks back from the end for its last roll reads a few entries, not the whole fight."""
+
+    def __init__(self, encounter: Encounter[Any], side: str | None) -> None:
+        self._encounter = encounter
+        self._side = side
+        self._built: dict[int, list[dict[str, Any]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._encounter.log)
+
+    @overload
+    def __getitem__(self, index: int) -> list[dict[str, Any]]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[dict[str, Any]]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[dict[str, Any]] | list[list[dict[str, Any]]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if index not in self._built:
+            self._built[index] = side_log(self._encounter, self._side, index, index + 1)[0]
+        return self._built[index]
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 # -- reading the end of an encounter, per ruleset ---------------------------------------

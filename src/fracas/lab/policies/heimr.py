@@ -202,7 +202,9 @@ class DefaultPolicy:
 
     name = "default"
     #: The verbs it looks at on most turns, listed in one go (fracas.lab.legal).
-    verbs_together = frozenset({"defend", "stand", "breather", "attack", "brawl", "draw", "end"})
+    verbs_together = frozenset(
+        {"defend", "stand", "breather", "attack", "brawl", "draw", "end", "jump", "climb"}
+    )
 
     def __init__(self, ruleset_id: str = "heimr") -> None:
         self.ruleset_id = ruleset_id
@@ -346,8 +348,8 @@ class DefaultPolicy:
             return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
         steps = [
             a
-            for a in legal
-            if a.verb in ("move", "run") and a.target in graph and away.get(a.target, now) < now
+            for a in (*with_verb(legal, "move"), *with_verb(legal, "run"))
+            if a.target in graph and away.get(a.target, now) < now
         ]
         moves = [a for a in steps if a.verb == "move"] or steps
         if moves:
