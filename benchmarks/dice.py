@@ -58,7 +58,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from fracas.dice import HeimrChallenge, Mechanic, parse
 from fracas.dice.heimr import _raw_weights
-from fracas.files import atomic_write
+
+from report import write_section
 
 CONSISTENCIES: tuple[int, ...] = tuple(range(-10, 11))
 ROLL_TEXT = "1d20+5"
@@ -602,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"whole run: {elapsed:.0f} s")
     if args.write:
         text = report(heimr, warm, rolls, floor, found, args.repeat, args.rolls, elapsed)
-        atomic_write(args.write, text)
+        write_section(args.write, text)
         print(f"wrote {args.write}")
     return 0
 

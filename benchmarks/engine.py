@@ -37,7 +37,6 @@ import platform
 import random
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -47,6 +46,8 @@ from typing import Any
 
 from fracas.engine import Action, Encounter, RandomDice, view
 from fracas.table import encounterfile
+
+from report import write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "examples" / "heimr" / "duel.yaml"
@@ -350,24 +351,6 @@ def report(rows: list[Row], ref: float, seconds: float, args: argparse.Namespace
         "and replays between.",
     ]
     return "\n".join(lines) + "\n"
-
-
-def write_section(path: Path, section: str) -> None:
-    """Put ``section`` in place of the file's engine section (or after the rest)."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    at = old.find(HEADING)
-    kept = (old if at < 0 else old[:at]).rstrip("\n")
-    text = (kept + "\n\n" if kept else "") + section
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def main() -> int:

@@ -30,7 +30,6 @@ import gc
 import os
 import platform
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from math import sqrt
@@ -45,11 +44,13 @@ from fracas.lab.kernel import Outcome
 from fracas.lab.policies.heimr_melee import MeleePolicy
 from fracas.table.encounterfile import load
 
+from report import write_section
+
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "examples" / "heimr" / "duel.yaml"
 RATE_TARGET = 40_000
 RATIO_TARGET = 100
-HEADING = "## Kernel"
+HEADING = "# Kernel benchmarks"
 
 
 def play_out(
@@ -194,28 +195,6 @@ policy (`heimr-melee`) on `examples/heimr/duel.yaml`, in one process.
 """
 
 
-def replace_section(path: Path, section: str) -> None:
-    """Put ``section`` in place of the file's ``## Kernel`` section (or at its end),
-    written atomically."""
-    text = path.read_text() if path.exists() else ""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == HEADING), None)
-    if start is None:
-        kept = text.rstrip("\n") + ("\n\n" if text.strip() else "") + section
-    else:
-        end = next(
-            (i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines)
-        )
-        after = "".join(lines[end:])
-        kept = "".join(lines[:start]) + section + ("\n" + after if after else "")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as f:
-        f.write(kept)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--write", metavar="FILE", help="write the results into FILE")
@@ -228,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = report(results, time.perf_counter() - began)
     print(text)
     if args.write:
-        replace_section(Path(args.write), text)
+        write_section(Path(args.write), text)
         print(f"wrote {args.write}")
     return 0
 

@@ -40,6 +40,8 @@ from fracas.table.seats import Seats  # noqa: E402
 from fracas.table.store import Store  # noqa: E402
 from fracas.table.table import Table  # noqa: E402
 
+from report import write_section  # noqa: E402
+
 HEADING = "# Web benchmarks"
 TOKEN = "benchmark-game-master-token"
 #: The whole run may take at most this long (seconds); then the drivers stop.
@@ -212,24 +214,6 @@ def main() -> int:
         write_section(Path(args.write), section + "\n")
         print(f"wrote {args.write}")
     return 0 if not (lost or duplicated or problems) else 1
-
-
-def write_section(path: Path, section: str) -> None:
-    """Put ``section`` in place of the file's web section (or after the rest), atomically."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    at = old.find(HEADING)
-    kept = (old if at < 0 else old[:at]).rstrip("\n")
-    text = (kept + "\n\n" if kept else "") + section
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 if __name__ == "__main__":
