@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from fracas.engine import Action, Encounter, RandomDice
+from fracas.files import atomic_write
 from fracas.table import encounterfile
 from fracas.table.scripts import Script
 
@@ -121,16 +120,7 @@ def golden_path(ruleset_id: str, script: Path, suffix: str = ".json") -> Path:
 
 def write_atomically(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic_write(path, text)
 
 
 def main() -> int:
