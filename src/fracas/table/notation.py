@@ -93,8 +93,7 @@ def _check_target(action: Action, encounter: Encounter[Any], seen: dict[str, Any
 
 
 def _people(encounter: Encounter[Any]) -> set[str]:
-    people = encounter.ruleset.observe(encounter.state, None).get("combatants", {})
-    return set(people)
+    return set(encounter.ruleset.combatant_ids(encounter.state))
 
 
 def _default_actor(encounter: Encounter[Any], side: str | None, seen: dict[str, Any]) -> str | None:
