@@ -19,7 +19,7 @@ from typing import Any
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.legal import verb_of
+from fracas.lab.legal import actor_of, verb_of
 
 
 def first(legal: Sequence[Action], *verbs: str) -> Action | None:
@@ -29,6 +29,16 @@ def first(legal: Sequence[Action], *verbs: str) -> Action | None:
         if found:
             return found[0]
     return None
+
+
+def acting(
+    view: Mapping[str, Any], legal: Sequence[Action]
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    """Who acts (without listing every legal action) and everyone the view shows;
+    ``ValueError`` when there is nothing legal to choose from."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    return actor_of(legal), combatants(view)
 
 
 def with_verb(legal: Sequence[Action], verb: str) -> list[Action]:

@@ -19,8 +19,8 @@ import numpy
 from fracas.engine import Action
 from fracas.lab.policies._tactics import (
     GameMaster,
+    acting,
     best,
-    combatants,
     distances,
     find,
     first,
@@ -40,10 +40,7 @@ class DefaultPolicy:
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        actor = legal[0].actor
-        people = combatants(view)
+        actor, people = acting(view, legal)
         me = people.get(actor, {})
         declared = [Action.parse(t) for t in view["state"].get("declared", {}).get(actor, ())]
         return self._post(view, legal, rng, me, people, declared) or legal[0]

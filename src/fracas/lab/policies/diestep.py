@@ -19,8 +19,8 @@ import numpy
 from fracas.engine import Action
 from fracas.lab.policies._tactics import (
     GameMaster,
+    acting,
     best,
-    combatants,
     distances,
     find,
     first,
@@ -53,10 +53,7 @@ class DefaultPolicy:
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        people = combatants(view)
-        actor = legal[0].actor
+        actor, people = acting(view, legal)
         me = people.get(actor, {})
         if any(a.verb in ("take", "pass") for a in legal):
             return self._answer(legal, me)

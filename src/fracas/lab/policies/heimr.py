@@ -23,8 +23,15 @@ import numpy
 
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
-from fracas.lab.legal import actor_of
-from fracas.lab.policies._tactics import GameMaster, best, combatants, find, first, with_verb
+from fracas.lab.policies._tactics import (
+    GameMaster,
+    acting,
+    best,
+    combatants,
+    find,
+    first,
+    with_verb,
+)
 
 #: The attack challenge assumed until the log shows the fighter's own (C2P2: a trained
 #: fighter of the seed's examples).
@@ -212,10 +219,7 @@ class DefaultPolicy:
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        actor = actor_of(legal)
-        people = combatants(view)
+        actor, people = acting(view, legal)
         me = people.get(actor)
         if me is None:
             return first(legal, "end") or legal[0]

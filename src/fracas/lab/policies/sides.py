@@ -16,7 +16,14 @@ from typing import Any
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.policies._tactics import GameMaster, best, combatants, find, first, with_verb
+from fracas.lab.policies._tactics import (
+    GameMaster,
+    acting,
+    best,
+    find,
+    first,
+    with_verb,
+)
 
 #: S-MELEE-1: enemies this close are in melee.
 MELEE_RANGE = 5.0
@@ -33,10 +40,7 @@ class DefaultPolicy:
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        people = combatants(view)
-        actor = legal[0].actor
+        actor, people = acting(view, legal)
         if actor not in people:  # the initiative winner's side chooses
             return find(legal, "act") or legal[0]
         me = people[actor]
