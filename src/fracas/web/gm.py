@@ -1,0 +1,229 @@
+"""The game master's pages: the tables, a live table, its seats (player links)."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from fracas.table import encounterfile
+from fracas.table.seats import Seats
+from fracas.table.table import Table
+from fracas.web.deps import (
+    ALREADY,
+    GM_COOKIE,
+    Form,
+    GmAuth,
+    GmTable,
+    check_csrf,
+    download,
+    read_version,
+    screen_json,
+    table_version,
+    tables,
+)
+from fracas.web.live import FacesNeeded, push_with_faces
+from fracas.web.render import Page, render_page
+
+__all__ = ["act", "gm_router"]
+
+gm_router = APIRouter(prefix="/gm")
+
+
+@gm_router.get("/login")
+def login(request: Request, token: str = "") -> Response:
+    if not hmac.compare_digest(token.encode(), request.app.state.gm_token.encode()):
+        raise HTTPException(403, "wrong GM token")
+    response = RedirectResponse("/gm/", status_code=303)
+    response.set_cookie(GM_COOKIE, token, httponly=True, samesite="strict")
+    return response
+
+
+@gm_router.get("/", response_class=HTMLResponse)
+def index(request: Request, csrf: GmAuth) -> HTMLResponse:
+    page = Page(kind="index", csrf=csrf, tables=request.app.state.store.tables())
+    return render_page(page)
+
+
+@gm_router.get("/schema/encounter.json")
+def encounter_schema(_: GmAuth) -> JSONResponse:
+    """The JSON Schema of an encounter file (from its pydantic model)."""
+    return JSONResponse(encounterfile.EncounterFile.model_json_schema())
+
+
+@gm_router.get("/t/{name}", response_class=HTMLResponse)
+def gm_page(request: Request, name: GmTable, csrf: GmAuth, at: int | None = None) -> HTMLResponse:
+    return _gm(request, name, csrf, at=at)
+
+
+@gm_router.get("/t/{name}/live")
+def gm_live(request: Request, name: GmTable, csrf: GmAuth, v: int = -1) -> Response:
+    if table_version(request, name) == v:
+        return Response(status_code=204)
+    return _gm(request, name, csrf, fragment=True)
+
+
+@gm_router.get("/t/{name}/screen.json")
+def gm_screen(request: Request, name: GmTable) -> JSONResponse:
+    return screen_json(request, name, None)
+
+
+@gm_router.get("/t/{name}/export.json")
+def gm_export(request: Request, name: GmTable) -> Response:
+    """The save: the whole log, replayable (``fracas import`` reads it)."""
+    with tables(request).hold(name) as table:
+        return download(table.dumps(None), f"{name}.json")
+
+
+@gm_router.post("/t/{name}/act", response_class=HTMLResponse)
+def gm_act(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    return act(request, name, None, form, lambda **kw: _gm(request, name, csrf, **kw))
+
+
+@gm_router.post("/t/{name}/undo", response_class=HTMLResponse)
+def gm_undo(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    return _move(request, name, csrf, form, "undo")
+
+
+@gm_router.post("/t/{name}/redo", response_class=HTMLResponse)
+def gm_redo(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    return _move(request, name, csrf, form, "redo")
+
+
+@gm_router.post("/t/{name}/dice", response_class=HTMLResponse)
+def gm_dice(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    physical: set[str] = request.app.state.physical
+    if form.get("mode") == "typed":
+        physical.add(name)
+    else:
+        physical.discard(name)
+    return RedirectResponse(f"/gm/t/{name}", status_code=303)
+
+
+@gm_router.post("/t/{name}/seats", response_class=HTMLResponse)
+def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    side = str(form.get("side", ""))
+    with tables(request).hold(name) as table:
+        if side not in table.sides():
+            return _gm(
+                request,
+                name,
+                csrf,
+                status=400,
+                errors={"side": f"choose one of the sides: {', '.join(table.sides())}"},
+            )
+        token = request.app.state.seats.open(table.id, side, may_act=form.get("may_act") == "on")
+    link = str(request.base_url).rstrip("/") + f"/p/{token}"
+    return _gm(request, name, csrf, new_link=(side, link))
+
+
+@gm_router.post("/t/{name}/seats/{seat_id}", response_class=HTMLResponse)
+def gm_seat(request: Request, name: GmTable, csrf: GmAuth, seat_id: int, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    seats: Seats = request.app.state.seats
+    table_id = request.app.state.store.table(name).id
+    what = form.get("do")
+    if what == "revoke":
+        seats.revoke(table_id, seat_id)
+    elif what in ("allow", "forbid"):
+        seats.allow(table_id, seat_id, what == "allow")
+    else:
+        raise HTTPException(400, "say what to do with the link: revoke, allow or forbid")
+    return RedirectResponse(f"/gm/t/{name}", status_code=303)
+
+
+def _gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLResponse:
+    at = extra.pop("at", None)
+    status = extra.pop("status", 200)
+    fragment = extra.pop("fragment", False)
+    with tables(request).hold(name) as table:
+        shown = table if at is None else _earlier(table, at)
+        page = Page(
+            kind="gm",
+            csrf=csrf,
+            table=shown,
+            side=None,
+            base=f"/gm/t/{name}",
+            poll_ms=request.app.state.poll_ms,
+            physical=name in request.app.state.physical,
+            seats=request.app.state.seats.of_table(table.id),
+            at=at,
+            head=table.head,
+            total=len(table.store.actions(table.id)),
+            may_act=True,
+            **extra,
+        )
+        return render_page(page, status=status, fragment=fragment)
+
+
+def _earlier(table: Table, at: int) -> Table:
+    """The table replayed to ply ``at``, to look at (never to play on)."""
+    at = max(0, min(at, table.head))
+    record = table.store.table(table.name)
+    from dataclasses import replace
+
+    from fracas.engine import Encounter
+    from fracas.rules import find
+
+    entries = [a.entry for a in table.store.actions(table.id, upto=at)]
+    save = {"_v": 1, "ruleset": record.ruleset, "setup": record.setup, "log": entries}
+    encounter: Encounter[Any] = Encounter.load(save, find(record.ruleset))
+    return Table(table.store, replace(record, head=at), encounter)
+
+
+def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: str) -> Response:
+    check_csrf(request, form, csrf)
+    version = read_version(form)
+    with tables(request).hold(name) as table:
+        if version is None:
+            return _gm(request, name, csrf, status=400, errors={how: "the form has no version"})
+        if version != table.version:
+            return _gm(request, name, csrf, status=409, errors={how: ALREADY})
+        try:
+            done = table.undo() if how == "undo" else table.redo()
+        except ValueError as err:
+            return _gm(request, name, csrf, status=400, errors={how: str(err)})
+    return _gm(request, name, csrf, message=f"{how}: {done}")
+
+
+def act(
+    request: Request,
+    name: str,
+    side: str | None,
+    form: Mapping[str, Any],
+    again: Callable[..., Response],
+) -> Response:
+    """Push the form's action (with the faces typed so far, when the dice are typed)."""
+    version = read_version(form)
+    text = str(form.get("action", "")).strip()
+    answers = list(form.get("answers", []))
+    if form.get("faces") is not None:
+        answers.append(str(form["faces"]))
+    if version is None:
+        return again(status=400, errors={"action": "the form has no version: reload the page"})
+    if not text:
+        return again(status=400, errors={"action": "type an action, e.g. 'ylva attack astrid'"})
+    with tables(request).hold(name) as table:
+        if version != table.version:
+            return again(status=409, errors={"action": ALREADY})
+        try:
+            if name in request.app.state.physical:
+                push_with_faces(table, text, answers, side)
+            else:
+                table.push(text, side)
+        except FacesNeeded as need:
+            return again(pending=(text, need.answers, need.request), typed=text)
+        except ValueError as err:
+            return again(status=400, errors={"action": str(err)}, typed=text)
+    return RedirectResponse(_back(request), status_code=303)
+
+
+def _back(request: Request) -> str:
+    path = request.url.path
+    return path.rsplit("/", 1)[0]

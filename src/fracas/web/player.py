@@ -1,0 +1,68 @@
+"""A side's player's pages, behind the seat's secret link: exactly that side's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from fracas.table.seats import Seat
+from fracas.web.deps import Form, SideSeat, download, screen_json, table_version, tables
+from fracas.web.gm import act
+from fracas.web.render import Page, render_page
+
+__all__ = ["player_router"]
+
+player_router = APIRouter(prefix="/p")
+
+
+@player_router.get("/{token}", response_class=HTMLResponse)
+def player_page(request: Request, seat: SideSeat, token: str) -> HTMLResponse:
+    return _player(request, seat, token)
+
+
+@player_router.get("/{token}/live")
+def player_live(request: Request, seat: SideSeat, token: str, v: int = -1) -> Response:
+    if table_version(request, seat.table) == v:
+        return Response(status_code=204)
+    return _player(request, seat, token, fragment=True)
+
+
+@player_router.get("/{token}/screen.json")
+def player_screen(request: Request, seat: SideSeat) -> JSONResponse:
+    return screen_json(request, seat.table, seat.side)
+
+
+@player_router.get("/{token}/export.json")
+def player_export(request: Request, seat: SideSeat) -> Response:
+    """The side's view of the table: never more than that side may know."""
+    with tables(request).hold(seat.table) as table:
+        return download(table.dumps(seat.side), f"{seat.table}-{seat.side}.json")
+
+
+@player_router.post("/{token}/act", response_class=HTMLResponse)
+def player_act(request: Request, seat: SideSeat, token: str, form: Form) -> Response:
+    if not seat.may_act:
+        raise HTTPException(403, "the game master has not let this side act through its link")
+    return act(
+        request, seat.table, seat.side, form, lambda **kw: _player(request, seat, token, **kw)
+    )
+
+
+def _player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLResponse:
+    status = extra.pop("status", 200)
+    fragment = extra.pop("fragment", False)
+    with tables(request).hold(seat.table) as table:
+        page = Page(
+            kind="side",
+            csrf="",
+            table=table,
+            side=seat.side,
+            base=f"/p/{token}",
+            poll_ms=request.app.state.poll_ms,
+            physical=seat.table in request.app.state.physical,
+            may_act=seat.may_act,
+            **extra,
+        )
+        return render_page(page, status=status, fragment=fragment)
