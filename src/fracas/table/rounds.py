@@ -30,7 +30,7 @@ fracas.table.rounds.RoundError: line 2: 'fly' is not an action of Heimr Tabletop
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -152,8 +152,9 @@ class PostedRound:
 class Rounds:
     """The posted rounds of every table in one store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], datetime] | None = None) -> None:
         self.store = store
+        self.clock = clock or _now
 
     # -- reading -----------------------------------------------------------------------
 
@@ -186,11 +187,11 @@ class Rounds:
             return PostedRound(
                 row.id,
                 row.round,
-                _aware(row.deadline),
+                None if row.deadline is None else _utc(row.deadline),
                 dict(row.defaults),
-                _aware(row.opened) or _now(),
-                _aware(row.closed),
-                tuple(Post(p.side, p.text, _aware(p.posted) or _now()) for p in posts),
+                _utc(row.opened),
+                None if row.closed is None else _utc(row.closed),
+                tuple(Post(p.side, p.text, _utc(p.posted)) for p in posts),
             )
 
     # -- the game master -----------------------------------------------------------------
@@ -212,7 +213,7 @@ class Rounds:
             raise RoundError("the fight is over: there is no round to post")
         if deadline is not None and deadline.tzinfo is None:
             raise RoundError("a deadline needs its time zone (UTC)")
-        if deadline is not None and deadline <= _now():
+        if deadline is not None and deadline <= self.clock():
             raise RoundError("the deadline has passed already: choose a later one")
         opener = Action.parse(rules.open)
         opens = table.encounter.is_legal(opener)
@@ -240,7 +241,7 @@ class Rounds:
                     round=table.ruleset.round_number(table.encounter.state),
                     deadline=deadline,
                     defaults=kept,
-                    opened=_now(),
+                    opened=self.clock(),
                     closing=None,
                     close_from=None,
                     closed=None,
@@ -259,10 +260,10 @@ class Rounds:
         found = self.current(table)
         if found is None:
             raise RoundError("no round is open for posts: wait for the game master")
-        if found.due():
+        if found.due(self.clock()):
             raise RoundError("the round's deadline has passed: it closes with what was posted")
         self.check(table, side, text)
-        now = _now()
+        now = self.clock()
         try:
             with self.store.session() as s:
                 s.execute(delete(PostRow).where(PostRow.round_id == found.id, PostRow.side == side))
@@ -322,7 +323,7 @@ class Rounds:
     def close_if_due(self, table: Table) -> bool:
         """Close the open round if its deadline has passed; whether it closed now."""
         found = self.current(table)
-        if found is None or not found.due():
+        if found is None or not found.due(self.clock()):
             return False
         self.close(table)
         return True
@@ -346,7 +347,7 @@ class Rounds:
             s.execute(
                 update(RoundRow)
                 .where(RoundRow.id == round_id, RoundRow.closed.is_(None))
-                .values(closed=_now())
+                .values(closed=self.clock())
             )
 
 
@@ -479,7 +480,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(moment: datetime | None) -> datetime | None:
-    if moment is None:
-        return None
+def _utc(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; everything stored is UTC.
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
