@@ -52,10 +52,21 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from fracas.engine import Action, Encounter, EngineError, RandomDice
 from fracas.table.notation import resolve
+from fracas.table.posts import PostError, round_post
 from fracas.table.store import Base, Store
 from fracas.table.table import GM, Table
 
-__all__ = ["BY_POST", "ByPost", "Post", "PostedRound", "RoundError", "Rounds"]
+__all__ = [
+    "BY_POST",
+    "ByPost",
+    "Post",
+    "PostedRound",
+    "RoundError",
+    "Rounds",
+    "by_post",
+    "plays_by_post",
+    "results",
+]
 
 #: Longest post read, and most lines in it: a round's declarations for a side.
 MAX_POST = 10_000
@@ -146,7 +157,8 @@ class PostedRound:
     def stamp(self) -> str:
         """Changes whenever the round does (a post, a close): for pages polling it."""
         latest = max((p.posted for p in self.posts), default=self.opened)
-        return f"{self.id}.{len(self.posts)}.{latest.timestamp():.6f}.{int(self.closed is None)}"
+        micros = int(latest.timestamp() * 1_000_000)
+        return f"{self.id}-{int(self.closed is None)}-{len(self.posts)}-{micros}"
 
 
 class Rounds:
@@ -365,6 +377,15 @@ def by_post(table: Table) -> ByPost:
 
 def plays_by_post(table: Table) -> bool:
     return table.ruleset.id in BY_POST
+
+
+def results(table: Table, fmt: str, round_: int | None = None) -> str | None:
+    """The forum post of a round's results (:func:`fracas.table.posts.round_post`: what
+    every side may see), or ``None`` while nothing has happened."""
+    try:
+        return round_post(table.encounter, table.title, round_, fmt)
+    except PostError:
+        return None
 
 
 def _check(encounter: Encounter[Any], side: str, text: str, rules: ByPost) -> list[Action]:
