@@ -76,9 +76,10 @@ def test_three_links_post_the_gm_sees_who_has_not_and_the_close_resolves_the_rou
     table = Table.resume(web.store, "t")
     assert [e.to_dict() for e in table.encounter.log] == scripted_round_1()
     # The pages polling the status are told to reload: the round closed.
-    assert players["north"].get(links["north"] + f"/round/status?s={seen}").headers.get(
-        "hx-refresh"
-    ) == "true"
+    assert (
+        players["north"].get(links["north"] + f"/round/status?s={seen}").headers.get("hx-refresh")
+        == "true"
+    )
     # The round's results as a forum post, on the GM's page and every link.
     for shown in (web.page(), players["wolves"].get(links["wolves"]).text):
         post = text_of(shown)
@@ -158,7 +159,9 @@ def test_the_gm_s_round_forms_need_csrf_and_a_second_close_changes_nothing(web: 
     )
     status, page = web.post("/gm/t/t/round/open", **{"default-wolves": "brannoc attack ylva"})
     assert status == 400
-    assert error_of(page, "round") == "the default for wolves, line 1: wolves cannot act for brannoc"
+    assert error_of(page, "round") == (
+        "the default for wolves, line 1: wolves cannot act for brannoc"
+    )
     assert web.post("/gm/t/t/round/open", hours="48")[0] == 303
     page = web.page()
     assert re.search(r"Round 1 is open for posts until \d{4}-\d\d-\d\d \d\d:\d\d UTC", page)
