@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from fracas.table import encounterfile
-from fracas.table.rounds import RoundError, Rounds
+from fracas.table.rounds import RoundError, Rounds, results
 from fracas.table.scripts import Script
 from fracas.table.store import Store
 from fracas.table.table import Table
@@ -239,3 +239,16 @@ def test_only_rulesets_with_declared_rounds_play_by_post() -> None:
     table = Table.start(Store.open("sqlite://"), "duel", ruleset, setup, title, seed=1)
     with pytest.raises(RoundError, match="has no declared rounds to post: only heimr-classic"):
         Rounds(table.store).open(table)
+
+
+@pytest.mark.rule("HC-ROUND-2")
+@pytest.mark.parametrize(("fmt", "suffix"), [("markdown", "md"), ("bbcode", "bbcode")])
+def test_the_posted_round_s_forum_post_matches_its_golden_file(fmt: str, suffix: str) -> None:
+    table = ford()
+    rounds = Rounds(table.store)
+    rounds.open(table)
+    for side, text in (("north", NORTH), ("raiders", RAIDERS), ("wolves", WOLVES)):
+        rounds.post(table, side, text)
+    rounds.close(table)
+    golden = Path(__file__).with_name("posts") / f"ford-posted-round-1.{suffix}"
+    assert results(table, fmt) == golden.read_text(encoding="utf-8").removesuffix("\n")

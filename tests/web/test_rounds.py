@@ -75,11 +75,9 @@ def test_three_links_post_the_gm_sees_who_has_not_and_the_close_resolves_the_rou
     assert status == 303, text
     table = Table.resume(web.store, "t")
     assert [e.to_dict() for e in table.encounter.log] == scripted_round_1()
-    # The pages polling the status are told to reload: the round closed.
-    assert (
-        players["north"].get(links["north"] + f"/round/status?s={seen}").headers.get("hx-refresh")
-        == "true"
-    )
+    # The pages polling the status are sent to the page afresh: the round closed.
+    polled = players["north"].get(links["north"] + f"/round/status?s={seen}")
+    assert polled.headers.get("hx-redirect") == links["north"]
     # The round's results as a forum post, on the GM's page and every link.
     for shown in (web.page(), players["wolves"].get(links["wolves"]).text):
         post = text_of(shown)

@@ -6,7 +6,7 @@ A side's page shows its own post only, never another's: the posts are not in the
 table's log, and what a page shows of the posted round comes from :func:`posting` for
 that page's audience. The part of the page that says who has posted polls on its own
 (``…/round/status?s=STAMP``): unchanged, it answers 204; once the round opens or closes
-it asks the browser to reload the page. Any page polling it after the deadline closes
+it sends the browser to the page afresh. Any page polling it after the deadline closes
 the round.
 """
 
@@ -209,8 +209,8 @@ def side_status(request: Request, seat: SideSeat, token: str, s: str = "") -> Re
 
 
 def _status(request: Request, name: str, side: str | None, base: str, seen: str) -> Response:
-    """The "who has posted" part, 204 when unchanged; a reload when the round opened or
-    closed. Past the deadline, it closes the round."""
+    """The "who has posted" part, 204 when unchanged; the whole page again when the
+    round opened or closed. Past the deadline, it closes the round."""
     with tables(request).hold(name) as table:
         if not plays_by_post(table):
             raise HTTPException(404, f"{table.ruleset.name} is not played by post")
@@ -228,6 +228,7 @@ def _status(request: Request, name: str, side: str | None, base: str, seen: str)
     if shown.stamp == seen:
         return Response(status_code=204, headers={"Cache-Control": "no-store"})
     if shown.stamp.split("-")[:2] != seen.split("-")[:2]:  # opened or closed since
-        return Response(status_code=200, headers={"HX-Refresh": "true"})
+        # To the page's own address: reloading a page drawn by a form would post it again.
+        return Response(status_code=200, headers={"HX-Redirect": base})
     html = ENV.get_template("rounds_status.html").render(page=page, shown=shown)
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
