@@ -99,9 +99,10 @@ def posting(page: Page) -> Posting:
 
 
 def forum_posts(page: Page) -> tuple[tuple[str, str, str], ...]:
-    """The round just played as a forum post, in each format: (format, its name, text)."""
+    """The round just played as a forum post, in each format: (format, its name, text).
+    Tables played by post only (``fracas post`` writes one for any table)."""
     table = page.table
-    if table is None or page.kind not in ("gm", "side"):
+    if table is None or page.kind not in ("gm", "side") or not plays_by_post(table):
         return ()
     return tuple(
         (fmt, FORMAT_NAMES[fmt], text)
