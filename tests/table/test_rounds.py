@@ -252,3 +252,32 @@ def test_the_posted_round_s_forum_post_matches_its_golden_file(fmt: str, suffix:
     rounds.close(table)
     golden = Path(__file__).with_name("posts") / f"ford-posted-round-1.{suffix}"
     assert results(table, fmt) == golden.read_text(encoding="utf-8").removesuffix("\n")
+
+
+def test_a_post_that_comes_while_the_round_closes_is_counted_or_refused() -> None:
+    table = ford()
+    rounds = Rounds(table.store)
+    rounds.open(table)
+    rounds.post(table, "north", NORTH)
+    plan = rounds._plan
+    late: list[str] = []
+
+    def a_post_comes_in(table_: Table, found: Any) -> list[list[str]]:
+        if not late:  # while the first closing list is worked out, the raiders post
+            late.append("raiders")
+            rounds.post(table, "raiders", RAIDERS)
+        return plan(table_, found)
+
+    rounds._plan = a_post_comes_in  # type: ignore[method-assign]
+    rounds.close(table)
+    typed = [str(entry.action) for entry in table.encounter.log]
+    assert "brannoc attack ylva" in typed and "brannoc tactic defensive" not in typed
+
+    other = ford(name="ford2")
+    rounds = Rounds(other.store)
+    rounds.open(other)
+    found = rounds.current(other)
+    assert found is not None
+    rounds._claim(other, found)  # a close has begun
+    with pytest.raises(RoundError, match="the round is closing: this post came too late"):
+        rounds.post(other, "north", NORTH)

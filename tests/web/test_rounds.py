@@ -144,8 +144,12 @@ def test_a_bad_post_names_its_line_keeps_the_draft_and_stores_nothing(web: Web) 
     )
     assert bad in text_of(answer.text)  # the draft is back in its textarea
     assert "You have not posted this round yet" in player.get(link).text
-    huge = player.post(link + "/round/post", data={"text": "wolf done\n" * 400})
-    assert huge.status_code == 400 and "at most 100" in (error_of(huge.text, "post") or "")
+    many = player.post(link + "/round/post", data={"text": "wolf done\n" * 300})
+    assert many.status_code == 400
+    assert error_of(many.text, "post") == "the post has 300 lines; at most 100"
+    huge = player.post(link + "/round/post", data={"text": "wolf done  " * 500})
+    assert huge.status_code == 400
+    assert error_of(huge.text, "post") == "the post is too long: at most 3,999 characters"
 
 
 def test_the_gm_s_round_forms_need_csrf_and_a_second_close_changes_nothing(web: Web) -> None:

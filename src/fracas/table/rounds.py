@@ -107,6 +107,7 @@ class RoundRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     defaults: Mapped[Any] = mapped_column(JSON)
     opened: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    changes: Mapped[int] = mapped_column(Integer, default=0)
     closing: Mapped[Any] = mapped_column(JSON(none_as_null=True), nullable=True)
     close_from: Mapped[int | None] = mapped_column(Integer, nullable=True)
     closed: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
@@ -143,6 +144,7 @@ class PostedRound:
     opened: datetime
     closed: datetime | None
     posts: tuple[Post, ...]
+    changes: int = 0
 
     def post_of(self, side: str) -> Post | None:
         return next((p for p in self.posts if p.side == side), None)
@@ -156,9 +158,7 @@ class PostedRound:
 
     def stamp(self) -> str:
         """Changes whenever the round does (a post, a close): for pages polling it."""
-        latest = max((p.posted for p in self.posts), default=self.opened)
-        micros = int(latest.timestamp() * 1_000_000)
-        return f"{self.id}-{int(self.closed is None)}-{len(self.posts)}-{micros}"
+        return f"{self.id}-{int(self.closed is None)}-{self.changes}"
 
 
 class Rounds:
@@ -204,6 +204,7 @@ class Rounds:
                 _utc(row.opened),
                 None if row.closed is None else _utc(row.closed),
                 tuple(Post(p.side, p.text, _utc(p.posted)) for p in posts),
+                row.changes,
             )
 
     # -- the game master -----------------------------------------------------------------
@@ -254,6 +255,7 @@ class Rounds:
                     deadline=deadline,
                     defaults=kept,
                     opened=self.clock(),
+                    changes=0,
                     closing=None,
                     close_from=None,
                     closed=None,
@@ -278,6 +280,15 @@ class Rounds:
         now = self.clock()
         try:
             with self.store.session() as s:
+                # Counted on the round's row, which a close claims: a post either comes
+                # before the close reads the posts, or is refused.
+                counted = s.execute(
+                    update(RoundRow)
+                    .where(RoundRow.id == found.id, RoundRow.closing.is_(None))
+                    .values(changes=RoundRow.changes + 1)
+                )
+                if counted.rowcount != 1:  # type: ignore[attr-defined]
+                    raise RoundError("the round is closing: this post came too late")
                 s.execute(delete(PostRow).where(PostRow.round_id == found.id, PostRow.side == side))
                 s.add(PostRow(round_id=found.id, side=side, text=text.strip(), posted=now))
         except IntegrityError:
@@ -300,22 +311,7 @@ class Rounds:
         found = self.current(table)
         if found is None:
             raise RoundError("no round is open for posts")
-        with self.store.session() as s:
-            row = s.get(RoundRow, found.id)
-            assert row is not None
-            plan, start = row.closing, row.close_from
-        if plan is None or start is None:
-            plan, start = self._plan(table, found), table.head
-            with self.store.session() as s:
-                s.execute(
-                    update(RoundRow)
-                    .where(RoundRow.id == found.id, RoundRow.closing.is_(None))
-                    .values(closing=plan, close_from=start)
-                )
-            with self.store.session() as s:
-                row = s.get(RoundRow, found.id)
-                assert row is not None
-                plan, start = row.closing, row.close_from or 0
+        plan, start = self._claim(table, found)
         pushed = []
         log = [str(entry.action) for entry in table.encounter.log]
         for index, (side, text) in enumerate(plan):
@@ -331,6 +327,34 @@ class Rounds:
             pushed.append(text)
         self._mark_closed(found.id)
         return pushed
+
+    def _claim(self, table: Table, found: PostedRound) -> tuple[list[list[str]], int]:
+        """The closing list and the table's head it starts at: stored by the first close
+        (only if no post came in since its posts were read), read by any later one."""
+        for _ in range(5):
+            with self.store.session() as s:
+                row = s.get(RoundRow, found.id)
+                assert row is not None
+                if row.closing is not None and row.close_from is not None:
+                    return list(row.closing), row.close_from
+            plan = self._plan(table, found)
+            with self.store.session() as s:
+                claimed = s.execute(
+                    update(RoundRow)
+                    .where(
+                        RoundRow.id == found.id,
+                        RoundRow.closing.is_(None),
+                        RoundRow.changes == found.changes,
+                    )
+                    .values(closing=plan, close_from=table.head)
+                )
+                if claimed.rowcount == 1:  # type: ignore[attr-defined]
+                    return plan, table.head
+            again = self.current(table)  # a post came in meanwhile: read the posts again
+            if again is None:
+                raise RoundError("the round was closed meanwhile")
+            found = again
+        raise RoundError("posts keep coming in while the round closes: close it again")
 
     def close_if_due(self, table: Table) -> bool:
         """Close the open round if its deadline has passed; whether it closed now."""

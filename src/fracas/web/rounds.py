@@ -22,7 +22,7 @@ from fracas.engine import Action
 from fracas.table.posts import FORMATS
 from fracas.table.rounds import PostedRound, Rounds, plays_by_post, results
 from fracas.table.table import Table
-from fracas.web.deps import ALREADY, Form, GmAuth, GmTable, SideSeat, check_csrf, tables
+from fracas.web.deps import ALREADY, MAX_FIELD, Form, GmAuth, GmTable, SideSeat, check_csrf, tables
 from fracas.web.gm import _gm as gm_page
 from fracas.web.player import _player as player_page
 from fracas.web.render import ENV, Page
@@ -149,6 +149,8 @@ def gm_open(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respon
         try:
             deadline = _deadline(str(form.get("hours", "")), rounds)
             defaults = {side: str(form.get(f"default-{side}", "")) for side in table.sides()}
+            for side, text in defaults.items():
+                _whole(text, f"the default for {side}")
             rounds.open(table, deadline, defaults)
         except ValueError as err:
             return gm_page(request, name, csrf, status=400, errors={"round": str(err)})
@@ -175,6 +177,12 @@ def gm_status(request: Request, name: GmTable, _: GmAuth, s: str = "") -> Respon
     return _status(request, name, None, f"/gm/t/{name}", s)
 
 
+def _whole(text: str, what: str) -> None:
+    """Refuse a field the form reader cut short: a post is never read in part."""
+    if len(text) >= MAX_FIELD:
+        raise ValueError(f"{what} is too long: at most {MAX_FIELD - 1:,} characters")
+
+
 def _deadline(text: str, rounds: Rounds) -> datetime | None:
     text = text.strip()
     if not text:
@@ -196,6 +204,7 @@ def side_post(request: Request, seat: SideSeat, token: str, form: Form) -> Respo
     text = str(form.get("text", ""))
     with tables(request).hold(seat.table) as table:
         try:
+            _whole(text, "the post")
             Rounds(table.store).post(table, seat.side, text)
         except ValueError as err:
             # The draft goes back to its textarea: nothing typed is lost.

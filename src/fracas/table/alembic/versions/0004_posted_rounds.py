@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
         sa.Column("defaults", sa.JSON, nullable=False),
         sa.Column("opened", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("changes", sa.Integer, nullable=False),
         sa.Column("closing", sa.JSON, nullable=True),
         sa.Column("close_from", sa.Integer, nullable=True),
         sa.Column("closed", sa.DateTime(timezone=True), nullable=True),
