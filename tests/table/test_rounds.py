@@ -281,3 +281,37 @@ def test_a_post_that_comes_while_the_round_closes_is_counted_or_refused() -> Non
     rounds._claim(other, found)  # a close has begun
     with pytest.raises(RoundError, match="the round is closing: this post came too late"):
         rounds.post(other, "north", NORTH)
+
+
+@pytest.mark.rule("HC-ROUND-1")
+def test_fracas_round_opens_posts_shows_and_closes_from_the_terminal(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from fracas.cli import app
+
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    ford(Store.open(db))
+    runner = CliRunner()
+
+    def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
+        done = runner.invoke(app, ["round", *args, "--db", db], input=stdin)
+        return done.exit_code, done.output
+
+    assert run("open", "ford", "--default", "wolves=wolf attack ylva") == (
+        0,
+        "round 1 of ford is open for posts\n",
+    )
+    code, out = run("post", "ford", "north", "-", stdin=NORTH + "\nasa fly\n")
+    assert code == 2 and "fracas: line 5: 'fly' is not an action" in out
+    post = tmp_path / "raiders.txt"
+    post.write_text(RAIDERS, encoding="utf-8")
+    assert run("post", "ford", "raiders", str(post)) == (
+        0,
+        "the post of raiders for ford is stored\n",
+    )
+    code, out = run("status", "ford")
+    assert code == 0 and "  north: not posted yet\n" in out and "    brannoc attack ylva\n" in out
+    code, out = run("close", "ford")
+    assert code == 0
+    assert out.splitlines()[-4:] == ["brannoc done", "wolf attack ylva", "wolf done", "gm close"]
+    assert run("status", "ford") == (0, "no round of ford is open for posts\n")
