@@ -2,8 +2,9 @@
 
 Each command group lives in its own module and registers itself on
 :data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
-``tables``, ``export``, ``import``, ``post``, ``round``), dice (``roll``, ``odds``, ``demo``), the Heimr
-chase (``chase``), the lab (``sim``, ``sweep``) and the web (``serve``).
+``tables``, ``export``, ``import``, ``post``, ``round``), dice (``roll``, ``odds``,
+``demo``), the Heimr chase (``chase``), the lab (``sim``, ``sweep``) and the web
+(``serve``).
 """
 
 from __future__ import annotations

@@ -173,7 +173,7 @@ class Rounds:
     def current(self, table: Table) -> PostedRound | None:
         """The round open for posting at ``table``, if any. A round the table has left
         (closed at the table, undone past its start, or the fight over) is closed."""
-        found = self._latest(table.id, open_only=True)
+        found = self._open(table.id)
         if found is None:
             return None
         if table.is_over() or table.ruleset.round_number(table.encounter.state) != found.round:
@@ -181,15 +181,9 @@ class Rounds:
             return None
         return found
 
-    def latest(self, table: Table) -> PostedRound | None:
-        """The newest posted round of ``table``, open or closed."""
-        return self._latest(table.id, open_only=False)
-
-    def _latest(self, table_id: int, open_only: bool) -> PostedRound | None:
+    def _open(self, table_id: int) -> PostedRound | None:
         with self.store.session() as s:
-            query = select(RoundRow).where(RoundRow.table_id == table_id)
-            if open_only:
-                query = query.where(RoundRow.closed.is_(None))
+            query = select(RoundRow).where(RoundRow.table_id == table_id, RoundRow.closed.is_(None))
             row = s.scalars(query.order_by(RoundRow.id.desc())).first()
             if row is None:
                 return None
