@@ -2,8 +2,9 @@
 
 Each command group lives in its own module and registers itself on
 :data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
-``tables``, ``export``, ``import``, ``post``), dice (``roll``, ``odds``, ``demo``), the Heimr
-chase (``chase``), the lab (``sim``, ``sweep``) and the web (``serve``).
+``tables``, ``export``, ``import``, ``post``, ``round``), dice (``roll``, ``odds``,
+``demo``), the Heimr chase (``chase``), the lab (``sim``, ``sweep``) and the web
+(``serve``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 # isort: off
 from fracas.cli import play  # noqa: F401  (registers first: the tracker leads the help)
 from fracas.cli import post  # noqa: F401
+from fracas.cli import rounds  # noqa: F401
 from fracas.cli import dice  # noqa: F401
 from fracas.cli import chase  # noqa: F401
 from fracas.cli import lab  # noqa: F401
