@@ -28,7 +28,7 @@ from fracas.web.deps import (
 from fracas.web.live import FacesNeeded, push_with_faces
 from fracas.web.render import Page, render_page
 
-__all__ = ["act", "gm_router"]
+__all__ = ["act", "draw_gm", "gm_router"]
 
 gm_router = APIRouter(prefix="/gm")
 
@@ -56,14 +56,14 @@ def encounter_schema(_: GmAuth) -> JSONResponse:
 
 @gm_router.get("/t/{name}", response_class=HTMLResponse)
 def gm_page(request: Request, name: GmTable, csrf: GmAuth, at: int | None = None) -> HTMLResponse:
-    return _gm(request, name, csrf, at=at)
+    return draw_gm(request, name, csrf, at=at)
 
 
 @gm_router.get("/t/{name}/live")
 def gm_live(request: Request, name: GmTable, csrf: GmAuth, v: int = -1) -> Response:
     if table_version(request, name) == v:
         return Response(status_code=204)
-    return _gm(request, name, csrf, fragment=True)
+    return draw_gm(request, name, csrf, fragment=True)
 
 
 @gm_router.get("/t/{name}/screen.json")
@@ -81,7 +81,7 @@ def gm_export(request: Request, name: GmTable) -> Response:
 @gm_router.post("/t/{name}/act", response_class=HTMLResponse)
 def gm_act(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
-    return act(request, name, None, form, lambda **kw: _gm(request, name, csrf, **kw))
+    return act(request, name, None, form, lambda **kw: draw_gm(request, name, csrf, **kw))
 
 
 @gm_router.post("/t/{name}/undo", response_class=HTMLResponse)
@@ -111,7 +111,7 @@ def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> R
     side = str(form.get("side", ""))
     with tables(request).hold(name) as table:
         if side not in table.sides():
-            return _gm(
+            return draw_gm(
                 request,
                 name,
                 csrf,
@@ -120,7 +120,7 @@ def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> R
             )
         token = request.app.state.seats.open(table.id, side, may_act=form.get("may_act") == "on")
     link = str(request.base_url).rstrip("/") + f"/p/{token}"
-    return _gm(request, name, csrf, new_link=(side, link))
+    return draw_gm(request, name, csrf, new_link=(side, link))
 
 
 @gm_router.post("/t/{name}/seats/{seat_id}", response_class=HTMLResponse)
@@ -138,7 +138,8 @@ def gm_seat(request: Request, name: GmTable, csrf: GmAuth, seat_id: int, form: F
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
 
 
-def _gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLResponse:
+def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLResponse:
+    """The GM's page of table `name` (or its live fragment), with `extra` for the page."""
     at = extra.pop("at", None)
     status = extra.pop("status", 200)
     fragment = extra.pop("fragment", False)
@@ -182,14 +183,14 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: 
     version = read_version(form)
     with tables(request).hold(name) as table:
         if version is None:
-            return _gm(request, name, csrf, status=400, errors={how: "the form has no version"})
+            return draw_gm(request, name, csrf, status=400, errors={how: "the form has no version"})
         if version != table.version:
-            return _gm(request, name, csrf, status=409, errors={how: ALREADY})
+            return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         try:
             done = table.undo() if how == "undo" else table.redo()
         except ValueError as err:
-            return _gm(request, name, csrf, status=400, errors={how: str(err)})
-    return _gm(request, name, csrf, message=f"{how}: {done}")
+            return draw_gm(request, name, csrf, status=400, errors={how: str(err)})
+    return draw_gm(request, name, csrf, message=f"{how}: {done}")
 
 
 def act(

@@ -12,21 +12,21 @@ from fracas.web.deps import Form, SideSeat, download, screen_json, table_version
 from fracas.web.gm import act
 from fracas.web.render import Page, render_page
 
-__all__ = ["player_router"]
+__all__ = ["draw_player", "player_router"]
 
 player_router = APIRouter(prefix="/p")
 
 
 @player_router.get("/{token}", response_class=HTMLResponse)
 def player_page(request: Request, seat: SideSeat, token: str) -> HTMLResponse:
-    return _player(request, seat, token)
+    return draw_player(request, seat, token)
 
 
 @player_router.get("/{token}/live")
 def player_live(request: Request, seat: SideSeat, token: str, v: int = -1) -> Response:
     if table_version(request, seat.table) == v:
         return Response(status_code=204)
-    return _player(request, seat, token, fragment=True)
+    return draw_player(request, seat, token, fragment=True)
 
 
 @player_router.get("/{token}/screen.json")
@@ -46,11 +46,12 @@ def player_act(request: Request, seat: SideSeat, token: str, form: Form) -> Resp
     if not seat.may_act:
         raise HTTPException(403, "the game master has not let this side act through its link")
     return act(
-        request, seat.table, seat.side, form, lambda **kw: _player(request, seat, token, **kw)
+        request, seat.table, seat.side, form, lambda **kw: draw_player(request, seat, token, **kw)
     )
 
 
-def _player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLResponse:
+def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLResponse:
+    """A side's page through its link (or its live fragment), with `extra` for the page."""
     status = extra.pop("status", 200)
     fragment = extra.pop("fragment", False)
     with tables(request).hold(seat.table) as table:

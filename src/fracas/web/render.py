@@ -53,6 +53,8 @@ class Page:
     new_link: tuple[str, str] | None = None
     pending: tuple[str, list[str], RollRequest] | None = None
     typed: str = ""
+    #: A refused post, given back to its textarea so that nothing typed is lost.
+    draft: str = ""
 
 
 def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:

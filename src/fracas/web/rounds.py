@@ -23,8 +23,8 @@ from fracas.table.posts import FORMATS
 from fracas.table.rounds import PostedRound, Rounds, plays_by_post, results
 from fracas.table.table import Table
 from fracas.web.deps import ALREADY, MAX_FIELD, Form, GmAuth, GmTable, SideSeat, check_csrf, tables
-from fracas.web.gm import _gm as gm_page
-from fracas.web.player import _player as player_page
+from fracas.web.gm import draw_gm as gm_page
+from fracas.web.player import draw_player as player_page
 from fracas.web.render import ENV, Page
 
 __all__ = ["Posting", "posting", "rounds_router"]
@@ -207,9 +207,8 @@ def side_post(request: Request, seat: SideSeat, token: str, form: Form) -> Respo
             _whole(text, "the post")
             Rounds(table.store).post(table, seat.side, text)
         except ValueError as err:
-            # The draft goes back to its textarea: nothing typed is lost.
-            errors = {"post": str(err), "post-draft": text}
-            return player_page(request, seat, token, status=400, errors=errors)
+            errors = {"post": str(err)}
+            return player_page(request, seat, token, status=400, errors=errors, draft=text)
     return RedirectResponse(f"/p/{token}", status_code=303)
 
 
