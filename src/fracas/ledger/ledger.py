@@ -192,7 +192,12 @@ class Ledger:
     ) -> str:
         """A new campaign from a campaign YAML file; its ruleset (found by which ruleset's
         check accepts the file, when not given). Mistakes name the file, line and field."""
-        document = load_yaml(path)
+        return self.import_document(name, load_yaml(path), ruleset, title)
+
+    def import_document(
+        self, name: str, document: YamlDocument, ruleset: str | None = None, title: str = ""
+    ) -> str:
+        """As :meth:`import_file`, from a document already read (an upload)."""
         if document.data is not None and not isinstance(document.data, Mapping):
             raise document.error([((), "the file should hold a mapping of keys to values")])
         if ruleset is None:
