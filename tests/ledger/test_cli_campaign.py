@@ -61,10 +61,15 @@ def test_a_heimr_campaign_at_the_terminal(tmp_path: Path) -> None:
         "trained_consistency": 1,
         "trained_potential": 1,
     }
+    alone = tmp_path / "ylva.yaml"
+    ok("export", "ford", str(alone), "--character", "ylva")
+    assert list(load_yaml(alone).data["characters"]) == ["ylva"]
+    ok("new", "other", "--ruleset", "heimr")
+    assert "ylva: sheet written" in ok("character", "other", "ylva", str(alone))
     code, _, err = run("train", "ford", "ylva", "Brawl", "speed")
     assert code == 2 and err.strip() == "fracas: train 'consistency' or 'potential', not 'speed'"
     code, _, err = run("show", "nowhere")
-    assert code == 2 and "no campaign called 'nowhere' (campaigns: ford)" in err
+    assert code == 2 and "no campaign called 'nowhere' (campaigns: ford, other)" in err
 
 
 @pytest.mark.rule("HC-STAT-1", "HC-XP-1")

@@ -123,6 +123,8 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
     assert ledger.sheet("saga", "sigrid")["xp"] == 12
     status, page = web.post("/gm/c/saga/redo")
     assert ledger.sheet("saga", "sigrid")["xp"] == 7
+    exported = web.gm.get("/gm/c/saga/character/sigrid/export.yaml")
+    assert parse_yaml(exported.text, "x").data["characters"]["sigrid"]["xp"] == 7
     sheet = web.gm.get("/gm/c/saga/character/sigrid").text
     assert 'value="7"' in sheet  # xp
     then = web.gm.get("/gm/c/saga/character/sigrid?at=2000-01-01")

@@ -101,10 +101,13 @@ def import_(
 def export(
     name: Name,
     file: Annotated[Path | None, typer.Argument(help="Where to write it (default: print).")] = None,
+    character: Annotated[
+        str | None, typer.Option(help="Only this character, as a campaign file of its own.")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """The campaign file as it stands now (the terminal's encounters read it)."""
-    text = _run(lambda: _ledger(db).export(name))
+    text = _run(lambda: _ledger(db).export(name, character))
     if file is None:
         typer.echo(text, nl=False)
         return
@@ -180,8 +183,11 @@ def character_(
     date: DateOption = None,
     db: DbOption = None,
 ) -> None:
-    """Add a character or replace its sheet (checked by the ruleset's sheet model)."""
+    """Add a character or replace its sheet (checked by the ruleset's sheet model): the
+    file holds the sheet, or a campaign file with this one character ('export --character')."""
     sheet = _run(lambda: load_yaml(file)).data
+    if isinstance(sheet, dict) and set(sheet) == {"characters"} and len(sheet["characters"]) == 1:
+        sheet = next(iter(sheet["characters"].values()))
     _record(db, name, "character", character, {"sheet": sheet}, date)
 
 

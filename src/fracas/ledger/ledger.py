@@ -249,8 +249,12 @@ class Ledger:
         data, standing = self._fold(name, at)
         return {**copy.deepcopy(data), "characters": standing.characters}
 
-    def export(self, name: str) -> str:
-        """The campaign as it stands now, as YAML the terminal reads back."""
+    def export(self, name: str, character: str | None = None) -> str:
+        """The campaign as it stands now, as YAML the terminal reads back; with
+        ``character``, a campaign file holding that character alone (an encounter lays
+        it over the campaign's own: ``campaign: [campaign.yaml, ylva.yaml]``)."""
+        if character is not None:
+            return dump_yaml({"characters": {character: self.sheet(name, character)}})
         return dump_yaml(self.document(name))
 
     def standing(self, name: str, at: datetime | None = None) -> Standing:

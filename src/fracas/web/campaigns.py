@@ -196,6 +196,23 @@ def campaign_export(request: Request, name: str, _: GmAuth) -> Response:
     )
 
 
+@campaigns_router.get("/c/{name}/character/{key}/export.yaml")
+def character_export(request: Request, name: str, key: str, _: GmAuth) -> Response:
+    """One character as a campaign file of its own (the terminal reads it)."""
+    try:
+        text = _ledger(request).export(name, key)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    return Response(
+        text,
+        media_type="application/yaml",
+        headers={
+            "Content-Disposition": f'attachment; filename="{key}.yaml"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
 @campaigns_router.post("/c/{name}/undo", response_class=HTMLResponse)
 def campaign_undo(request: Request, name: str, csrf: GmAuth, form: Form) -> Response:
     return _move(request, name, csrf, form, "undo")
