@@ -8,6 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import app
+from fracas.table.store import Store
+from fracas.table.table import Table
 from fracas.yamlfile import load_yaml
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -99,3 +101,11 @@ def test_an_encounter_started_and_concluded_at_the_terminal(tmp_path: Path) -> N
     assert "encounter duel-1 concluded: ylva +4; carried: nothing" in out
     code, _, err = run("conclude", "duel-1")
     assert code == 2 and "already concluded" in err
+    assert "ylva carries {'hit_points': 2" in ok(
+        "carry", "ford", "ylva", "hit_points=2", "fatigue=5"
+    )
+    ok("start", "ford", "duel-2", str(EXAMPLES / "heimr" / "duel.yaml"))
+    ylva = Table.resume(Store.open(), "duel-2").encounter.state.combatants["ylva"]
+    assert (ylva.hp, ylva.fatigue) == (2, 5)
+    assert "ylva healed" in ok("restore", "ford", "ylva", "health")
+    assert "carried" not in ok("show", "ford", "ylva")

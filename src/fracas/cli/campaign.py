@@ -316,6 +316,33 @@ def restore(
     _record(db, name, "restore", character, {"what": what, "amount": amount}, date)
 
 
+@campaign_app.command("carry")
+def carry(
+    name: Name,
+    character: Character,
+    values: Annotated[
+        list[str] | None,
+        typer.Argument(help="What it starts the next encounter with: hit_points=2 fatigue=5."),
+    ] = None,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Set what a character carries into the next encounter (none: nothing)."""
+    condition: dict[str, Any] = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"{item[:40]!r}: write FIELD=VALUE")
+        text = value.strip()[:100]
+        number = text.lstrip("-")
+        condition[key.strip()] = (
+            int(text)
+            if number.isdigit() and len(number) < 10
+            else {"true": True, "false": False}.get(text, text)
+        )
+    _record(db, name, "carry", character, {"condition": condition}, date)
+
+
 @campaign_app.command("undo")
 def undo(name: Name, db: DbOption = None) -> None:
     """Take back the last entry (redo puts it back)."""
