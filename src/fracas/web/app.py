@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from fracas.table.seats import Seats
 from fracas.table.store import Store
+from fracas.web.campaigns import campaigns_router
 from fracas.web.deps import first_error
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
@@ -49,4 +50,5 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
     app.include_router(gm_router)
     app.include_router(player_router)
     app.include_router(rounds_router)
+    app.include_router(campaigns_router)
     return app
