@@ -1,0 +1,435 @@
+"""The campaign's books: campaigns in the store, every change to them an entry.
+
+A campaign is a campaign file's content (as the terminal reads it) and a list of entries
+(a character added or edited, an XP award, a training, an encounter concluded...). Each
+entry is stored in its own transaction; the campaign's *head* says how many are in play,
+so undo and redo move it, and an entry made after an undo drops the undone ones (as a
+table's actions do). A sheet is never stored as it stands: :meth:`Ledger.standing` folds
+the entries in play over the file's characters with the rules' own functions, up to any
+date.
+
+>>> from fracas.table.store import Store
+>>> ledger = Ledger(Store.open("sqlite://"))
+>>> ledger.create("ford", "heimr", title="The ford")
+>>> [(c.name, c.ruleset, c.title) for c in ledger.campaigns()]
+[('ford', 'heimr', 'The ford')]
+>>> ledger.document("ford")
+{'characters': {}}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from fracas.ledger.books import books, ruleset_ids
+from fracas.ledger.entries import LedgerError, Rules, Standing, apply
+from fracas.ledger.rows import CampaignRow, EntryRow
+from fracas.rules import find
+from fracas.table.store import MAX_NAME, ConflictError, Store
+from fracas.yamlfile import CampaignError, Replace, YamlDocument, load_yaml
+
+__all__ = ["CampaignInfo", "Entry", "Ledger", "LedgerError"]
+
+#: The most entries a campaign holds (each one is folded to show a sheet).
+MAX_ENTRIES = 20_000
+
+
+@dataclass(frozen=True)
+class CampaignInfo:
+    """A campaign as listed: its name, ruleset and title, how many entries are in play."""
+
+    name: str
+    ruleset: str
+    title: str
+    head: int = 0
+    changed: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a campaign's log; ``active`` is false once undone."""
+
+    seq: int
+    kind: str
+    character: str | None
+    payload: dict[str, Any]
+    recorded: datetime
+    effective: datetime
+    active: bool
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def check_name(name: str) -> None:
+    """A campaign name: 1 to 80 letters, digits, ``-``, ``_`` or ``.``, not starting ``.``."""
+    ok = (
+        0 < len(name) <= MAX_NAME
+        and name[0] != "."
+        and all(c.isalnum() or c in "-_." for c in name)
+    )
+    if not ok:
+        raise LedgerError(
+            f"{name[:40]!r} is not a campaign name: use 1 to {MAX_NAME} letters, digits, '-', "
+            "'_' or '.'"
+        )
+
+
+# -- the document as JSON (``!replace`` kept) and as YAML --------------------------------------
+
+_REPLACE = "!replace"
+
+
+def to_json(value: Any) -> Any:
+    """A campaign document as the store keeps it: a ``!replace`` mapping is tagged."""
+    if isinstance(value, Replace):
+        return {_REPLACE: {k: to_json(v) for k, v in value.items()}}
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json(v) for v in value]
+    return value
+
+
+def from_json(value: Any) -> Any:
+    """The inverse of :func:`to_json`."""
+    if isinstance(value, Mapping):
+        if set(value) == {_REPLACE}:
+            return Replace({k: from_json(v) for k, v in value[_REPLACE].items()})
+        return {k: from_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_json(v) for v in value]
+    return value
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _represent_replace(dumper: yaml.SafeDumper, data: Replace) -> yaml.Node:
+    return dumper.represent_mapping("!replace", dict(data))
+
+
+_Dumper.add_representer(Replace, _represent_replace)
+
+
+def dump_yaml(document: Mapping[str, Any]) -> str:
+    """A campaign document as YAML that :func:`fracas.yamlfile.parse_yaml` reads back."""
+    return yaml.dump(dict(document), Dumper=_Dumper, sort_keys=False, allow_unicode=True)
+
+
+class Ledger:
+    """Every campaign in one store, and their entries."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- campaigns ---------------------------------------------------------------------------
+
+    def campaigns(self) -> list[CampaignInfo]:
+        with self.store.session() as s:
+            rows = s.scalars(select(CampaignRow).order_by(CampaignRow.name)).all()
+            return [
+                CampaignInfo(r.name, r.ruleset, r.title, r.head, _aware(r.changed)) for r in rows
+            ]
+
+    def info(self, name: str) -> CampaignInfo:
+        with self.store.session() as s:
+            r = self._row(s, name)
+            return CampaignInfo(r.name, r.ruleset, r.title, r.head, _aware(r.changed))
+
+    def create(
+        self,
+        name: str,
+        ruleset: str,
+        document: Mapping[str, Any] | None = None,
+        title: str = "",
+    ) -> None:
+        """A new campaign from a campaign file's content (checked by the ruleset)."""
+        check_name(name)
+        if ruleset not in ruleset_ids():
+            raise LedgerError(f"unknown ruleset {ruleset!r}: known are {', '.join(ruleset_ids())}")
+        data = dict(document or {})
+        self._check(ruleset, YamlDocument(data, {}, "campaign"))
+        title = title or str(data.get("title") or "")
+        now = _now()
+        try:
+            with self.store.session() as s:
+                s.add(
+                    CampaignRow(
+                        name=name,
+                        title=title[:200],
+                        ruleset=ruleset,
+                        document=to_json(data),
+                        head=0,
+                        version=0,
+                        created=now,
+                        changed=now,
+                    )
+                )
+        except IntegrityError:
+            raise LedgerError(f"there is already a campaign called {name!r}") from None
+
+    def import_file(
+        self, name: str, path: str | Path, ruleset: str | None = None, title: str = ""
+    ) -> str:
+        """A new campaign from a campaign YAML file; its ruleset (found by which ruleset's
+        check accepts the file, when not given). Mistakes name the file, line and field."""
+        document = load_yaml(path)
+        if document.data is not None and not isinstance(document.data, Mapping):
+            raise document.error([((), "the file should hold a mapping of keys to values")])
+        if ruleset is None:
+            ruleset = self._detect(document)
+        else:
+            self._check(ruleset, document)
+        self.create(name, ruleset, document.data or {}, title)
+        return ruleset
+
+    def _detect(self, document: YamlDocument) -> str:
+        accepted: list[str] = []
+        errors: dict[str, str] = {}
+        for ruleset in ruleset_ids():
+            try:
+                self._check(ruleset, document)
+                accepted.append(ruleset)
+            except (CampaignError, LedgerError) as err:
+                errors[ruleset] = str(err)
+        if len(accepted) == 1:
+            return accepted[0]
+        if accepted:
+            raise LedgerError(
+                f"{document.name} suits the rulesets {', '.join(accepted)}: name one (--ruleset)"
+            )
+        # the ruleset whose complaint is shortest is the likeliest one meant
+        closest = min(errors, key=lambda r: errors[r].count("\n"))
+        raise CampaignError(
+            f"{errors[closest]}\n(read as a {closest} campaign; --ruleset names another)"
+        )
+
+    @staticmethod
+    def _check(ruleset: str, document: YamlDocument) -> None:
+        try:
+            find(ruleset).check_campaign(document)
+        except CampaignError:
+            raise
+        except Exception as err:  # some rulesets report their campaigns as EngineError
+            raise LedgerError(f"{document.name}: {err}") from None
+
+    def delete(self, name: str) -> None:
+        with self.store.session() as s:
+            s.delete(self._row(s, name))
+
+    def document(self, name: str, at: datetime | None = None) -> dict[str, Any]:
+        """The campaign file's content with the characters as they stand at ``at`` (now,
+        when ``None``): what an encounter setup's ``campaign`` key takes."""
+        data, standing = self._fold(name, at)
+        return {**copy.deepcopy(data), "characters": standing.characters}
+
+    def export(self, name: str) -> str:
+        """The campaign as it stands now, as YAML the terminal reads back."""
+        return dump_yaml(to_json_keep_replace(self.document(name)))
+
+    def standing(self, name: str, at: datetime | None = None) -> Standing:
+        """Sheets, carried conditions and XP leftovers at ``at`` (now, when ``None``)."""
+        return self._fold(name, at)[1]
+
+    def sheet(self, campaign: str, character: str, at: datetime | None = None) -> dict[str, Any]:
+        """A character's sheet as it stood at ``at``."""
+        standing = self.standing(campaign, at)
+        if character not in standing.characters:
+            known = ", ".join(sorted(standing.characters)) or "none"
+            when = f" on {at:%Y-%m-%d %H:%M}" if at else ""
+            raise LedgerError(f"no character {character!r} in {campaign}{when} (known: {known})")
+        return standing.characters[character]
+
+    def rules(self, name: str) -> Rules:
+        with self.store.session() as s:
+            row = self._row(s, name)
+            return Rules(books(row.ruleset), from_json(row.document))
+
+    # -- entries -------------------------------------------------------------------------------
+
+    def entries(self, name: str) -> list[Entry]:
+        """The campaign's log, undone entries included (``active`` false)."""
+        with self.store.session() as s:
+            row = self._row(s, name)
+            rows = s.scalars(
+                select(EntryRow).where(EntryRow.campaign_id == row.id).order_by(EntryRow.seq)
+            ).all()
+            return [_entry(r, r.seq <= row.head) for r in rows]
+
+    def record(
+        self,
+        name: str,
+        kind: str,
+        character: str | None = None,
+        payload: Mapping[str, Any] | None = None,
+        effective: datetime | None = None,
+    ) -> Entry:
+        """Check an entry against the books as they stand and store it in one transaction
+        (dropping any undone entries); :class:`LedgerError` if the rules refuse it."""
+        payload = dict(copy.deepcopy(payload or {}))
+        now = _now()
+        effective = _aware(effective) if effective else now
+        with self.store.session() as s:
+            row = self._row(s, name)
+            version, head = row.version, row.head
+            data = from_json(row.document)
+        standing = self._fold_rows(name, data, None)[1]
+        rules = Rules(books(row.ruleset), data)
+        last = self._last_effective(name)
+        if last is not None and effective < last:
+            raise LedgerError(
+                f"the date {effective:%Y-%m-%d %H:%M} is before the last entry's "
+                f"({last:%Y-%m-%d %H:%M}): entries are dated in order"
+            )
+        apply(rules, standing, kind, character, payload)
+        if head >= MAX_ENTRIES:
+            raise LedgerError(f"a campaign holds at most {MAX_ENTRIES} entries")
+        with self.store.session() as s:
+            claimed = self._claim(s, name, version)
+            seq = head + 1
+            s.execute(
+                delete(EntryRow).where(EntryRow.campaign_id == claimed.id, EntryRow.seq >= seq)
+            )
+            entry = EntryRow(
+                campaign_id=claimed.id,
+                seq=seq,
+                kind=kind,
+                character=character,
+                payload=payload,
+                recorded=now,
+                effective=effective,
+            )
+            s.add(entry)
+            claimed.head, claimed.changed = seq, now
+            s.flush()
+            return _entry(entry, True)
+
+    def undo(self, name: str) -> Entry:
+        """Take the last entry in play out of play; it can be redone."""
+        with self.store.session() as s:
+            row = self._row(s, name)
+            if row.head == 0:
+                raise LedgerError(f"nothing to undo in {name}")
+            entry = self._entry_at(s, row.id, row.head)
+            self._move(s, row, row.head - 1)
+            return _entry(entry, False)
+
+    def redo(self, name: str) -> Entry:
+        """Put back the last entry undone."""
+        with self.store.session() as s:
+            row = self._row(s, name)
+            count = s.scalar(
+                select(func.count()).select_from(EntryRow).where(EntryRow.campaign_id == row.id)
+            )
+            if row.head >= (count or 0):
+                raise LedgerError(f"nothing to redo in {name}")
+            entry = self._entry_at(s, row.id, row.head + 1)
+            self._move(s, row, row.head + 1)
+            return _entry(entry, True)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _fold(self, name: str, at: datetime | None) -> tuple[dict[str, Any], Standing]:
+        with self.store.session() as s:
+            data = from_json(self._row(s, name).document)
+        return self._fold_rows(name, data, at)
+
+    def _fold_rows(
+        self, name: str, data: dict[str, Any], at: datetime | None
+    ) -> tuple[dict[str, Any], Standing]:
+        rules = Rules(books(self.info(name).ruleset), data)
+        characters = {str(k): dict(v) for k, v in (data.get("characters") or {}).items()}
+        standing = Standing(characters=copy.deepcopy(characters))
+        for entry in self.entries(name):
+            if not entry.active:
+                break
+            if at is not None and entry.effective > _aware(at):
+                break
+            try:
+                standing = apply(rules, standing, entry.kind, entry.character, entry.payload)
+            except LedgerError as err:
+                raise LedgerError(
+                    f"entry {entry.seq} ({entry.kind}) no longer applies: {err}"
+                ) from None
+        base = {k: v for k, v in data.items() if k != "characters"}
+        return base, standing
+
+    def _last_effective(self, name: str) -> datetime | None:
+        active = [e for e in self.entries(name) if e.active]
+        return active[-1].effective if active else None
+
+    @staticmethod
+    def _row(s: Session, name: str) -> CampaignRow:
+        row = s.scalars(select(CampaignRow).where(CampaignRow.name == name)).first()
+        if row is None:
+            names = list(s.scalars(select(CampaignRow.name)))
+            known = f" (campaigns: {', '.join(sorted(names)[:10])})" if names else ""
+            raise LedgerError(f"no campaign called {name[:40]!r}{known}")
+        return row
+
+    @staticmethod
+    def _entry_at(s: Session, campaign_id: int, seq: int) -> EntryRow:
+        entry = s.scalars(
+            select(EntryRow).where(EntryRow.campaign_id == campaign_id, EntryRow.seq == seq)
+        ).one()
+        return entry
+
+    def _claim(self, s: Session, name: str, version: int) -> CampaignRow:
+        """Take the campaign for one change: only if nobody changed it since it was read."""
+        bumped = s.execute(
+            update(CampaignRow)
+            .where(CampaignRow.name == name, CampaignRow.version == version)
+            .values(version=version + 1)
+        )
+        if bumped.rowcount != 1:  # type: ignore[attr-defined]
+            raise ConflictError(f"the campaign {name} was changed meanwhile: try again")
+        return self._row(s, name)
+
+    def _move(self, s: Session, row: CampaignRow, head: int) -> None:
+        claimed = self._claim(s, row.name, row.version)
+        claimed.head, claimed.changed = head, _now()
+
+
+def _entry(row: EntryRow, active: bool) -> Entry:
+    return Entry(
+        row.seq,
+        row.kind,
+        row.character,
+        dict(row.payload or {}),
+        _aware(row.recorded),
+        _aware(row.effective),
+        active,
+    )
+
+
+def to_json_keep_replace(document: Mapping[str, Any]) -> dict[str, Any]:
+    """``document`` with plain dicts and lists (``!replace`` mappings kept as such)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Replace):
+            return Replace({k: plain(v) for k, v in value.items()})
+        if isinstance(value, Mapping):
+            return {k: plain(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [plain(v) for v in value]
+        return value
+
+    result: dict[str, Any] = plain(document)
+    return result
