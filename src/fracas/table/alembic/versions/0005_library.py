@@ -1,7 +1,7 @@
 """The library: battlefields and encounters prepared for play.
 
 Revision ID: 0005
-Revises: 0002
+Revises: 0003 (0002 before the ledger was merged)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
