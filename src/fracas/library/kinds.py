@@ -26,18 +26,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from fracas.rules import find
 from fracas.rules.classic.setup import ROLLS, PlaceSpec
 from fracas.rules.diestep.tables import Region
-from fracas.rules.heimr.battlefield import BattlefieldSpec
+from fracas.rules.heimr.battlefield import Battlefield, BattlefieldSpec, SquareSpec
+from fracas.rules.heimr.campaign import Campaign as HeimrCampaign
+from fracas.rules.heimr.tables import Tables
 from fracas.rules.sides.campaign import Units
-from fracas.yamlfile import KeyPath
+from fracas.yamlfile import KeyPath, YamlDocument
 
-__all__ = ["KINDS", "MapKind", "battlefield_file_model", "problems", "schema"]
+__all__ = [
+    "KINDS",
+    "MapKind",
+    "battlefield_file_model",
+    "choices",
+    "grid_view",
+    "problems",
+    "schema",
+]
 
 
 @dataclass(frozen=True)
@@ -140,3 +150,78 @@ def schema(ruleset: str) -> dict[str, Any]:
     found: dict[str, Any] = battlefield_file_model(ruleset).model_json_schema()
     found["title"] = f"fracas {ruleset} battlefield"
     return found
+
+
+def choices(ruleset: str, campaign: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
+    """What each field of a square, border or place may hold, from the campaign's tables
+    (the shipped ones if none): the editor offers these and nothing hard-coded.
+
+    >>> sorted(choices("heimr"))
+    ['climb', 'concealment', 'light', 'preset', 'terrain']
+    >>> choices("heimr")["preset"][:3]
+    ['1.5 meter jump', '2 meter jump', '2.5 meter jump']
+    """
+    if ruleset == "heimr":
+        tables = _heimr_tables(campaign)
+        presets = {
+            **tables.doors,
+            **tables.movement_limits,
+            **tables.crossing_challenges,
+            **tables.structural_barriers,
+        }
+        return {
+            "terrain": list(_literal(SquareSpec, "terrain")),
+            "concealment": sorted(tables.concealment),
+            "light": sorted(tables.lighting),
+            "climb": sorted(tables.climbing),
+            "preset": sorted(presets),
+        }
+    if ruleset == "heimr-classic":
+        return {"modifiers": list(ROLLS)}
+    if ruleset == "diestep":
+        return {"ground": list(_literal(Region, "ground"))}
+    if ruleset == "sides":
+        return {"units": list(get_args(Units))}
+    return {}
+
+
+def _literal(model: type[BaseModel], name: str) -> tuple[str, ...]:
+    return tuple(get_args(model.model_fields[name].annotation))
+
+
+def _heimr_tables(campaign: Mapping[str, Any] | None) -> Tables:
+    if not campaign:
+        return HeimrCampaign.default().tables
+    return HeimrCampaign.from_documents(YamlDocument(dict(campaign), name="campaign")).tables
+
+
+def grid_view(
+    document: Mapping[str, Any], campaign: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """A Heimr battlefield document as a map's JSON (as a screen's ``battlefield``: squares
+    with height, concealment, light; borders with what they are), to draw it."""
+    tables = _heimr_tables(campaign)
+    field, _ = Battlefield.checked(document.get("battlefield") or {}, tables)
+    if field is None:
+        return {"columns": 3, "rows": 3, "squares": {}, "borders": []}
+    squares = {
+        sq.id: {
+            "name": sq.name,
+            "height": sq.height,
+            "difficult": sq.difficult,
+            "concealment": field.concealment(sq.id),
+            "cover": [name for name, _ in sq.concealment],
+            "light": sq.light,
+            "lit": field.lit(sq.id) if field.darkness else None,
+        }
+        for sq in field.squares.values()
+    }
+    borders = []
+    for b in field.borders.values():
+        seen = {"limit": b.limit, "toughness": b.toughness, "cr": b.cr}
+        if b.climbable:
+            seen["climb"] = b.climb or 0
+        border: dict[str, Any] = {"between": sorted(b.squares), "name": b.name}
+        border.update({k: v for k, v in seen.items() if v is not None})
+        borders.append(border)
+    return {"columns": field.columns, "rows": field.rows, "squares": squares, "borders": borders}

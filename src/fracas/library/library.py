@@ -38,6 +38,7 @@ from fracas.library.kinds import KINDS, battlefield_file_model, problems
 from fracas.rules import find, ids
 from fracas.table.encounterfile import EncounterFile
 from fracas.table.store import MAX_NAME, Base, ConflictError, Store, StoreError, check_name
+from fracas.table.table import Table
 from fracas.yamlfile import (
     KeyPath,
     YamlDocument,
@@ -534,3 +535,17 @@ class Library:
             if battlefield:
                 self.delete_battlefield(battlefield)
             raise
+
+    def start(self, name: str, table: str, seed: int | None = None) -> Table:
+        """A live table ``table`` from the encounter, its campaign's characters as they
+        stand now; :class:`~fracas.table.store.StoreError` if the name is taken, and
+        :class:`Invalid` if the encounter no longer passes its ruleset's check (a
+        character changed or left the campaign since)."""
+        record = self.encounter(name)
+        check_name(table)
+        setup = self.setup(record.ruleset, record.campaign, record.battlefield, record.document)
+        ruleset = find(record.ruleset)
+        found = ruleset.setup_problems(setup)
+        if found:
+            raise Invalid(found)
+        return Table.start(self.store, table, ruleset, setup, record.title or name, seed=seed)

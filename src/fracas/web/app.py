@@ -18,6 +18,7 @@ from fracas.web.deps import first_error
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
 from fracas.web.player import player_router
+from fracas.web.prep import prep_router
 
 __all__ = ["create_app"]
 
@@ -47,4 +48,5 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
 
     app.include_router(gm_router)
     app.include_router(player_router)
+    app.include_router(prep_router)
     return app
