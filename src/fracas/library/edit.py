@@ -174,6 +174,8 @@ def set_place(
         elif old in theirs or name in theirs:
             other_spec["borders"] = [b for b in theirs if b not in (old, name) or other in borders]
             other_spec["borders"] = [name if b == old else b for b in other_spec["borders"]]
+        if "borders" in other_spec and not other_spec["borders"]:
+            del other_spec["borders"]
     mine = _borders(spec)
     if isinstance(mine, dict):
         spec["borders"] = {b: mine.get(b, {}) for b in borders}
