@@ -11,6 +11,7 @@ from __future__ import annotations
 # isort: off
 from fracas.cli import play  # noqa: F401  (registers first: the tracker leads the help)
 from fracas.cli import post  # noqa: F401
+from fracas.cli import campaign  # noqa: F401
 from fracas.cli import dice  # noqa: F401
 from fracas.cli import chase  # noqa: F401
 from fracas.cli import lab  # noqa: F401

@@ -286,6 +286,8 @@ def _carry(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> Non
 def _conclude(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """The end of an encounter as the GM confirmed it: XP per character, leftovers per
     group, and what each character carries out."""
+    if p.get("award"):
+        _award(rules, s, None, p["award"])
     gained = p.get("xp") or {}
     for who, xp in gained.items():
         sheet = _character(s, who)

@@ -32,11 +32,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from fracas.ledger.books import books, ruleset_ids
+from fracas.ledger.encounters import carried_out, character_keys, lay_carried, xp_gained
 from fracas.ledger.entries import LedgerError, Rules, Standing, apply
-from fracas.ledger.rows import CampaignRow, EntryRow
+from fracas.ledger.rows import CampaignRow, EncounterRow, EntryRow
 from fracas.rules import find
-from fracas.table.store import MAX_NAME, ConflictError, Store
-from fracas.yamlfile import CampaignError, Replace, YamlDocument, load_yaml
+from fracas.table.store import MAX_NAME, ConflictError, Store, StoreError, TableRow
+from fracas.table.table import Table
+from fracas.yamlfile import CampaignError, Replace, YamlDocument, format_path, load_yaml
 
 __all__ = ["CampaignInfo", "Entry", "Ledger", "LedgerError"]
 
@@ -280,9 +282,12 @@ class Ledger:
         character: str | None = None,
         payload: Mapping[str, Any] | None = None,
         effective: datetime | None = None,
+        *,
+        concludes: int | None = None,
     ) -> Entry:
         """Check an entry against the books as they stand and store it in one transaction
-        (dropping any undone entries); :class:`LedgerError` if the rules refuse it."""
+        (dropping any undone entries); :class:`LedgerError` if the rules refuse it.
+        ``concludes`` names the table (by id) a ``conclude`` entry ends, marked with it."""
         payload = dict(copy.deepcopy(payload or {}))
         now = _now()
         effective = _aware(effective) if effective else now
@@ -318,6 +323,12 @@ class Ledger:
             )
             s.add(entry)
             claimed.head, claimed.changed = seq, now
+            if concludes is not None:
+                s.execute(
+                    update(EncounterRow)
+                    .where(EncounterRow.table_id == concludes)
+                    .values(concluded=seq)
+                )
             s.flush()
             return _entry(entry, True)
 
@@ -343,6 +354,108 @@ class Ledger:
             entry = self._entry_at(s, row.id, row.head + 1)
             self._move(s, row, row.head + 1)
             return _entry(entry, True)
+
+    # -- encounters -----------------------------------------------------------------------------
+
+    def start_encounter(
+        self,
+        campaign: str,
+        table_name: str,
+        encounter: Mapping[str, Any],
+        seed: int | None = None,
+    ) -> Table:
+        """A new table from the campaign's characters as they stand now (and what they
+        carried out of earlier encounters) plus the encounter's own keys, as an encounter
+        file gives them (``combatants``, ``grid``...); the table is linked to the campaign."""
+        info = self.info(campaign)
+        spec = dict(copy.deepcopy(dict(encounter)))
+        ruleset_id = str(spec.pop("ruleset", info.ruleset))
+        if ruleset_id != info.ruleset:
+            raise LedgerError(f"{campaign} is a {info.ruleset} campaign, not {ruleset_id}")
+        if "campaign" in spec:
+            raise LedgerError("the encounter's campaign comes from the books: leave out 'campaign'")
+        title = str(spec.pop("title", "") or table_name)
+        setup: dict[str, Any] = {**spec, "campaign": self.document(campaign)}
+        problems = lay_carried(setup, self.standing(campaign).carried)
+        ruleset = find(info.ruleset)
+        problems += ruleset.setup_problems(setup)
+        if problems:
+            raise LedgerError(_listed("the encounter", problems), problems)
+        table = Table.start(self.store, table_name, ruleset, setup, title, seed)
+        with self.store.session() as s:
+            row = self._row(s, campaign)
+            s.add(EncounterRow(campaign_id=row.id, table_id=table.id, started=_now()))
+        return table
+
+    def encounter(self, table_name: str) -> tuple[str, int | None] | None:
+        """The campaign a table was started from and the entry that concluded it (``None``
+        while it is not concluded, or its conclusion was undone); ``None`` if not linked."""
+        with self.store.session() as s:
+            found = s.execute(
+                select(CampaignRow, EncounterRow)
+                .join(EncounterRow, EncounterRow.campaign_id == CampaignRow.id)
+                .join(TableRow, TableRow.id == EncounterRow.table_id)
+                .where(TableRow.name == table_name)
+            ).first()
+            if found is None:
+                return None
+            campaign, link = found
+            seq = link.concluded
+            if seq is not None:
+                entry = s.scalars(
+                    select(EntryRow).where(EntryRow.campaign_id == campaign.id, EntryRow.seq == seq)
+                ).first()
+                still = (
+                    entry is not None
+                    and seq <= campaign.head
+                    and entry.kind == "conclude"
+                    and (entry.payload or {}).get("table") == table_name
+                )
+                seq = seq if still else None
+            return campaign.name, seq
+
+    def conclusion(
+        self, table_name: str, award: Mapping[str, Any] | None = None, carry: bool = True
+    ) -> tuple[str, dict[str, Any]]:
+        """What concluding a table would record: its campaign and the entry's payload."""
+        linked = self.encounter(table_name)
+        if linked is None:
+            raise LedgerError(f"the table {table_name!r} was not started from a campaign")
+        campaign, concluded = linked
+        if concluded is not None:
+            raise LedgerError(f"the table {table_name} is already concluded (entry {concluded})")
+        try:
+            table = Table.resume(self.store, table_name)
+        except StoreError as err:
+            raise LedgerError(str(err)) from None
+        setup = self.store.table(table_name).setup
+        keys = character_keys(setup)
+        fresh, final = table.ruleset.start(setup), table.encounter.state
+        ruleset = self.info(campaign).ruleset
+        payload: dict[str, Any] = {"table": table_name}
+        if award is None:
+            gained, leftovers = xp_gained(ruleset, fresh, final, keys)
+            payload.update(xp=gained, leftovers=leftovers)
+        elif "characters" in award:
+            payload["award"] = dict(award)
+        else:
+            xp = award.get("xp", award)
+            if not isinstance(xp, Mapping):
+                raise LedgerError("the award is {character: XP} or {xp, group, characters}")
+            payload["xp"] = {str(k): _whole(v, f"XP of {k}") for k, v in xp.items()}
+        payload["carry"] = carried_out(ruleset, fresh, final, keys) if carry else {}
+        return campaign, payload
+
+    def conclude(
+        self, table_name: str, award: Mapping[str, Any] | None = None, carry: bool = True
+    ) -> Entry:
+        """End an encounter in the books, as the GM confirms it: the XP the encounter's
+        ``award`` verb gave (``award=None``) or the GM's own numbers (``{character: xp}``,
+        or ``{xp, group, characters}`` divided by H-XP-1), and, with ``carry``, what each
+        character carries out (hit points, fatigue, wounds...) into the next encounter."""
+        campaign, payload = self.conclusion(table_name, award, carry)
+        table_id = self.store.table(table_name).id
+        return self.record(campaign, "conclude", None, payload, concludes=table_id)
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -405,6 +518,16 @@ class Ledger:
     def _move(self, s: Session, row: CampaignRow, head: int) -> None:
         claimed = self._claim(s, row.name, row.version)
         claimed.head, claimed.changed = head, _now()
+
+
+def _whole(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise LedgerError(f"{what} should be a whole number, at least 0, not {value!r}")
+    return value
+
+
+def _listed(what: str, problems: list[tuple[Any, str]]) -> str:
+    return f"{what}: " + "; ".join(f"{format_path(p)}: {m}" if p else m for p, m in problems)
 
 
 def _entry(row: EntryRow, active: bool) -> Entry:
