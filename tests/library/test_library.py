@@ -168,6 +168,7 @@ def test_an_encounter_is_built_checked_exported_and_started(library: Library, st
     assert file["combatants"] == combatants
     table = library.start("clash", "clash-1", seed=1)
     assert table.sides() and store.table("clash-1").title == "Clash"
+    assert Ledger(store).encounter("clash-1") == ("heimr", None)  # linked to its campaign
     assert saved.version == 0
     with pytest.raises(LibraryError, match="used by the encounters clash"):
         library.delete_battlefield(record.name)

@@ -79,8 +79,12 @@ class Campaigns(Protocol):
 
     def document(self, name: str, at: Any = None) -> dict[str, Any]: ...
 
+    def start_encounter(
+        self, campaign: str, table_name: str, encounter: Mapping[str, Any], seed: int | None = None
+    ) -> Table: ...
 
-class BattlefieldRow(Base):
+
+class PreparedBattlefieldRow(Base):
     __tablename__ = "fracas_battlefields"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -93,7 +97,7 @@ class BattlefieldRow(Base):
     changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-class EncounterRow(Base):
+class PreparedEncounterRow(Base):
     __tablename__ = "fracas_encounters"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -138,7 +142,7 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _field(row: BattlefieldRow) -> BattlefieldRecord:
+def _field(row: PreparedBattlefieldRow) -> BattlefieldRecord:
     return BattlefieldRecord(
         row.name,
         row.ruleset,
@@ -150,7 +154,7 @@ def _field(row: BattlefieldRow) -> BattlefieldRecord:
     )
 
 
-def _encounter(row: EncounterRow) -> EncounterRecord:
+def _encounter(row: PreparedEncounterRow) -> EncounterRecord:
     return EncounterRecord(
         row.name,
         row.ruleset,
@@ -202,19 +206,21 @@ class Library:
     def battlefields(self, ruleset: str | None = None) -> list[BattlefieldRecord]:
         """Every battlefield (of ``ruleset``, when given), by name."""
         with self.store.session() as s:
-            query = select(BattlefieldRow).order_by(BattlefieldRow.name)
+            query = select(PreparedBattlefieldRow).order_by(PreparedBattlefieldRow.name)
             if ruleset is not None:
-                query = query.where(BattlefieldRow.ruleset == ruleset)
+                query = query.where(PreparedBattlefieldRow.ruleset == ruleset)
             return [_field(r) for r in s.scalars(query)]
 
     def battlefield(self, name: str) -> BattlefieldRecord:
         with self.store.session() as s:
             return _field(self._field_row(s, name))
 
-    def _field_row(self, s: Session, name: str) -> BattlefieldRow:
-        row = s.scalars(select(BattlefieldRow).where(BattlefieldRow.name == name)).first()
+    def _field_row(self, s: Session, name: str) -> PreparedBattlefieldRow:
+        row = s.scalars(
+            select(PreparedBattlefieldRow).where(PreparedBattlefieldRow.name == name)
+        ).first()
         if row is None:
-            names = s.scalars(select(BattlefieldRow.name)).all()
+            names = s.scalars(select(PreparedBattlefieldRow.name)).all()
             raise LibraryError(unknown_name("battlefield", name[:40], names))
         return row
 
@@ -259,7 +265,7 @@ class Library:
         found = self.check_battlefield(ruleset, doc, campaign)
         if found:
             raise Invalid(found)
-        row = BattlefieldRow(
+        row = PreparedBattlefieldRow(
             name=name,
             ruleset=ruleset,
             title=title[:200],
@@ -301,8 +307,10 @@ class Library:
             values["title"] = title[:200]
         with self.store.session() as s:
             done = s.execute(
-                update(BattlefieldRow)
-                .where(BattlefieldRow.name == name, BattlefieldRow.version == version)
+                update(PreparedBattlefieldRow)
+                .where(
+                    PreparedBattlefieldRow.name == name, PreparedBattlefieldRow.version == version
+                )
                 .values(**values)
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
@@ -315,7 +323,7 @@ class Library:
         with self.store.session() as s:
             row = self._field_row(s, name)
             used = s.scalars(
-                select(EncounterRow.name).where(EncounterRow.battlefield == name)
+                select(PreparedEncounterRow.name).where(PreparedEncounterRow.battlefield == name)
             ).all()
             if used:
                 raise LibraryError(
@@ -382,17 +390,20 @@ class Library:
     def encounters(self) -> list[EncounterRecord]:
         with self.store.session() as s:
             return [
-                _encounter(r) for r in s.scalars(select(EncounterRow).order_by(EncounterRow.name))
+                _encounter(r)
+                for r in s.scalars(select(PreparedEncounterRow).order_by(PreparedEncounterRow.name))
             ]
 
     def encounter(self, name: str) -> EncounterRecord:
         with self.store.session() as s:
             return _encounter(self._encounter_row(s, name))
 
-    def _encounter_row(self, s: Session, name: str) -> EncounterRow:
-        row = s.scalars(select(EncounterRow).where(EncounterRow.name == name)).first()
+    def _encounter_row(self, s: Session, name: str) -> PreparedEncounterRow:
+        row = s.scalars(
+            select(PreparedEncounterRow).where(PreparedEncounterRow.name == name)
+        ).first()
         if row is None:
-            names = s.scalars(select(EncounterRow.name)).all()
+            names = s.scalars(select(PreparedEncounterRow.name)).all()
             raise LibraryError(unknown_name("encounter", name[:40], names))
         return row
 
@@ -455,11 +466,14 @@ class Library:
         try:
             with self.store.session() as s:
                 if version is None:
-                    s.add(EncounterRow(name=name, version=0, **values))
+                    s.add(PreparedEncounterRow(name=name, version=0, **values))
                 else:
                     done = s.execute(
-                        update(EncounterRow)
-                        .where(EncounterRow.name == name, EncounterRow.version == version)
+                        update(PreparedEncounterRow)
+                        .where(
+                            PreparedEncounterRow.name == name,
+                            PreparedEncounterRow.version == version,
+                        )
                         .values(version=version + 1, **values)
                     )
                     if done.rowcount != 1:  # type: ignore[attr-defined]
@@ -474,7 +488,7 @@ class Library:
     def delete_encounter(self, name: str) -> None:
         with self.store.session() as s:
             self._encounter_row(s, name)
-            s.execute(delete(EncounterRow).where(EncounterRow.name == name))
+            s.execute(delete(PreparedEncounterRow).where(PreparedEncounterRow.name == name))
 
     def encounter_file(self, name: str, campaign_file: str | None = None) -> dict[str, Any]:
         """The encounter as the file ``fracas play`` reads: its battlefield written in,
@@ -537,15 +551,15 @@ class Library:
             raise
 
     def start(self, name: str, table: str, seed: int | None = None) -> Table:
-        """A live table ``table`` from the encounter, its campaign's characters as they
-        stand now; :class:`~fracas.table.store.StoreError` if the name is taken, and
-        :class:`Invalid` if the encounter no longer passes its ruleset's check (a
-        character changed or left the campaign since)."""
+        """A live table ``table`` from the encounter, started by the campaigns' keeper
+        (:meth:`fracas.ledger.Ledger.start_encounter`: its characters as they stand now);
+        a :class:`ValueError` says what is wrong (the name is taken, a character changed
+        or left the campaign since)."""
         record = self.encounter(name)
         check_name(table)
-        setup = self.setup(record.ruleset, record.campaign, record.battlefield, record.document)
-        ruleset = find(record.ruleset)
-        found = ruleset.setup_problems(setup)
-        if found:
-            raise Invalid(found)
-        return Table.start(self.store, table, ruleset, setup, record.title or name, seed=seed)
+        if self.campaigns is None:
+            raise LibraryError(f"no campaigns here to find {record.campaign!r} in")
+        encounter = self.encounter_file(name)
+        del encounter["campaign"]
+        encounter["title"] = record.title or name
+        return self.campaigns.start_encounter(record.campaign, table, encounter, seed)
