@@ -127,14 +127,14 @@ def test_the_positions_editor_of_a_free_map(db_url: str) -> None:
     page = _make(web, "ford", "heimr-classic")
     assert 'id="add-place"' in page
     web.post("/gm/prep/battlefields/ford/place", name="North bank", version="0")
-    status, _ = web.post(
+    status, page = web.post(
         "/gm/prep/battlefields/ford/place",
         name="Ford",
         borders=["North bank"],
         **{"modifiers.dodge": "-1", "modifiers.attack": "x"},
         version="1",
     )
-    assert status == 400
+    assert status == 400 and "valid integer" in (error_of(page, "modifiers") or "")
     status, _ = web.post(
         "/gm/prep/battlefields/ford/place",
         name="Ford",

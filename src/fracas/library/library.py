@@ -236,7 +236,8 @@ class Library:
             raise LibraryError(str(err).strip("'\"")) from None
 
     @staticmethod
-    def kind_of(ruleset: str) -> None:
+    def ruleset_with_map(ruleset: str) -> None:
+        """:class:`LibraryError` unless ``ruleset`` is known and has battlefields."""
         if ruleset not in ids():
             raise LibraryError(unknown_name("ruleset", ruleset, ids()))
         if ruleset not in KINDS:
@@ -246,7 +247,7 @@ class Library:
         self, ruleset: str, document: Mapping[str, Any], campaign: str = ""
     ) -> list[tuple[KeyPath, str]]:
         """Every mistake in a battlefield of ``ruleset`` (with ``campaign``'s presets)."""
-        self.kind_of(ruleset)
+        self.ruleset_with_map(ruleset)
         return problems(ruleset, document, self.campaign_document(campaign))
 
     def create_battlefield(
@@ -260,7 +261,7 @@ class Library:
         """A new battlefield (a plain one of its kind if no ``document``); :class:`Invalid`
         with every mistake, :class:`LibraryError` if the name is taken."""
         check_name(name)
-        self.kind_of(ruleset)
+        self.ruleset_with_map(ruleset)
         doc = dict(document) if document is not None else KINDS[ruleset].empty()
         found = self.check_battlefield(ruleset, doc, campaign)
         if found:

@@ -10,7 +10,6 @@ made meanwhile elsewhere is not overwritten.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,15 +61,23 @@ def _yaml_download(text: str, filename: str) -> Response:
     )
 
 
-def field_errors(found: Sequence[tuple[KeyPath, str]], names: Sequence[str]) -> dict[str, str]:
-    """Each problem under the last form field its path names (``form`` if none).
+def field_errors(
+    found: Sequence[tuple[KeyPath, str]],
+    names: Sequence[str],
+    aliases: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Each problem under the last form field its path names (``form`` if none); a name
+    in ``aliases`` is shown by the field it maps to.
 
     >>> field_errors([(("battlefield", "squares", "B2", "height"), "too low")], ["height"])
     {'height': 'too low'}
+    >>> field_errors([(("positions", "Ford"), "unknown roll")], ["Ford"], {"Ford": "modifiers"})
+    {'modifiers': 'unknown roll'}
     """
     errors: dict[str, str] = {}
     for path, message in found:
         name = next((str(p) for p in reversed(path) if str(p) in names), "form")
+        name = (aliases or {}).get(name, name)
         if name == "form" and path:
             message = f"{format_path(path)}: {message}"
         errors[name] = f"{errors[name]}; {message}" if name in errors else message
@@ -123,16 +130,18 @@ def new_battlefield(request: Request, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
     name, ruleset = str(form.get("name", "")).strip(), str(form.get("ruleset", ""))
     campaign = str(form.get("campaign", ""))
+    library = _library(request)
     try:
-        _library(request).create_battlefield(
-            name, ruleset, str(form.get("title", "")), campaign=campaign
-        )
+        library.ruleset_with_map(ruleset)
+    except LibraryError as err:
+        return _battlefields(request, csrf, 400, errors={"ruleset": str(err)}, values=form)
+    try:
+        library.create_battlefield(name, ruleset, str(form.get("title", "")), campaign=campaign)
     except Invalid as err:
         errors = field_errors(err.problems, ["name", "ruleset", "campaign"])
         return _battlefields(request, csrf, 400, errors=errors, values=form)
     except StoreError as err:
-        where = "ruleset" if "ruleset" in str(err) or "battlefield" in str(err)[:20] else "name"
-        return _battlefields(request, csrf, 400, errors={where: str(err)}, values=form)
+        return _battlefields(request, csrf, 400, errors={"name": str(err)}, values=form)
     return RedirectResponse(f"/gm/prep/battlefields/{name}", status_code=303)
 
 
@@ -319,9 +328,9 @@ def battlefield_page(
         editing = Editing("square", square=square[:4], values=_square_values(document, square))
     elif a and b:
         editing = Editing("border", a=a[:4], b=b[:4], values=_border_values(document, a, b))
-    elif place is not None:
+    elif place is not None and KINDS[library.battlefield(name).ruleset].shape == "places":
         ruleset = library.battlefield(name).ruleset
-        places = _places(document, next(iter(KINDS[ruleset].keys), ""))
+        places = _places(document, next(iter(KINDS[ruleset].keys)))
         editing = Editing(
             "place" if place in places else "new-place",
             place=place[:80],
@@ -339,6 +348,7 @@ def _save(
     editing: Editing,
     names: Sequence[str],
     done: str,
+    aliases: Mapping[str, str] | None = None,
     **changes: Any,
 ) -> Response:
     """Store ``document`` (or answer with the panel again, each mistake by its field)."""
@@ -348,7 +358,8 @@ def _save(
     try:
         _library(request).save_battlefield(name, document, version, **changes)
     except Invalid as err:
-        return _editor(request, csrf, name, editing, 400, field_errors(err.problems, names))
+        errors = field_errors(err.problems, names, aliases)
+        return _editor(request, csrf, name, editing, 400, errors)
     except ConflictError as err:
         return _editor(request, csrf, name, editing, 409, {"form": str(err)})
     except StoreError as err:
@@ -522,8 +533,10 @@ async def battlefield_place(request: Request, name: str, csrf: GmAuth) -> Respon
     borders = [str(b) for b in form.get("borders", []) if b != new]
     document = edits.set_place(record.document, key, old, new, borders, values)
     editing.values["name"] = new
-    names = ["name", "borders", "modifiers", "cramped", "ground"]
-    return _save(request, csrf, name, form, document, editing, names, "")
+    # A mistake the ruleset finds in the place as a whole is shown by its own fields.
+    own = "modifiers" if any(f.startswith("modifiers.") for f in kind.place_fields) else "name"
+    names = ["name", "borders", "modifiers", "cramped", "ground", new]
+    return _save(request, csrf, name, form, document, editing, names, "", aliases={new: own})
 
 
 @prep_router.post("/prep/battlefields/{name}/delete", response_class=HTMLResponse)
@@ -784,7 +797,7 @@ def start_encounter(request: Request, name: str, csrf: GmAuth, form: Form) -> Re
             record.version,
         )
         return _builder(request, csrf, draft, 400, {"table": str(err)})
-    return RedirectResponse(f"/gm/t/{html.escape(table)}", status_code=303)
+    return RedirectResponse(f"/gm/t/{table}", status_code=303)
 
 
 @prep_router.post("/prep/encounters/{name}/delete", response_class=HTMLResponse)
