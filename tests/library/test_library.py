@@ -196,3 +196,15 @@ def test_an_example_encounter_imports_and_plays_as_its_file_does(
     assert {k: v for k, v in setup.items() if k != "campaign"} == {
         k: v for k, v in expected.items() if k != "campaign"
     }
+
+
+def test_the_rulesets_own_cross_checks_run_on_a_battlefield(library: Library) -> None:
+    lost = {"regions": {"hall": {"borders": ["crypt"]}}}
+    with pytest.raises(Invalid) as caught:
+        library.create_battlefield("hall", "diestep", document=lost)
+    assert caught.value.problems[0][0] == ("regions",)
+    assert "crypt" in caught.value.problems[0][1]
+    knot = {"positions": {"Ford": {"borders": ["Ford"]}}}
+    with pytest.raises(Invalid, match="does not border itself"):
+        library.create_battlefield("ford", "heimr-classic", document=knot)
+    assert library.battlefields() == []

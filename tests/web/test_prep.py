@@ -244,3 +244,34 @@ def test_an_encounter_is_built_with_errors_per_field_and_started(db_url: str) ->
     assert status == 400 and "already a table called 'clash-1'" in (error_of(page, "table") or "")
     table = web.page("clash-1")
     assert "Ylva" in table
+
+
+def test_regions_and_a_line_are_edited_too(db_url: str) -> None:
+    web = _web(db_url)
+    _make(web, "chapel", "diestep")
+    web.post("/gm/prep/battlefields/chapel/place", name="yard", version="0")
+    status, _ = web.post(
+        "/gm/prep/battlefields/chapel/place",
+        name="chapel",
+        borders=["yard"],
+        cramped="on",
+        ground="hard",
+        version="1",
+    )
+    assert status == 303
+    status, page = web.post(
+        "/gm/prep/battlefields/chapel/place", name="crypt", ground="stone", version="2"
+    )
+    assert status == 400 and "'soft' or 'hard'" in (error_of(page, "ground") or "")
+    exported = yaml.safe_load(web.gm.get("/gm/prep/battlefields/chapel.yaml").text)
+    assert exported["regions"] == {
+        "yard": {},
+        "chapel": {"borders": ["yard"], "cramped": True, "ground": "hard"},
+    }
+    _make(web, "corridor", "sides")
+    status, _ = web.post(
+        "/gm/prep/battlefields/corridor/settings", units="metres", confined_space="yes", version="0"
+    )
+    assert status == 303
+    exported = yaml.safe_load(web.gm.get("/gm/prep/battlefields/corridor.yaml").text)
+    assert exported == {"ruleset": "sides", "units": "metres", "confined_space": True}

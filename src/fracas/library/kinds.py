@@ -37,7 +37,7 @@ from fracas.rules.heimr.battlefield import Battlefield, BattlefieldSpec, SquareS
 from fracas.rules.heimr.campaign import Campaign as HeimrCampaign
 from fracas.rules.heimr.tables import Tables
 from fracas.rules.sides.campaign import Units
-from fracas.yamlfile import KeyPath, YamlDocument
+from fracas.yamlfile import KeyPath, YamlDocument, collect
 
 __all__ = [
     "KINDS",
@@ -106,20 +106,26 @@ KINDS: dict[str, MapKind] = {
 }
 
 
+#: Stand-ins for the combatants a battlefield is checked without: the rulesets check a
+#: setup's ground only once the setup as a whole reads, and their problems are left out.
+STAND_INS = [{"character": "?"}, {"character": "?"}]
+
+
 def problems(
     ruleset: str, document: Mapping[str, Any], campaign: Mapping[str, Any] | None = None
 ) -> list[tuple[KeyPath, str]]:
     """Every mistake in a battlefield ``document`` (the encounter file's keys of its
-    kind), each at its path, as the ruleset's own setup check finds them; ``campaign``
-    (a campaign file's content) gives the presets and tables, the shipped ones if none."""
+    kind), each at its path: first as its file's model reads it, then as the ruleset's
+    own setup check finds them; ``campaign`` (a campaign file's content) gives the
+    presets and tables, the shipped ones if none."""
     kind = KINDS[ruleset]
-    stray = [
-        ((key,), f"not part of a {ruleset} battlefield") for key in document if key not in kind.keys
-    ]
-    setup = {**document, "campaign": dict(campaign or {}), "combatants": []}
-    found = find(ruleset).setup_problems(setup)
+    _, found = collect(battlefield_file_model(ruleset), {"ruleset": ruleset, **document})
+    if found:
+        return found
+    setup = {**document, "campaign": dict(campaign or {}), "combatants": STAND_INS}
     keys = (*kind.keys, "campaign")
-    return stray + [(path, message) for path, message in found if path and path[0] in keys]
+    checked = find(ruleset).setup_problems(setup)
+    return [(path, message) for path, message in checked if path and path[0] in keys]
 
 
 class _FileBase(BaseModel):
