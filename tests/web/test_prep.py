@@ -233,6 +233,8 @@ def test_an_encounter_is_built_with_errors_per_field_and_started(db_url: str) ->
     assert status == 303
     page = web.gm.get("/gm/prep/encounters/clash").text
     assert 'id="start"' in page
+    placed = page.split('id="placed"')[1].split("</svg>")[0]  # who stands where, drawn
+    assert "<title>ylva</title>" in placed and "<title>astrid</title>" in placed
     exported = yaml.safe_load(web.gm.get("/gm/prep/encounters/clash.yaml").text)
     assert exported["combatants"] == [
         {"character": "ylva", "square": "B2", "stance": "block"},

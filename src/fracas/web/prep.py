@@ -10,6 +10,7 @@ made meanwhile elsewhere is not overwritten.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -620,21 +621,23 @@ def _builder(
 ) -> HTMLResponse:
     library = _library(request)
     ledger = Ledger(library.store)
-    characters: list[str] = []
-    try:
-        if draft.campaign:
-            characters = sorted(ledger.document(draft.campaign).get("characters") or {})
-    except ValueError:
-        pass
-    places: list[str] = []
+    campaign: dict[str, Any] = {}
+    if draft.campaign:
+        with contextlib.suppress(ValueError):  # unknown: the save names it
+            campaign = ledger.document(draft.campaign)
+    sheets = campaign.get("characters") or {}
+    characters = sorted(sheets)
+    kind = KINDS.get(draft.ruleset)
+    field_doc: dict[str, Any] = {}
     if draft.battlefield:
-        try:
+        with contextlib.suppress(LibraryError):  # gone meanwhile: the form names it
             field_doc = library.battlefield(draft.battlefield).document
-            kind = KINDS.get(draft.ruleset)
-            if kind is not None and kind.shape == "places":
-                places = list(_places(field_doc, next(iter(kind.keys))))
-        except LibraryError:
-            pass
+    places: list[str] = []
+    if kind is not None and kind.shape == "places":
+        places = list(_places(field_doc, next(iter(kind.keys))))
+    shapes = None
+    if kind is not None and kind.shape == "grid":
+        shapes = _placed(field_doc, campaign, draft.rows)
     known: tuple[PlacementField, ...] = fields(draft.ruleset) if draft.ruleset in ids() else ()
     rows = [*draft.rows, *({} for _ in range(SPARE_ROWS))]
     return _page(
@@ -645,6 +648,7 @@ def _builder(
         rows=rows,
         known=known,
         place_key=PLACE_KEY.get(draft.ruleset),
+        shapes=shapes,
         places=places,
         characters=characters,
         campaigns=[c for c in ledger.campaigns() if c.ruleset == draft.ruleset],
@@ -653,6 +657,27 @@ def _builder(
         errors=errors or {},
         message=message,
     )
+
+
+def _placed(
+    document: Mapping[str, Any], campaign: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+) -> Shapes | None:
+    """The grid with the combatants where the rows put them, coloured by side (the row's,
+    else the sheet's); ``None`` when the campaign's tables do not read."""
+    sheets = campaign.get("characters") or {}
+    people = {}
+    for row in rows:
+        sheet = sheets.get(row.get("character")) or {}
+        who = str(row.get("id") or row.get("character"))
+        people[who] = {
+            "name": who,
+            "side": row.get("side") or (sheet.get("side") if isinstance(sheet, dict) else ""),
+            "square": str(row.get("square") or "B2").upper(),
+        }
+    try:
+        return layout(grid_view(document, campaign), people)
+    except ValueError:
+        return None
 
 
 @prep_router.get("/prep/encounters/new", response_class=HTMLResponse)
