@@ -71,8 +71,14 @@ def test_create_checks_the_document_and_the_name(ledger: Ledger) -> None:
 
 def test_replace_survives_the_store_and_the_export(ledger: Ledger, tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
-    path.write_text("tables:\n  movement_limits: !replace\n    Ford: 2\n", encoding="utf-8")
+    path.write_text(
+        "tables:\n  movement_limits: !replace\n    Ford: 2\n  attribute_progress:\n    0: 5\n",
+        encoding="utf-8",
+    )
     ledger.import_file("c", path, ruleset="heimr")
     text = ledger.export("c")
     assert "!replace" in text
-    assert parse_yaml(text, "x").data["tables"]["movement_limits"] == {"Ford": 2}
+    tables = parse_yaml(text, "x").data["tables"]
+    assert tables["movement_limits"] == {"Ford": 2}
+    assert tables["attribute_progress"] == {0: 5}  # a number as a key stays a number
+    assert ledger.rules("c").campaign.tables.attribute_progress[0] == 5

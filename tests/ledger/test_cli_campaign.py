@@ -8,6 +8,8 @@ import pytest
 from typer.testing import CliRunner
 
 from fracas.cli import app
+from fracas.table.store import Store
+from fracas.table.table import Table
 from fracas.yamlfile import load_yaml
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -61,10 +63,15 @@ def test_a_heimr_campaign_at_the_terminal(tmp_path: Path) -> None:
         "trained_consistency": 1,
         "trained_potential": 1,
     }
+    alone = tmp_path / "ylva.yaml"
+    ok("export", "ford", str(alone), "--character", "ylva")
+    assert list(load_yaml(alone).data["characters"]) == ["ylva"]
+    ok("new", "other", "--ruleset", "heimr")
+    assert "ylva: sheet written" in ok("character", "other", "ylva", str(alone))
     code, _, err = run("train", "ford", "ylva", "Brawl", "speed")
     assert code == 2 and err.strip() == "fracas: train 'consistency' or 'potential', not 'speed'"
     code, _, err = run("show", "nowhere")
-    assert code == 2 and "no campaign called 'nowhere' (campaigns: ford)" in err
+    assert code == 2 and "no campaign called 'nowhere' (campaigns: ford, other)" in err
 
 
 @pytest.mark.rule("HC-STAT-1", "HC-XP-1")
@@ -94,3 +101,11 @@ def test_an_encounter_started_and_concluded_at_the_terminal(tmp_path: Path) -> N
     assert "encounter duel-1 concluded: ylva +4; carried: nothing" in out
     code, _, err = run("conclude", "duel-1")
     assert code == 2 and "already concluded" in err
+    assert "ylva carries {'hit_points': 2" in ok(
+        "carry", "ford", "ylva", "hit_points=2", "fatigue=5"
+    )
+    ok("start", "ford", "duel-2", str(EXAMPLES / "heimr" / "duel.yaml"))
+    ylva = Table.resume(Store.open(), "duel-2").encounter.state.combatants["ylva"]
+    assert (ylva.hp, ylva.fatigue) == (2, 5)
+    assert "ylva healed" in ok("restore", "ford", "ylva", "health")
+    assert "carried" not in ok("show", "ford", "ylva")

@@ -101,10 +101,13 @@ def import_(
 def export(
     name: Name,
     file: Annotated[Path | None, typer.Argument(help="Where to write it (default: print).")] = None,
+    character: Annotated[
+        str | None, typer.Option(help="Only this character, as a campaign file of its own.")
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """The campaign file as it stands now (the terminal's encounters read it)."""
-    text = _run(lambda: _ledger(db).export(name))
+    text = _run(lambda: _ledger(db).export(name, character))
     if file is None:
         typer.echo(text, nl=False)
         return
@@ -180,8 +183,11 @@ def character_(
     date: DateOption = None,
     db: DbOption = None,
 ) -> None:
-    """Add a character or replace its sheet (checked by the ruleset's sheet model)."""
+    """Add a character or replace its sheet (checked by the ruleset's sheet model): the
+    file holds the sheet, or a campaign file with this one character ('export --character')."""
     sheet = _run(lambda: load_yaml(file)).data
+    if isinstance(sheet, dict) and set(sheet) == {"characters"} and len(sheet["characters"]) == 1:
+        sheet = next(iter(sheet["characters"].values()))
     _record(db, name, "character", character, {"sheet": sheet}, date)
 
 
@@ -308,6 +314,33 @@ def restore(
 ) -> None:
     """Restore willpower or hero points (HC-WP-1), or health: rested, nothing carried."""
     _record(db, name, "restore", character, {"what": what, "amount": amount}, date)
+
+
+@campaign_app.command("carry")
+def carry(
+    name: Name,
+    character: Character,
+    values: Annotated[
+        list[str] | None,
+        typer.Argument(help="What it starts the next encounter with: hit_points=2 fatigue=5."),
+    ] = None,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Set what a character carries into the next encounter (none: nothing)."""
+    condition: dict[str, Any] = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            fail(f"{item[:40]!r}: write FIELD=VALUE")
+        text = value.strip()[:100]
+        number = text.lstrip("-")
+        condition[key.strip()] = (
+            int(text)
+            if number.isdigit() and len(number) < 10
+            else {"true": True, "false": False}.get(text, text)
+        )
+    _record(db, name, "carry", character, {"condition": condition}, date)
 
 
 @campaign_app.command("undo")

@@ -23,6 +23,7 @@ import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,19 @@ from fracas.ledger.rows import CampaignRow, EncounterRow, EntryRow
 from fracas.rules import find
 from fracas.table.store import MAX_NAME, ConflictError, Store, StoreError, TableRow
 from fracas.table.table import Table
-from fracas.yamlfile import CampaignError, Replace, YamlDocument, format_path, load_yaml
+from fracas.yamlfile import (
+    CampaignError,
+    Replace,
+    YamlDocument,
+    format_path,
+    load_yaml,
+    parse_yaml,
+)
 
 __all__ = ["CampaignInfo", "Entry", "Ledger", "LedgerError"]
 
 #: The most entries a campaign holds (each one is folded to show a sheet).
-MAX_ENTRIES = 20_000
+MAX_ENTRIES = 5_000
 
 
 @dataclass(frozen=True)
@@ -92,35 +100,29 @@ def check_name(name: str) -> None:
         )
 
 
-# -- the document as JSON (``!replace`` kept) and as YAML --------------------------------------
-
-_REPLACE = "!replace"
+# -- the document as the store keeps it: YAML text (int keys and ``!replace`` kept) ------------
 
 
-def to_json(value: Any) -> Any:
-    """A campaign document as the store keeps it: a ``!replace`` mapping is tagged."""
-    if isinstance(value, Replace):
-        return {_REPLACE: {k: to_json(v) for k, v in value.items()}}
-    if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_json(v) for v in value]
-    return value
+def to_json(data: Mapping[str, Any]) -> dict[str, str]:
+    """A campaign document as the store's JSON column keeps it: its YAML text, so that
+    what JSON cannot hold (numbers as keys, ``!replace`` mappings) survives."""
+    return {"yaml": dump_yaml(data)}
 
 
-def from_json(value: Any) -> Any:
-    """The inverse of :func:`to_json`."""
-    if isinstance(value, Mapping):
-        if set(value) == {_REPLACE}:
-            return Replace({k: from_json(v) for k, v in value[_REPLACE].items()})
-        return {k: from_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [from_json(v) for v in value]
-    return value
+def from_json(value: Any) -> dict[str, Any]:
+    """The inverse of :func:`to_json` (a fresh copy each time)."""
+    return copy.deepcopy(_parsed(str(value["yaml"])))
+
+
+@lru_cache(maxsize=16)
+def _parsed(text: str) -> dict[str, Any]:
+    # Campaign documents never change once stored: each is parsed once per process.
+    return dict(parse_yaml(text, "campaign").data or {})
 
 
 class _Dumper(yaml.SafeDumper):
-    pass
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # a person reads the export: every value written out
 
 
 def _represent_replace(dumper: yaml.SafeDumper, data: Replace) -> yaml.Node:
@@ -192,7 +194,12 @@ class Ledger:
     ) -> str:
         """A new campaign from a campaign YAML file; its ruleset (found by which ruleset's
         check accepts the file, when not given). Mistakes name the file, line and field."""
-        document = load_yaml(path)
+        return self.import_document(name, load_yaml(path), ruleset, title)
+
+    def import_document(
+        self, name: str, document: YamlDocument, ruleset: str | None = None, title: str = ""
+    ) -> str:
+        """As :meth:`import_file`, from a document already read (an upload)."""
         if document.data is not None and not isinstance(document.data, Mapping):
             raise document.error([((), "the file should hold a mapping of keys to values")])
         if ruleset is None:
@@ -242,9 +249,13 @@ class Ledger:
         data, standing = self._fold(name, at)
         return {**copy.deepcopy(data), "characters": standing.characters}
 
-    def export(self, name: str) -> str:
-        """The campaign as it stands now, as YAML the terminal reads back."""
-        return dump_yaml(to_json_keep_replace(self.document(name)))
+    def export(self, name: str, character: str | None = None) -> str:
+        """The campaign as it stands now, as YAML the terminal reads back; with
+        ``character``, a campaign file holding that character alone (an encounter lays
+        it over the campaign's own: ``campaign: [campaign.yaml, ylva.yaml]``)."""
+        if character is not None:
+            return dump_yaml({"characters": {character: self.sheet(name, character)}})
+        return dump_yaml(self.document(name))
 
     def standing(self, name: str, at: datetime | None = None) -> Standing:
         """Sheets, carried conditions and XP leftovers at ``at`` (now, when ``None``)."""
@@ -467,7 +478,7 @@ class Ledger:
     def _fold_rows(
         self, name: str, data: dict[str, Any], at: datetime | None
     ) -> tuple[dict[str, Any], Standing]:
-        rules = Rules(books(self.info(name).ruleset), data)
+        rules = Rules(books(self.info(name).ruleset), data, replaying=True)
         characters = {str(k): dict(v) for k, v in (data.get("characters") or {}).items()}
         standing = Standing(characters=copy.deepcopy(characters))
         for entry in self.entries(name):
@@ -476,7 +487,7 @@ class Ledger:
             if at is not None and entry.effective > _aware(at):
                 break
             try:
-                standing = apply(rules, standing, entry.kind, entry.character, entry.payload)
+                apply(rules, standing, entry.kind, entry.character, entry.payload, in_place=True)
             except LedgerError as err:
                 raise LedgerError(
                     f"entry {entry.seq} ({entry.kind}) no longer applies: {err}"
@@ -540,19 +551,3 @@ def _entry(row: EntryRow, active: bool) -> Entry:
         _aware(row.effective),
         active,
     )
-
-
-def to_json_keep_replace(document: Mapping[str, Any]) -> dict[str, Any]:
-    """``document`` with plain dicts and lists (``!replace`` mappings kept as such)."""
-
-    def plain(value: Any) -> Any:
-        if isinstance(value, Replace):
-            return Replace({k: plain(v) for k, v in value.items()})
-        if isinstance(value, Mapping):
-            return {k: plain(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [plain(v) for v in value]
-        return value
-
-    result: dict[str, Any] = plain(document)
-    return result

@@ -65,6 +65,8 @@ def describe(entry: Entry) -> str:
         case "permit":
             granted = p.get("granted", True)
             return f"{who}: the DM {'permits' if granted else 'withdraws'} raises above 10"
+        case "restore" if p.get("what") == "health":
+            return f"{who} healed: nothing carried into the next encounter"
         case "spend" | "restore":
             verb = "spends" if entry.kind == "spend" else "restores"
             amount = f" {p['amount']}" if "amount" in p else ""

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from fracas.table.seats import Seats
 from fracas.table.store import Store
+from fracas.web.campaigns import campaigns_router
 from fracas.web.deps import first_error
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
@@ -48,5 +49,6 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
 
     app.include_router(gm_router)
     app.include_router(player_router)
+    app.include_router(campaigns_router)
     app.include_router(prep_router)
     return app

@@ -1,0 +1,400 @@
+"""The game master's campaign pages: the books of :mod:`fracas.ledger` on the web.
+
+Campaigns (list, new, import by upload, export), a campaign's characters and its log with
+undo and redo, a character form generated from the ruleset's sheet model (errors next to
+their fields), a sheet as it stood on a date, forms for awards, training, raises and
+permissions, spending and restoring; and on a table started from a campaign, the form
+that concludes it. Every form carries the GM's CSRF token (:mod:`fracas.web.deps`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from fracas.ledger import Ledger, LedgerError
+from fracas.ledger.books import books, ruleset_ids
+from fracas.ledger.text import describe, parse_date
+from fracas.table.table import Table
+from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf
+from fracas.web.render import ENV
+from fracas.web.sheetform import read_sheet, sheet_fields, shown
+from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, parse_yaml
+
+__all__ = ["campaigns_router"]
+
+campaigns_router = APIRouter(prefix="/gm")
+
+
+def _ledger(request: Request) -> Ledger:
+    return Ledger(request.app.state.store)
+
+
+def _render(template: str, status: int = 200, **context: Any) -> HTMLResponse:
+    html = ENV.get_template(template).render(context)
+    return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def _see(path: str) -> RedirectResponse:
+    return RedirectResponse(path, status_code=303)
+
+
+def _linked(table: Table) -> dict[str, Any] | None:
+    """For the table page's conclude form: the campaign a table was started from."""
+    ledger = Ledger(table.store)
+    found = ledger.encounter(table.name)
+    if found is None:
+        return None
+    campaign, concluded = found
+    preview: dict[str, Any] = {}
+    if concluded is None:
+        try:
+            preview = ledger.conclusion(table.name)[1]
+        except (LedgerError, ValueError) as err:
+            preview = {"error": str(err)}
+    return {"campaign": campaign, "concluded": concluded, "preview": preview}
+
+
+ENV.globals["campaign_link"] = _linked
+
+
+# -- campaigns ---------------------------------------------------------------------------------
+
+
+@campaigns_router.get("/campaigns", response_class=HTMLResponse)
+def campaign_list(request: Request, csrf: GmAuth) -> HTMLResponse:
+    return _campaigns(request, csrf)
+
+
+def _campaigns(
+    request: Request,
+    csrf: str,
+    status: int = 200,
+    errors: Mapping[str, str] | None = None,
+    form: Mapping[str, Any] | None = None,
+) -> HTMLResponse:
+    return _render(
+        "campaigns.html",
+        status,
+        csrf=csrf,
+        campaigns=_ledger(request).campaigns(),
+        rulesets=ruleset_ids(),
+        errors=errors or {},
+        form=form or {},
+    )
+
+
+@campaigns_router.post("/campaigns/new", response_class=HTMLResponse)
+def campaign_new(request: Request, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    name, ruleset = str(form.get("name", "")).strip(), str(form.get("ruleset", ""))
+    try:
+        _ledger(request).create(name, ruleset, None, str(form.get("title", ""))[:200])
+    except (LedgerError, CampaignError) as err:
+        return _campaigns(request, csrf, 400, {"name": str(err)}, form)
+    return _see(f"/gm/c/{name}")
+
+
+@campaigns_router.post("/campaigns/import", response_class=HTMLResponse)
+async def campaign_import(request: Request, csrf: GmAuth) -> Response:
+    try:
+        form = await request.form()
+    except Exception:
+        raise HTTPException(400, "malformed form") from None
+    fields = {k: v[:MAX_FIELD] for k, v in form.items() if isinstance(v, str)}
+    check_csrf(request, fields, csrf)
+    upload = form.get("file")
+    name = str(fields.get("name", "")).strip()
+    if upload is None or isinstance(upload, str):
+        return _campaigns(request, csrf, 400, {"file": "choose a campaign file (YAML)"}, fields)
+    data = await upload.read(MAX_YAML_BYTES + 1)
+    filename = (upload.filename or "campaign.yaml")[:100]
+    name = name or filename.rsplit(".", 1)[0]
+    try:
+        if len(data) > MAX_YAML_BYTES:
+            raise LedgerError(f"{filename} is larger than {MAX_YAML_BYTES} bytes")
+        document = parse_yaml(data.decode("utf-8"), filename)
+        _ledger(request).import_document(name, document, fields.get("ruleset") or None)
+    except UnicodeDecodeError:
+        return _campaigns(request, csrf, 400, {"file": f"{filename} is not UTF-8 text"}, fields)
+    except (LedgerError, CampaignError) as err:
+        return _campaigns(request, csrf, 400, {"file": str(err)}, fields)
+    return _see(f"/gm/c/{name}")
+
+
+@campaigns_router.get("/schema/character-{ruleset}.json")
+def character_schema(ruleset: str, _: GmAuth) -> JSONResponse:
+    """The JSON Schema of a ruleset's character sheet (from its pydantic model)."""
+    if ruleset not in ruleset_ids():
+        raise HTTPException(404, f"no ruleset {ruleset[:40]!r}: {', '.join(ruleset_ids())}")
+    return JSONResponse(books(ruleset).json_schema())
+
+
+# -- one campaign ------------------------------------------------------------------------------
+
+
+def _when(text: str | None) -> datetime | None:
+    return parse_date(text, end_of_day=True) if text else None
+
+
+def _campaign(
+    request: Request,
+    name: str,
+    csrf: str,
+    status: int = 200,
+    errors: Mapping[str, str] | None = None,
+    message: str = "",
+    at: str | None = None,
+) -> HTMLResponse:
+    ledger = _ledger(request)
+    try:
+        info = ledger.info(name)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    problems = dict(errors or {})
+    try:
+        when = _when(at)
+    except LedgerError as err:
+        problems["at"], when = str(err), None
+    entries = ledger.entries(name)
+    return _render(
+        "campaign.html",
+        status,
+        csrf=csrf,
+        info=info,
+        standing=ledger.standing(name, when),
+        entries=[(e, describe(e)) for e in reversed(entries)],
+        redo=any(not e.active for e in entries),
+        errors=problems,
+        message=message,
+        at=at or "",
+    )
+
+
+@campaigns_router.get("/c/{name}", response_class=HTMLResponse)
+def campaign_page(request: Request, name: str, csrf: GmAuth, at: str = "") -> HTMLResponse:
+    return _campaign(request, name, csrf, at=at[:40] or None)
+
+
+@campaigns_router.get("/c/{name}/export.yaml")
+def campaign_export(request: Request, name: str, _: GmAuth) -> Response:
+    try:
+        text = _ledger(request).export(name)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    return Response(
+        text,
+        media_type="application/yaml",
+        headers={
+            "Content-Disposition": f'attachment; filename="{name}.yaml"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@campaigns_router.get("/c/{name}/character/{key}/export.yaml")
+def character_export(request: Request, name: str, key: str, _: GmAuth) -> Response:
+    """One character as a campaign file of its own (the terminal reads it)."""
+    try:
+        text = _ledger(request).export(name, key)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    return Response(
+        text,
+        media_type="application/yaml",
+        headers={
+            "Content-Disposition": f'attachment; filename="{key}.yaml"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@campaigns_router.post("/c/{name}/undo", response_class=HTMLResponse)
+def campaign_undo(request: Request, name: str, csrf: GmAuth, form: Form) -> Response:
+    return _move(request, name, csrf, form, "undo")
+
+
+@campaigns_router.post("/c/{name}/redo", response_class=HTMLResponse)
+def campaign_redo(request: Request, name: str, csrf: GmAuth, form: Form) -> Response:
+    return _move(request, name, csrf, form, "redo")
+
+
+def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], move: str) -> Response:
+    check_csrf(request, form, csrf)
+    ledger = _ledger(request)
+    try:
+        entry = ledger.undo(name) if move == "undo" else ledger.redo(name)
+    except LedgerError as err:
+        return _campaign(request, name, csrf, 400, {"log": str(err)})
+    return _campaign(request, name, csrf, message=f"{move}: {describe(entry)}")
+
+
+#: The entry forms of the campaign page: the fields each reads and how.
+_NUMBERS = ("xp", "amount", "points")
+
+
+@campaigns_router.post("/c/{name}/entry/{kind}", response_class=HTMLResponse)
+def campaign_entry(request: Request, name: str, kind: str, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    if kind not in ("award", "train", "raise", "permit", "spend", "restore"):
+        raise HTTPException(404, f"no entry form {kind[:20]!r}")
+    payload: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for key, value in form.items():
+        if key in ("csrf", "character", "date"):
+            continue
+        text = str(value).strip()
+        if key in _NUMBERS:
+            if not text.isdigit() or len(text) > 9:
+                errors[f"{kind}.{key}"] = f"{key}: a whole number, not {text[:20]!r}"
+                continue
+            payload[key] = int(text)
+        elif key == "characters":
+            payload[key] = [c.strip() for c in text.replace(",", " ").split() if c.strip()]
+        elif key == "granted":
+            payload[key] = text != "no"
+        elif text:
+            payload[key] = text
+    character = str(form.get("character", "")).strip() or None
+    if not errors:
+        try:
+            date = parse_date(str(form["date"])) if form.get("date") else None
+            entry = _ledger(request).record(name, kind, character, payload, date)
+        except LedgerError as err:
+            errors[kind] = str(err)
+    if errors:
+        return _campaign(request, name, csrf, 400, errors)
+    return _campaign(request, name, csrf, message=f"{entry.seq}. {describe(entry)}")
+
+
+# -- characters --------------------------------------------------------------------------------
+
+
+def _character(
+    request: Request,
+    name: str,
+    key: str,
+    csrf: str,
+    sheet: Mapping[str, Any],
+    status: int = 200,
+    errors: Mapping[str, str] | None = None,
+    new: bool = False,
+    form: Mapping[str, Any] | None = None,
+    at: str = "",
+) -> HTMLResponse:
+    ledger = _ledger(request)
+    try:
+        info = ledger.info(name)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    fields = sheet_fields(books(info.ruleset))
+    values = {f.name: shown(f, sheet) for f in fields}
+    if form is not None:
+        values.update({f.name: str(form.get(f.name, "")) for f in fields})
+    return _render(
+        "campaign_character.html",
+        status,
+        csrf=csrf,
+        info=info,
+        key=key,
+        fields=fields,
+        values=values,
+        errors=errors or {},
+        new=new,
+        at=at,
+        carried=ledger.standing(name).carried.get(key) if key else None,
+    )
+
+
+@campaigns_router.get("/c/{name}/character", response_class=HTMLResponse)
+def character_new(request: Request, name: str, csrf: GmAuth) -> HTMLResponse:
+    return _character(request, name, "", csrf, {}, new=True)
+
+
+@campaigns_router.get("/c/{name}/character/{key}", response_class=HTMLResponse)
+def character_page(
+    request: Request, name: str, key: str, csrf: GmAuth, at: str = ""
+) -> HTMLResponse:
+    ledger = _ledger(request)
+    try:
+        when = _when(at[:40])
+        sheet = ledger.sheet(name, key, when)
+    except LedgerError as err:
+        if at:
+            return _character(request, name, key, csrf, {}, 400, {"at": str(err)}, at=at[:40])
+        raise HTTPException(404, str(err)) from None
+    return _character(request, name, key, csrf, sheet, at=at[:40])
+
+
+@campaigns_router.post("/c/{name}/character", response_class=HTMLResponse)
+def character_save(request: Request, name: str, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    ledger = _ledger(request)
+    try:
+        info = ledger.info(name)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    key = str(form.get("key", "")).strip()
+    new = form.get("new") == "1"
+    fields = sheet_fields(books(info.ruleset))
+    sheet, errors = read_sheet(fields, form)
+    if not key:
+        errors["key"] = "the character's key (a short name used in encounters)"
+    if not errors:
+        kind = "create" if new and info.ruleset == "heimr-classic" else "character"
+        if new and key in ledger.standing(name).characters:
+            errors["key"] = f"there is already a character {key!r}"
+        else:
+            try:
+                entry = ledger.record(name, kind, key, {"sheet": sheet})
+            except LedgerError as err:
+                errors.update(_by_field(err, {f.name for f in fields}))
+    if errors:
+        return _character(request, name, key, csrf, {}, 400, errors, new=new, form=form)
+    warned = "; ".join(entry.payload.get("warnings", []))
+    return _campaign(
+        request,
+        name,
+        csrf,
+        message=f"{entry.seq}. {describe(entry)}" + (f" ({warned})" if warned else ""),
+    )
+
+
+def _by_field(err: LedgerError, names: set[str]) -> dict[str, str]:
+    """The rules' problems by the form field they belong to (the rest under the form)."""
+    errors: dict[str, str] = {}
+    for path, message in err.problems or [((), str(err))]:
+        field = str(path[0]) if path and str(path[0]) in names else "form"
+        inner = ".".join(str(p) for p in path[1:]) if field != "form" else ""
+        text = f"{inner}: {message}" if inner else message
+        errors[field] = f"{errors[field]}; {text}" if field in errors else text
+    return errors
+
+
+# -- the end of an encounter -------------------------------------------------------------------
+
+
+@campaigns_router.post("/t/{table}/conclude", response_class=HTMLResponse)
+def conclude(request: Request, table: str, csrf: GmAuth, form: Form) -> Response:
+    check_csrf(request, form, csrf)
+    ledger = _ledger(request)
+    award: dict[str, int] | None = None
+    if form.get("award") == "gm":
+        award = {}
+        for key, value in form.items():
+            if key.startswith("xp_") and str(value).strip():
+                text = str(value).strip()
+                if not text.isdigit() or len(text) > 9:
+                    raise HTTPException(400, f"{key}: a whole number, not {text[:20]!r}")
+                award[key.removeprefix("xp_")] = int(text)
+    try:
+        entry = ledger.conclude(table, award, carry=form.get("carry") == "on")
+    except LedgerError as err:
+        raise HTTPException(400, str(err)) from None
+    found = ledger.encounter(table)
+    campaign = found[0] if found else ""
+    return _see(f"/gm/c/{campaign}?concluded={entry.seq}")

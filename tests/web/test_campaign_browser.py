@@ -1,0 +1,68 @@
+"""A campaign's character made in a real browser (Playwright on Debian's Chromium, as in
+test_browser.py): the form generated from the Heimr sheet model, one field's error
+shown next to it and fixed, then an XP award."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tests.web.servers import GM_TOKEN, running
+
+from fracas.ledger import Ledger
+from fracas.table.store import Store
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+WAIT = 30_000
+
+playwright = pytest.importorskip("playwright.sync_api")
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        "Debian's chromium is not installed (make test installs it)", allow_module_level=True
+    )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.mark.rule("H-XP-1")
+def test_a_character_made_in_the_browser_then_awarded(browser: object, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'tables.db'}"
+    Ledger(Store.open(db)).create("saga", "heimr", title="The saga")
+    with running(db) as server:
+        gm = browser.new_context().new_page()  # type: ignore[attr-defined]
+        gm.set_default_timeout(WAIT)
+        gm.goto(f"{server.url}/gm/login?token={GM_TOKEN}")
+        gm.click('a[href="/gm/campaigns"]')
+        gm.click('a[href="/gm/c/saga"]')
+        gm.click("#new-character")
+        gm.fill("input[name=key]", "sigrid")
+        gm.fill("input[name=name]", "Sigrid")
+        gm.fill("input[name=side]", "north")
+        gm.fill("input[name=attributes]", "{str: 1, dex: 0, sta: 1, int: 0, soc: 0, emp: 0}")
+        gm.fill("input[name=hit_points]", "0")
+        gm.fill("input[name=willpower]", "3")
+        gm.click("#save")
+        error = gm.inner_text("#error-hit_points")
+        assert error == "Input should be greater than or equal to 1"
+        assert gm.input_value("input[name=name]") == "Sigrid"  # nothing typed is lost
+        gm.fill("input[name=hit_points]", "4")
+        gm.click("#save")
+        assert "sigrid: sheet written" in gm.inner_text("#message")
+        assert "Sigrid" in gm.inner_text("#characters")
+        gm.fill("#award-form input[name=xp]", "10")
+        gm.fill("#award-form input[name=group]", "band")
+        gm.click("#award-form button")
+        assert "10 each to sigrid" in gm.inner_text("#message")
+        assert "10 XP to band" in gm.inner_text("#ledger-log")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        gm.screenshot(path=str(SHOTS / "campaign.png"), full_page=True)
+    assert Ledger(Store.open(db)).sheet("saga", "sigrid")["xp"] == 10
