@@ -19,6 +19,7 @@ from fracas.web.deps import first_error
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
 from fracas.web.player import player_router
+from fracas.web.prep import prep_router
 from fracas.web.rounds import rounds_router
 
 __all__ = ["create_app"]
@@ -51,4 +52,5 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
     app.include_router(player_router)
     app.include_router(rounds_router)
     app.include_router(campaigns_router)
+    app.include_router(prep_router)
     return app
