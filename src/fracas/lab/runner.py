@@ -92,7 +92,7 @@ def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
     outcomes = []
     for seq in batch:
         dice_seed, rng = streams(seq)
-        encounter = start.copy(stack=False, dice=RandomDice(dice_seed))
+        encounter = start.copy(dice=RandomDice(dice_seed), playout=True)
         outcomes.append(
             play_out(encounter, _policies(spec), gm_policy(spec.ruleset), rng, spec.max_actions)
         )

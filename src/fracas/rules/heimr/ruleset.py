@@ -40,6 +40,8 @@ class HeimrRules(Ruleset[HeimrState]):
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).
         self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
+        # The battlefield as JSON by battlefield, by the borders broken and doors open.
+        self._fields: dict[int, tuple[Battlefield, dict[tuple[str, ...], dict[str, Any]]]] = {}
 
     def check_campaign(self, document: YamlDocument) -> None:
         Campaign.from_documents(document)
@@ -130,6 +132,9 @@ class HeimrRules(Ruleset[HeimrState]):
         over = self.is_over(state)
         met: dict[str, HeimrState] = {}
         able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
+        # Whether the turn refuses an action depends on its actor, verb and type (its
+        # options), and for a skill on the skill: asked once per such kind of action.
+        refused: dict[tuple[str, str, tuple[tuple[str, str], ...]], bool] = {}
         if type(self).candidates is HeimrRules.candidates:
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
@@ -139,8 +144,16 @@ class HeimrRules(Ruleset[HeimrState]):
                 verbs is not None and action.verb not in verbs
             ):
                 continue
-            if self._turn_refusal(state, action, over, able) is not None:
-                continue
+            if action.verb == "skill":
+                if self._turn_refusal(state, action, over, able) is not None:
+                    continue
+            else:
+                key = (action.actor, action.verb, action.options)
+                no = refused.get(key)
+                if no is None:
+                    no = refused[key] = self._turn_refusal(state, action, over, able) is not None
+                if no:
+                    continue
             checked = state
             if self._upcoming_due(state, action):
                 if action.actor not in met:
@@ -431,13 +444,30 @@ class HeimrRules(Ruleset[HeimrState]):
                 if side is None or state.combatants[cid].side == side
             },
             "clusters": [list(c) for c in state.clusters],
-            "battlefield": field_view(state),
+            "battlefield": self._field_view(state),
             "combatants": {
                 cid: self._observe_one(state, c, side)
                 for cid, c in state.combatants.items()
                 if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
             },
         }
+
+    def _field_view(self, state: HeimrState) -> dict[str, Any]:
+        """:func:`field_view`, worked out once per battlefield and the borders play has
+        opened (which alone change in play), and handed out as a copy of its own."""
+        field = state.battlefield
+        known = self._fields.get(id(field))
+        if known is None or known[0] is not field:
+            if len(self._fields) > 64:
+                self._fields.clear()
+            known = self._fields[id(field)] = (field, {})
+        key = (*state.broken, "", *state.open_doors)
+        found = known[1].get(key)
+        if found is None:
+            if len(known[1]) > 64:
+                known[1].clear()
+            found = known[1][key] = field_view(state)
+        return _copy_field_view(found)
 
     @staticmethod
     def _observe_one(state: HeimrState, c: Combatant, side: str | None) -> dict[str, Any]:
@@ -488,6 +518,21 @@ class HeimrRules(Ruleset[HeimrState]):
                 ],
             )
         return seen
+
+
+def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a :func:`field_view` sharing nothing that could be changed in it."""
+    return {
+        "columns": seen["columns"],
+        "rows": seen["rows"],
+        "locations": {name: list(others) for name, others in seen["locations"].items()},
+        "darkness": seen["darkness"],
+        "weather": seen["weather"],
+        "squares": {
+            sq: {**info, "cover": list(info["cover"])} for sq, info in seen["squares"].items()
+        },
+        "borders": [{**b, "between": list(b["between"])} for b in seen["borders"]],
+    }
 
 
 def field_view(state: HeimrState) -> dict[str, Any]:
