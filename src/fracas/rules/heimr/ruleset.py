@@ -151,8 +151,8 @@ class HeimrRules(Ruleset[HeimrState]):
                 # for a breather's or a skill's, which their options may change).
                 for verb in verbs:
                     if verb not in ("breather", "skill"):
-                        no = self._turn_refusal(state, Action(actor, verb), over, able)
-                        refused[actor, verb, ()] = no is not None
+                        refusal = self._turn_refusal(state, Action(actor, verb), over, able)
+                        refused[actor, verb, ()] = refusal is not None
                 verbs = frozenset(v for v in verbs if not refused.get((actor, v, ())))
                 if not verbs:
                     return
