@@ -265,10 +265,10 @@ class DefaultPolicy:
 
             return best(attacks, odds, rng)
         punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
-        weapon = _weapon_to_draw(legal)
-        if punches and weapon is not None:
-            return weapon  # a weapon in hand before fists
         if punches:
+            weapon = _weapon_to_draw(legal)
+            if weapon is not None:
+                return weapon  # a weapon in hand before fists
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
         enemies = [
             p
