@@ -174,8 +174,9 @@ def section(
         f"- Engine duels a second with the default policy, in this process: {rate:.0f} a CPU "
         f"second (target at least {DUELS_TARGET}): {duel_met} on this machine as loaded; "
         f"attack-or-end, alternately on the same duels: {simple:.0f} a CPU second (its "
-        f"{ATTACK_OR_END_UNLOADED} on the unloaded machine, Engine section), so about "
-        f"{estimate:.0f} for the default policy at that speed",
+        f"{ATTACK_OR_END_UNLOADED} on the unloaded machine, Engine section, measured before "
+        f"the engine work that made it quicker too), so at least about {estimate:.0f} for "
+        "the default policy on that machine",
         f"- Dask LocalCluster, 2 workers against 1: {ratio:.2f}x as fast "
         f"({median_ratio:.2f}x) (target at least {TARGET}x): {met}",
         f"- Reference, this machine before and after the Dask timings: two processes at "
