@@ -8,10 +8,12 @@ leave out the combatants its observer leaves out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from fracas.engine.actions import Action
 from fracas.engine.encounter import Encounter
+from fracas.engine.events import Event
 from fracas.engine.ruleset import S
 
 #: The keys of an observed state that name combatants, which a side sees only if it
@@ -61,11 +63,13 @@ def side_log(
     encounter: Encounter[S], side: str | None, start: int = 0, stop: int | None = None
 ) -> list[list[Any]]:
     """The log's entries ``start`` to ``stop``, each entry's events as ``side`` sees them."""
-    log = []
-    for entry in encounter.log[start:stop]:
-        seen = (e.for_side(side) for e in entry.events)
-        log.append([e.to_dict() for e in seen if e is not None])
-    return log
+    return [side_entry(entry.events, side) for entry in encounter.log[start:stop]]
+
+
+def side_entry(events: Iterable[Event], side: str | None) -> list[dict[str, Any]]:
+    """One log entry's ``events`` as ``side`` sees them, as JSON."""
+    seen = (e.for_side(side) for e in events)
+    return [e.to_dict() for e in seen if e is not None]
 
 
 def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:

@@ -26,6 +26,7 @@ class Legal(Sequence[Action]):
         self.together = frozenset(together)
         self._by_verb: dict[str, list[Action]] = {}
         self._all: list[Action] | None = None
+        self._any: bool | None = None
 
     def verb(self, verb: str) -> list[Action]:
         """The legal actions with ``verb``, in the order the ruleset proposes them. The
@@ -64,7 +65,20 @@ class Legal(Sequence[Action]):
     def __bool__(self) -> bool:
         if self._all is not None:
             return bool(self._all)
-        return bool(self.encounter.legal_actions(self.actor))
+        if self._any is None:
+            if self.together:
+                # The verbs listed together are listed anyway: one of them will do.
+                self.verb(min(self.together))
+                self._any = any(self._by_verb[v] for v in self.together)
+            self._any = self._any or bool(self.encounter.legal_actions(self.actor))
+        return self._any
+
+    def listed(self, action: object) -> bool:
+        """Whether ``action`` is one of the legal actions listed so far (so it needs no
+        second check before it is pushed)."""
+        if self._all is not None:
+            return action in self._all
+        return isinstance(action, Action) and action in self._by_verb.get(action.verb, ())
 
     def __contains__(self, action: object) -> bool:
         return (

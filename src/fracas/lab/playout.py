@@ -23,8 +23,8 @@ from typing import Any, overload
 
 import numpy
 
-from fracas.engine import Encounter, view
-from fracas.engine.views import side_log
+from fracas.engine import Encounter, Event, view
+from fracas.engine.views import side_entry
 from fracas.lab.legal import Legal
 from fracas.lab.policies import Policy
 
@@ -46,11 +46,23 @@ class Outcome:
 class LazyView(Mapping[str, Any]):
     """:func:`fracas.engine.view` of one side, its log built only when a policy reads it
     (the log grows with every action; most policies never look at it). Everything else
-    is the engine's view itself, so a policy is shown exactly what its side may see."""
+    is the engine's view itself, so a policy is shown exactly what its side may see.
 
-    def __init__(self, encounter: Encounter[Any], side: str | None) -> None:
+    ``history`` is the log's events, entry by entry, when the encounter keeps none
+    itself (a playout: :func:`play_out` keeps them); ``built`` keeps the entries this
+    side has read, from one turn to the next (the log only grows)."""
+
+    def __init__(
+        self,
+        encounter: Encounter[Any],
+        side: str | None,
+        history: Sequence[Sequence[Event]] | None = None,
+        built: dict[int, list[dict[str, Any]]] | None = None,
+    ) -> None:
         self._encounter = encounter
         self._side = side
+        self._history = history
+        self._built = built
         self._view: dict[str, Any] | None = None
 
     def _seen(self) -> dict[str, Any]:
@@ -62,7 +74,10 @@ class LazyView(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         seen = self._seen()
         if key == "log" and not isinstance(seen["log"], SideLog):
-            seen["log"] = SideLog(self._encounter, self._side)
+            history = self._history
+            if history is None:
+                history = [entry.events for entry in self._encounter.log]
+            seen["log"] = SideLog(history, self._side, self._built)
         return seen[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -74,15 +89,24 @@ class LazyView(Mapping[str, Any]):
 
 class SideLog(Sequence[list[dict[str, Any]]]):
     """The log as one side sees it, each entry built when it is read: a policy that
-    looks back from the end for its last roll reads a few entries, not the whole fight."""
+    looks back from the end for its last roll reads a few entries, not the whole fight.
 
-    def __init__(self, encounter: Encounter[Any], side: str | None) -> None:
-        self._encounter = encounter
+    ``history`` is each entry's events; ``built`` may be shared by the side's views of
+    one encounter, turn after turn, as long as its log only grows.
+    """
+
+    def __init__(
+        self,
+        history: Sequence[Sequence[Event]],
+        side: str | None,
+        built: dict[int, list[dict[str, Any]]] | None = None,
+    ) -> None:
+        self._history = history
         self._side = side
-        self._built: dict[int, list[dict[str, Any]]] = {}
+        self._built: dict[int, list[dict[str, Any]]] = {} if built is None else built
 
     def __len__(self) -> int:
-        return len(self._encounter.log)
+        return len(self._history)
 
     @overload
     def __getitem__(self, index: int) -> list[dict[str, Any]]: ...
@@ -94,10 +118,15 @@ class SideLog(Sequence[list[dict[str, Any]]]):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
-            index += len(self)
-        if index not in self._built:
-            self._built[index] = side_log(self._encounter, self._side, index, index + 1)[0]
-        return self._built[index]
+            index += len(self._history)
+        found = self._built.get(index)
+        if found is None:
+            found = self._built[index] = side_entry(self._history[index], self._side)
+        return found
+
+    def __reversed__(self) -> Iterator[list[dict[str, Any]]]:
+        for index in range(len(self._history) - 1, -1, -1):
+            yield self[index]
 
     def __eq__(self, other: object) -> bool:
         return list(self) == other
@@ -160,12 +189,15 @@ def play_out(
     max_actions: int = 2000,
 ) -> Outcome:
     """Play ``encounter`` on (changing it) with a policy per side until it is over, no one
-    is waited for, or ``max_actions`` actions have been pushed."""
+    is waited for, or ``max_actions`` actions have been pushed. A playout encounter keeps
+    no log: the events pushed here are kept for the policies' views instead."""
     actions = 0
     sides = {
         cid: str(c["side"])
         for cid, c in encounter.ruleset.observe(encounter.state, None)["combatants"].items()
     }
+    history: list[Sequence[Event]] = [entry.events for entry in encounter.log]
+    built: dict[str | None, dict[int, list[dict[str, Any]]]] = {}
     while not encounter.is_over() and actions < max_actions:
         actor = encounter.to_move
         if actor is None:
@@ -178,10 +210,15 @@ def play_out(
         if chooser is None:
             known = ", ".join(sorted(policies))
             raise ValueError(f"no policy for side {side!r} (policies are given for {known})")
-        action = chooser.choose(LazyView(encounter, side), legal, rng)
-        if action not in legal:
+        seen = LazyView(encounter, side, history, built.setdefault(side, {}))
+        action = chooser.choose(seen, legal, rng)
+        if legal.listed(action):
+            events = encounter.push_legal(action)  # listed by the engine just now
+        elif action in legal:
+            events = encounter.push(action)
+        else:
             raise ValueError(f"policy {chooser.name!r} chose {action}, which is not legal")
-        encounter.push(action)
+        history.append(events)
         actions += 1
     capped = not encounter.is_over() and actions >= max_actions
     return outcome_of(encounter, actions, capped)

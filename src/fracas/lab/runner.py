@@ -81,18 +81,32 @@ def _policies(spec: SimSpec) -> dict[str, Policy]:
     return made
 
 
+#: Encounters at their start, by ruleset and setup (as JSON), for the batches after the
+#: first of a simulation on this process: only copies of them are played.
+_STARTS: dict[tuple[str, str], Encounter[Any]] = {}
+
+
+def _start(ruleset_id: str, setup: Mapping[str, Any]) -> Encounter[Any]:
+    key = (ruleset_id, json.dumps(setup, sort_keys=True))
+    found = _STARTS.get(key)
+    if found is None:
+        if len(_STARTS) >= 8:
+            _STARTS.clear()
+        found = _STARTS[key] = Encounter(find(ruleset_id), setup, RandomDice(0))
+    return found
+
+
 def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
     """Play one run of ``spec`` per seed sequence; pure: no global state, no I/O."""
     if spec.engine == "kernel":
         kernel = import_module("fracas.lab.kernel")
         found: list[Outcome] = kernel.simulate(spec.ruleset, dict(spec.setup), list(batch))
         return found
-    ruleset = find(spec.ruleset)
-    start: Encounter[Any] = Encounter(ruleset, spec.setup, RandomDice(0))
+    start = _start(spec.ruleset, spec.setup)
     outcomes = []
     for seq in batch:
         dice_seed, rng = streams(seq)
-        encounter = start.copy(stack=False, dice=RandomDice(dice_seed))
+        encounter = start.copy(dice=RandomDice(dice_seed), playout=True)
         outcomes.append(
             play_out(encounter, _policies(spec), gm_policy(spec.ruleset), rng, spec.max_actions)
         )

@@ -100,13 +100,18 @@ def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
                 and data.get("who") == who
                 and " attacks " in str(data.get("purpose", ""))
             ):
-                text = str(data.get("challenge", ""))
-                try:
-                    ch = HeimrChallenge.parse(text)
-                except ValueError:
-                    return DEFAULT_CHALLENGE
-                return ch.consistency, ch.potential
+                return _challenge_of(str(data.get("challenge", "")))
     return DEFAULT_CHALLENGE
+
+
+@lru_cache(maxsize=1024)
+def _challenge_of(text: str) -> tuple[int, int]:
+    """Consistency and potential of a challenge as the log writes it (``C2P3``)."""
+    try:
+        ch = HeimrChallenge.parse(text)
+    except ValueError:
+        return DEFAULT_CHALLENGE
+    return ch.consistency, ch.potential
 
 
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
@@ -208,10 +213,9 @@ class DefaultPolicy:
     """Heimr's default tactical policy (see the module's docstring)."""
 
     name = "default"
-    #: The verbs it looks at on most turns, listed in one go (fracas.lab.legal).
-    verbs_together = frozenset(
-        {"defend", "stand", "breather", "attack", "brawl", "draw", "end", "jump", "climb"}
-    )
+    #: The verbs it looks at on most turns, listed in one go (fracas.lab.legal); climbs
+    #: and jumps, a dozen candidates, are listed only on the turns it looks for them.
+    verbs_together = frozenset({"defend", "attack", "end"})
 
     def __init__(self, ruleset_id: str = "heimr") -> None:
         self.ruleset_id = ruleset_id
@@ -244,8 +248,10 @@ class DefaultPolicy:
             return found
         challenge = last_challenge(view, actor)
         fatigue = int(me.get("fatigue") or 1)
-        breather = find(legal, "breather")
-        if breather is not None and self._needs_breather(view, actor, challenge[0], fatigue):
+        if (
+            self._needs_breather(view, actor, challenge[0], fatigue)
+            and (breather := find(legal, "breather")) is not None
+        ):
             return breather
         attacks = with_verb(legal, "attack")
         if attacks:
@@ -259,10 +265,10 @@ class DefaultPolicy:
 
             return best(attacks, odds, rng)
         punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
-        weapon = _weapon_to_draw(legal)
-        if punches and weapon is not None:
-            return weapon  # a weapon in hand before fists
         if punches:
+            weapon = _weapon_to_draw(legal)
+            if weapon is not None:
+                return weapon  # a weapon in hand before fists
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
         enemies = [
             p

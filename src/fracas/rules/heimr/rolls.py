@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fracas.dice import HeimrChallenge, Roll
 from fracas.dice.heimr import MAX_CONSISTENCY
@@ -48,6 +49,12 @@ def describe(consistency: Sequence[Modifier], potential: Sequence[Modifier]) -> 
     return ", ".join(parts)
 
 
+@lru_cache(maxsize=1024)
+def _mechanic(consistency: int, potential: int) -> HeimrChallenge:
+    """The challenge ``C..P..``, made once (it is immutable) and rolled many times."""
+    return HeimrChallenge(consistency, potential)
+
+
 def challenge(
     who: Combatant,
     ability: Ability,
@@ -70,7 +77,7 @@ def challenge(
     c = ability.consistency + sum(v for _, v in consistency)
     c = max(-MAX_CONSISTENCY, min(MAX_CONSISTENCY, c))
     p = ability.potential + sum(v for _, v in potential)
-    roll = dice.roll(HeimrChallenge(c, p), purpose)
+    roll = dice.roll(_mechanic(c, p), purpose)
     physical = who.stats.physical(ability)
     failed = physical and roll.parts["raw"] < who.fatigue
     check = Check(roll, c, p, physical, failed)

@@ -7,7 +7,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
@@ -27,6 +27,16 @@ SIMULTANEOUS = {frozenset({"move", "draw"}), frozenset({"move", "sheathe"})}
 #: The verbs offered for the squares bordering the actor's.
 SQUARE_VERBS = frozenset({"move", "run", "crawl", "climb", "jump"})
 
+
+class _EveryVerb:
+    """Contains every verb: what is wanted when no verbs are named."""
+
+    def __contains__(self, verb: object) -> bool:
+        return True
+
+
+_EVERY_VERB = _EveryVerb()
+
 #: A refusal not yet put in words: called, it builds the error to raise.
 Refusal = Callable[[], IllegalAction]
 
@@ -40,6 +50,8 @@ class HeimrRules(Ruleset[HeimrState]):
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).
         self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
+        # The battlefield as JSON by battlefield, by the borders broken and doors open.
+        self._fields: dict[int, tuple[Battlefield, dict[tuple[str, ...], dict[str, Any]]]] = {}
 
     def check_campaign(self, document: YamlDocument) -> None:
         Campaign.from_documents(document)
@@ -130,7 +142,20 @@ class HeimrRules(Ruleset[HeimrState]):
         over = self.is_over(state)
         met: dict[str, HeimrState] = {}
         able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
+        # Whether the turn refuses an action depends on its actor, verb and type (its
+        # options), and for a skill on the skill: asked once per such kind of action.
+        refused: dict[tuple[str, str, tuple[tuple[str, str], ...]], bool] = {}
         if type(self).candidates is HeimrRules.candidates:
+            if actor is not None and verbs is not None:
+                # A verb the turn refuses is not offered at all (its type is its own but
+                # for a breather's or a skill's, which their options may change).
+                for verb in verbs:
+                    if verb not in ("breather", "skill"):
+                        refusal = self._turn_refusal(state, Action(actor, verb), over, able)
+                        refused[actor, verb, ()] = refusal is not None
+                verbs = frozenset(v for v in verbs if not refused.get((actor, v, ())))
+                if not verbs:
+                    return
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
@@ -139,8 +164,16 @@ class HeimrRules(Ruleset[HeimrState]):
                 verbs is not None and action.verb not in verbs
             ):
                 continue
-            if self._turn_refusal(state, action, over, able) is not None:
-                continue
+            if action.verb == "skill":
+                if self._turn_refusal(state, action, over, able) is not None:
+                    continue
+            else:
+                key = (action.actor, action.verb, action.options)
+                no = refused.get(key)
+                if no is None:
+                    no = refused[key] = self._turn_refusal(state, action, over, able) is not None
+                if no:
+                    continue
             checked = state
             if self._upcoming_due(state, action):
                 if action.actor not in met:
@@ -299,44 +332,48 @@ class HeimrRules(Ruleset[HeimrState]):
         """The candidates of ``actor`` (everyone's when ``None``) with one of ``verbs``
         (any when ``None``), built only for the verbs asked for."""
 
-        def want(verb: str) -> bool:
-            return verbs is None or verb in verbs
-
+        wanted: Container[str] = _EVERY_VERB if verbs is None else verbs
+        want = wanted.__contains__
         if not state.started:
-            if want("begin"):
+            if "begin" in wanted:
                 yield Action(GM, "begin")
             return
-        for cid, c in state.combatants.items():
-            if actor is not None and actor != cid:
-                continue
-            if c.readied is not None and want("trigger"):
+        if actor is None:
+            whose: Iterable[Combatant] = state.combatants.values()
+        else:
+            one = state.combatants.get(actor)
+            whose = () if one is None else (one,)
+        for c in whose:
+            cid = c.id
+            if c.readied is not None and "trigger" in wanted:
                 yield Action(cid, "trigger")
             if state.current != cid:
                 continue
-            if want("end"):
+            if "end" in wanted:
                 yield Action(cid, "end")
-            foes = [o for o in state.combatants.values() if o.id != cid and not o.dead]
-            foes = [o for o in foes if o.side != c.side]
-            for other in foes:
-                if want("attack"):
-                    yield Action(cid, "attack", other.id)
-                if want("brawl"):
-                    yield Action(cid, "brawl", other.id, (("effect", "hit"),))
-                    yield Action(cid, "brawl", other.id, (("effect", "bind"),))
-                if want("charge"):
-                    yield Action(cid, "charge", other.id)
+            if "attack" in wanted or "brawl" in wanted or "charge" in wanted:
+                foes = [o for o in state.combatants.values() if o.id != cid and not o.dead]
+                foes = [o for o in foes if o.side != c.side]
+                for other in foes:
+                    if "attack" in wanted:
+                        yield Action(cid, "attack", other.id)
+                    if "brawl" in wanted:
+                        yield Action(cid, "brawl", other.id, (("effect", "hit"),))
+                        yield Action(cid, "brawl", other.id, (("effect", "bind"),))
+                    if "charge" in wanted:
+                        yield Action(cid, "charge", other.id)
             if verbs is None or not SQUARE_VERBS.isdisjoint(verbs):
                 yield from self._offer_squares(state, c, want)
-            if want("hide"):
+            if "hide" in wanted:
                 yield Action(cid, "hide")
-            if want("guard"):
+            if "guard" in wanted:
                 for ally in state.combatants.values():
                     if ally.side == c.side and ally.id != cid and not ally.dead:
                         yield Action(cid, "guard", ally.id)
                 yield Action(cid, "guard", c.square)
                 for square in self._neighbours(state, c.square):
                     yield Action(cid, "guard", "-".join(sorted((c.square, square))))
-            if want("outmanoeuvre"):
+            if "outmanoeuvre" in wanted:
                 for other in state.combatants.values():
                     if (
                         other.guarding is not None
@@ -345,36 +382,37 @@ class HeimrRules(Ruleset[HeimrState]):
                         and hiding.hidden_from(other, c.side) != hiding.UNAWARE
                     ):
                         yield Action(cid, "outmanoeuvre", other.id)
-            if want("skill"):
+            if "skill" in wanted:
                 for skill in c.skills:
                     yield Action(cid, "skill", skill)
-            if want("defend"):
+            if "defend" in wanted:
                 for kind in (*DEFENCES, "none"):
                     if kind != c.stance:
                         yield Action(cid, "defend", kind)
             for simple in ("prone", "stand", "dodge", "breather", "release", "cancel", "swap"):
-                if want(simple):
+                if simple in wanted:
                     yield Action(cid, simple)
-            if want("breather"):
+            if "breather" in wanted:
                 yield Action(cid, "breather", None, (("as", "upcoming"),))
-            if want("draw"):
+            if "draw" in wanted:
                 for item in c.carried:
                     yield Action(cid, "draw", item.name)
-            for held in (c.sword_hand, c.off_hand, c.shield):
-                if held is not None:
-                    if want("sheathe"):
-                        yield Action(cid, "sheathe", held.name)
-                    if want("drop"):
-                        yield Action(cid, "drop", held.name)
-            if want("get"):
+            if "sheathe" in wanted or "drop" in wanted:
+                for held in (c.sword_hand, c.off_hand, c.shield):
+                    if held is not None:
+                        if "sheathe" in wanted:
+                            yield Action(cid, "sheathe", held.name)
+                        if "drop" in wanted:
+                            yield Action(cid, "drop", held.name)
+            if "get" in wanted:
                 for item in c.dropped:
                     yield Action(cid, "get", item.name)
-            if want("delay") and state.turn is not None and not state.turn.acted:
+            if "delay" in wanted and state.turn is not None and not state.turn.acted:
                 for anchor in state.order:
                     unaware = hiding.hidden_from(state.combatants[anchor], c.side)
                     if anchor != cid and unaware != hiding.UNAWARE:
                         yield Action(cid, "delay", None, (("after", anchor),))
-        if state.pending is not None and want("reroll"):
+        if state.pending is not None and "reroll" in wanted:
             pending = Action.parse(state.pending)
             if pending.target is not None and actor in (None, pending.target):
                 yield Action(pending.target, "reroll")
@@ -431,13 +469,30 @@ class HeimrRules(Ruleset[HeimrState]):
                 if side is None or state.combatants[cid].side == side
             },
             "clusters": [list(c) for c in state.clusters],
-            "battlefield": field_view(state),
+            "battlefield": self._field_view(state),
             "combatants": {
                 cid: self._observe_one(state, c, side)
                 for cid, c in state.combatants.items()
                 if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
             },
         }
+
+    def _field_view(self, state: HeimrState) -> dict[str, Any]:
+        """:func:`field_view`, worked out once per battlefield and the borders play has
+        opened (which alone change in play), and handed out as a copy of its own."""
+        field = state.battlefield
+        known = self._fields.get(id(field))
+        if known is None or known[0] is not field:
+            if len(self._fields) > 64:
+                self._fields.clear()
+            known = self._fields[id(field)] = (field, {})
+        key = (*state.broken, "", *state.open_doors)
+        found = known[1].get(key)
+        if found is None:
+            if len(known[1]) > 64:
+                known[1].clear()
+            found = known[1][key] = field_view(state)
+        return _copy_field_view(found)
 
     @staticmethod
     def _observe_one(state: HeimrState, c: Combatant, side: str | None) -> dict[str, Any]:
@@ -488,6 +543,21 @@ class HeimrRules(Ruleset[HeimrState]):
                 ],
             )
         return seen
+
+
+def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a :func:`field_view` sharing nothing that could be changed in it."""
+    return {
+        "columns": seen["columns"],
+        "rows": seen["rows"],
+        "locations": {name: list(others) for name, others in seen["locations"].items()},
+        "darkness": seen["darkness"],
+        "weather": seen["weather"],
+        "squares": {
+            sq: {**info, "cover": list(info["cover"])} for sq, info in seen["squares"].items()
+        },
+        "borders": [{**b, "between": list(b["between"])} for b in seen["borders"]],
+    }
 
 
 def field_view(state: HeimrState) -> dict[str, Any]:
