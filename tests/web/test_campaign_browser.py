@@ -4,33 +4,16 @@ shown next to it and fixed, then an XP award."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.web.servers import GM_TOKEN, running
+from tests.web.test_browser import SHOTS, WAIT, browser
 
 from fracas.ledger import Ledger
 from fracas.table.store import Store
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
-WAIT = 30_000
-
-playwright = pytest.importorskip("playwright.sync_api")
-if not Path(CHROMIUM).exists():
-    pytest.skip(
-        "Debian's chromium is not installed (make test installs it)", allow_module_level=True
-    )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+__all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.mark.rule("H-XP-1")

@@ -7,29 +7,14 @@ golden files."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tests.table.test_rounds import NORTH
 from tests.web.servers import GM_TOKEN
-from tests.web.test_browser import ARGS, CHROMIUM, SHOTS, WAIT, serve, until
+from tests.web.test_browser import SHOTS, WAIT, browser, serve, until
 
 GOLDEN = Path(__file__).resolve().parents[1] / "table" / "posts"
-
-playwright = pytest.importorskip("playwright.sync_api")
-if not Path(CHROMIUM).exists():
-    pytest.skip(
-        "Debian's chromium is not installed (make test installs it)", allow_module_level=True
-    )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def new_link(gm: object, side: str) -> str:
@@ -59,6 +44,9 @@ def post(page: object) -> None:
     page.click("#post-submit")  # type: ignore[attr-defined]
     page.wait_for_selector("pre#own-post")  # type: ignore[attr-defined]
     assert page.query_selector("#post-error") is None  # type: ignore[attr-defined]
+
+
+__all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.mark.rule("HC-ROUND-1", "HC-ROUND-2")

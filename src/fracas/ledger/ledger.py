@@ -37,7 +37,7 @@ from fracas.ledger.encounters import carried_out, character_keys, lay_carried, x
 from fracas.ledger.entries import LedgerError, Rules, Standing, apply
 from fracas.ledger.rows import CampaignRow, EncounterRow, EntryRow
 from fracas.rules import find
-from fracas.table.store import MAX_NAME, ConflictError, Store, StoreError, TableRow
+from fracas.table.store import MAX_NAME, ConflictError, Store, StoreError, TableRow, valid_name
 from fracas.table.table import Table
 from fracas.yamlfile import (
     CampaignError,
@@ -88,12 +88,7 @@ def _aware(moment: datetime) -> datetime:
 
 def check_name(name: str) -> None:
     """A campaign name: 1 to 80 letters, digits, ``-``, ``_`` or ``.``, not starting ``.``."""
-    ok = (
-        0 < len(name) <= MAX_NAME
-        and name[0] != "."
-        and all(c.isalnum() or c in "-_." for c in name)
-    )
-    if not ok:
+    if not valid_name(name):
         raise LedgerError(
             f"{name[:40]!r} is not a campaign name: use 1 to {MAX_NAME} letters, digits, '-', "
             "'_' or '.'"

@@ -260,7 +260,7 @@ class Library:
     ) -> BattlefieldRecord:
         """A new battlefield (a plain one of its kind if no ``document``); :class:`Invalid`
         with every mistake, :class:`LibraryError` if the name is taken."""
-        check_name(name)
+        check_name(name, "battlefield")
         self.ruleset_with_map(ruleset)
         doc = dict(document) if document is not None else KINDS[ruleset].empty()
         found = self.check_battlefield(ruleset, doc, campaign)
@@ -451,7 +451,7 @@ class Library:
     ) -> EncounterRecord:
         """A new encounter (``version`` ``None``) or a change to one at ``version``;
         :class:`Invalid` with every mistake, and nothing stored, if the ruleset refuses it."""
-        check_name(name)
+        check_name(name, "encounter")
         doc = {k: v for k, v in document.items() if k not in ENCOUNTER_TOP}
         found = self.check_encounter(ruleset, campaign, battlefield, doc)
         if found:

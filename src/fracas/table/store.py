@@ -328,17 +328,26 @@ class Store:
             return version
 
 
-def check_name(name: str) -> None:
-    """A table name: 1 to 80 letters, digits, ``-``, ``_`` or ``.``, not starting with ``.``."""
-    ok = (
+def valid_name(name: str) -> bool:
+    """A name for what the store keeps (a table, a campaign...): 1 to 80 letters, digits,
+    ``-``, ``_`` or ``.``, not starting with ``.``.
+
+    >>> valid_name("ford-2"), valid_name(".hidden"), valid_name("a b")
+    (True, False, False)
+    """
+    return (
         0 < len(name) <= MAX_NAME
         and name[0] != "."
         and all(c.isalnum() or c in "-_." for c in name)
     )
-    if not ok:
+
+
+def check_name(name: str, what: str = "table") -> None:
+    """Refuse a name that is not :func:`valid_name`, saying what a ``what`` name may be."""
+    if not valid_name(name):
         raise StoreError(
-            f"{name[:40]!r} is not a table name: use 1 to {MAX_NAME} letters, digits, '-', '_' "
-            "or '.'"
+            f"{name[:40]!r} is not a {what} name: use 1 to {MAX_NAME} letters, digits, '-', "
+            "'_' or '.'"
         )
 
 
