@@ -39,7 +39,7 @@ def serve(
     import uvicorn
 
     from fracas.web.app import create_app
-    from fracas.web.demo import demo_tables
+    from fracas.web.demo import demo_campaigns, demo_tables
 
     if gm_token is not None and len(gm_token) < 16:
         fail("--gm-token: use at least 16 characters")
@@ -47,10 +47,13 @@ def serve(
     if demo is not None:
         try:
             made = demo_tables(store, demo)
+            prepared = demo_campaigns(store, demo)
         except ValueError as err:
             fail(str(err))
         if made:
             typer.echo(f"demo tables created: {', '.join(made)}")
+        if prepared:
+            typer.echo(f"demo campaigns and encounters prepared: {', '.join(prepared)}")
     token = gm_token or secrets.token_urlsafe(32)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"fracas serves {store.engine.url.render_as_string(hide_password=True)}")
