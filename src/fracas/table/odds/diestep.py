@@ -89,8 +89,8 @@ def diestep_odds(encounter: Any, action: Action) -> AttackOdds | NoOdds | None:
     rolled = _dice(probe.asked)
     if len(rolled) < 2:
         return None
-    target = state.who(action.target) if action.target else None
-    name = target.name if target is not None else "the target"
+    tid = action.target or encounter.state.who(action.actor).holding
+    name = state.who(tid).name if tid else "the target"
     against = f"{name}'s passive defence"
     return _line(action, action.verb == "grab", rolled[0], rolled[1], against, "take")
 
