@@ -290,10 +290,13 @@ def show(system: str, lines: Sequence[AttackOdds], as_json: bool) -> None:
         table.add_column(column, justify="left" if column in ("against", "damage") else "right")
     for x in lines:
         damage = ", ".join(f"{d}: {_pct(p)}" for d, p in x.damage)
-        name = x.against + (" (best for the defender)" if x.best else "")
+        name = x.against
         exact = str(x.hit) if len(str(x.hit)) <= 25 else "(see --json)"
         table.add_row(name, _pct(x.hit), exact, damage, f"{float(x.expected_damage):.3f}")
     console.print(table)
+    for x in lines:
+        if x.best:
+            console.print(f"Best for the defender: {x.against} (the least expected damage).")
     for x in lines:
         if x.note:
             console.print(f"{x.against}: {x.note}")

@@ -36,7 +36,7 @@ class DefenceLine:
 
     >>> line = meet(DieStep(8), DieStep(6))
     >>> line.hit, line.successes[2]
-    (Fraction(5, 8), Fraction(7, 48))
+    (Fraction(11, 16), Fraction(7, 48))
     """
 
     def __init__(self, attack: DieStep, defence: DieStep) -> None:

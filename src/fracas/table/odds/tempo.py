@@ -50,9 +50,9 @@ def at_least(t: int) -> Fraction:
 
 
 def difference_at_least(t: int) -> Fraction:
-    """``P(X - Y >= t)`` for two independent pools.
+    """``P(X - Y >= t)`` for two independent pools; a tie has 1/11.
 
-    >>> difference_at_least(0), difference_at_least(1) + difference_at_least(-0) - 1
+    >>> difference_at_least(0), difference_at_least(0) - difference_at_least(1)
     (Fraction(6, 11), Fraction(1, 11))
     """
     if t >= 0:
