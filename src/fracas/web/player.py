@@ -61,7 +61,7 @@ def _player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLRespo
             side=seat.side,
             base=f"/p/{token}",
             poll_ms=request.app.state.poll_ms,
-            physical=seat.table in request.app.state.physical,
+            physical=table.store.dice_mode(table.id) == "typed",
             may_act=seat.may_act,
             **extra,
         )
