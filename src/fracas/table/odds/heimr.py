@@ -53,6 +53,11 @@ def heimr_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
         shown.append(f"weapon {weapon.potential_bonus:+d}P")
     # Only a physical ability's roll fails outright on fatigue (H-FAT-1).
     physical = attacker.stats.physical(ability)
+    if attacker.held_by is not None and physical:
+        holder = state.combatants[attacker.held_by].name
+        return NoOdds(
+            str(action), f"held by {holder}: the attack must first beat a brawl roll (H-ATK-10)"
+        )
     fatigue = attacker.fatigue if physical else NO_FATIGUE
     note = f"fatigue {attacker.fatigue}" if physical else None
     held = target.defence
