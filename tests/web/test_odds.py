@@ -6,6 +6,7 @@ the numbers in it are checked against the plain dice commands and the rules' own
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -58,10 +59,15 @@ def rows(page: str) -> list[Row]:
 
 
 def run(words: list[str]) -> dict[str, object]:
+    return json.loads(_run(tuple(words)))  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _run(words: tuple[str, ...]) -> str:
+    """The command's JSON (the same numbers come back page after page)."""
     result = CliRunner().invoke(app, [*words, "--json"])
     assert result.exit_code == 0, result.output
-    record: dict[str, object] = json.loads(result.output)
-    return record
+    return result.output
 
 
 def command_hit(command: str, defence: str | None) -> Fraction:
