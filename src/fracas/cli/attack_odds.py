@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import NoReturn
 
@@ -31,7 +30,8 @@ from rich.console import Console
 from rich.table import Table
 
 from fracas.cli.app import fail
-from fracas.table.odds.base import AttackOdds, best_choice, spread
+from fracas.table.odds import numbers
+from fracas.table.odds.base import AttackOdds
 
 __all__ = ["RULESETS", "odds_command"]
 
@@ -57,13 +57,6 @@ def _groups(words: Sequence[str]) -> list[list[str]]:
     return out
 
 
-def _choose(lines: list[AttackOdds]) -> list[AttackOdds]:
-    if len(lines) < 2:
-        return lines
-    best = best_choice(lines)
-    return [replace(x, best=x is best) for x in lines]
-
-
 # -- tempo ------------------------------------------------------------------------------
 
 TEMPO_USAGE = (
@@ -74,8 +67,6 @@ TEMPO_USAGE = (
 
 def tempo(words: Sequence[str]) -> list[AttackOdds]:
     from fracas.dice import PrismaticCheck
-    from fracas.rules.tempo.tables import TempoTables
-    from fracas.table.odds.tempo import exchange
 
     p = _Words("fracas odds tempo attack", TEMPO_USAGE)
     p.add_argument("--defence", type=int, required=True)
@@ -85,59 +76,25 @@ def tempo(words: Sequence[str]) -> list[AttackOdds]:
     p.add_argument("--attacker-defence", type=int)
     p.add_argument("--attacker-armour", type=int, default=0)
     args = p.parse_args(list(words))
-    tables = TempoTables.load()
-    action = tables.by_verb(args.action.lower().replace(" ", "-")) or args.action
-    if action not in tables.actions:
-        raise ValueError(f"no action {args.action!r} (one of {', '.join(tables.actions)})")
     groups = _groups(args.words)
     if len(groups[0]) != 1:
         raise ValueError(f"expected the attack's check first, e.g. pool+2 ({TEMPO_USAGE})")
-    own = PrismaticCheck.parse(groups[0][0])
-    named = {
-        "Combat Defence": args.defence,
-        "Combat Defence (Armoured)": args.defence + args.armour,
-    }
-    theirs = (
-        {}
-        if args.attacker_defence is None
-        else {
-            "Combat Defence": args.attacker_defence,
-            "Combat Defence (Armoured)": args.attacker_defence + args.attacker_armour,
-        }
-    )
-    rows = tables.actions[action].outcomes
-    lines: list[AttackOdds] = []
+    answers: list[tuple[str, PrismaticCheck | None]] = []
     for group in groups[1:] or [["pass"]]:
-        verb = group[0].lower()
-        if verb == "pass":
-            if len(group) != 1:
-                raise ValueError(f"'vs pass' takes no check ({TEMPO_USAGE})")
-            line, against = exchange(own.modifier, rows, named), "let go"
-        else:
-            reaction = tables.by_verb(verb)
-            if reaction is None or tables.actions[reaction].kind != "reactive":
-                known = [tables.verb(n) for n, s in tables.actions.items() if s.kind == "reactive"]
-                raise ValueError(f"{group[0]!r} is no reaction (one of {', '.join(known)})")
-            if len(group) != 2:
-                raise ValueError(f"expected the check after 'vs {verb}', e.g. pool+1")
-            check = PrismaticCheck.parse(group[1])
-            their_rows = tables.actions[reaction].outcomes
-            line = exchange(own.modifier, rows, named, check.modifier, their_rows, theirs)
-            against = f"{reaction} {check.notation()}"
-        note = f"hits back {_pct(line.hit_back)}" if line.hit_back else None
-        lines.append(
-            AttackOdds(
-                action,
-                own.notation(),
-                against,
-                (),
-                line.lands,
-                line.damage(args.damage, args.armour),
-                note,
-                defence=verb,
-            )
-        )
-    return _choose(lines)
+        if len(group) > 2:
+            raise ValueError(f"expected 'vs REACTION pool+M' or 'vs pass' ({TEMPO_USAGE})")
+        check = PrismaticCheck.parse(group[1]) if len(group) == 2 else None
+        answers.append((group[0].lower() if group else "", check))
+    return numbers.tempo_lines(
+        PrismaticCheck.parse(groups[0][0]),
+        answers,
+        args.defence,
+        args.armour,
+        args.damage,
+        args.action,
+        args.attacker_defence,
+        args.attacker_armour,
+    )
 
 
 # -- diestep ----------------------------------------------------------------------------
@@ -147,7 +104,6 @@ DIESTEP_USAGE = "fracas odds diestep attack d8 [vs [block|parry|dodge|take] d6 a
 
 def diestep(words: Sequence[str]) -> list[AttackOdds]:
     from fracas.dice.diestep import DieStep
-    from fracas.table.odds.diestep import meet
 
     p = _Words("fracas odds diestep attack", DIESTEP_USAGE)
     p.add_argument("--grab", action="store_true")
@@ -155,32 +111,14 @@ def diestep(words: Sequence[str]) -> list[AttackOdds]:
     groups = _groups(args.words)
     if len(groups) < 2 or not groups[0]:
         raise ValueError(f"expected 'd8 vs d6' ({DIESTEP_USAGE})")
-    attack = DieStep.parse(" ".join(groups[0]))
-    lines = []
+    defences = []
     for group in groups[1:]:
-        name = group[0].lower() if group and group[0].isalpha() else "take"
-        rest = group[1:] if group and group[0].isalpha() else group
+        named = bool(group) and group[0].isalpha()
+        name, rest = (group[0].lower(), group[1:]) if named else ("take", group)
         if not rest:
             raise ValueError(f"expected the defence's die after 'vs {name}' ({DIESTEP_USAGE})")
-        defence = DieStep.parse(" ".join(rest))
-        line = meet(attack, defence)
-        note = None
-        if args.grab:
-            full = sum((q for n, q in line.successes.items() if n >= 2), Fraction(0))
-            note = f"a hold: partial {_pct(line.successes.get(1, Fraction(0)))}, full {_pct(full)}"
-        lines.append(
-            AttackOdds(
-                "attack",
-                attack.notation(),
-                f"{name} {defence.notation()}",
-                (),
-                line.hit,
-                line.damage(args.grab),
-                note,
-                defence=name,
-            )
-        )
-    return _choose(lines)
+        defences.append((name, DieStep.parse(" ".join(rest))))
+    return numbers.diestep_lines(DieStep.parse(" ".join(groups[0])), defences, args.grab)
 
 
 # -- sides and heimr-classic ------------------------------------------------------------------
@@ -189,9 +127,7 @@ SIDES_USAGE = "fracas odds sides attack 2d6<=N --damage DICE [--protection N] [-
 
 
 def sides(words: Sequence[str]) -> list[AttackOdds]:
-    from fracas.dice import parse
     from fracas.dice.sides import RollUnder
-    from fracas.rules.sides.attacks import damage_after_protection
 
     p = _Words("fracas odds sides attack", SIDES_USAGE)
     p.add_argument("--damage", required=True)
@@ -201,13 +137,7 @@ def sides(words: Sequence[str]) -> list[AttackOdds]:
     if len(args.words) != 1:
         raise ValueError(f"expected one roll such as 2d6<=8 ({SIDES_USAGE})")
     roll = RollUnder.parse(args.words[0])
-    hit = roll.pmf().get(1, Fraction(0))
-    dealt: dict[int, Fraction] = {}
-    for rolled, q in parse("standard", args.damage).pmf().items():
-        d = damage_after_protection(rolled, args.protection, args.pierce)
-        dealt[d] = dealt.get(d, Fraction(0)) + hit * q
-    against = f"Protection {args.protection}" + (f" ({args.pierce} pierced)" if args.pierce else "")
-    return [AttackOdds("attack", roll.notation(), against, (), hit, spread(dealt, 1 - hit))]
+    return [numbers.sides_line(roll, args.damage, args.protection, args.pierce)]
 
 
 CLASSIC_USAGE = "fracas odds heimr-classic attack d20+N vs DEFENCE [--dodge d20+M] [--damage N]"
@@ -225,20 +155,9 @@ def classic(words: Sequence[str]) -> list[AttackOdds]:
         raise ValueError(f"expected 'd20+7 vs 18' ({CLASSIC_USAGE})")
     if not groups[1][0].lstrip("-").isdigit():
         raise ValueError(f"the defence is a number, not {groups[1][0]!r} ({CLASSIC_USAGE})")
-    attack, need = ClassicRoll.parse(groups[0][0]), int(groups[1][0])
-    dodges = ClassicRoll.parse(args.dodge).pmf() if args.dodge else None
-    hit = Fraction(0)
-    for result, q in attack.pmf().items():
-        if result >= need:  # HC-CS-1; then the dodge must be strictly higher (HC-DODGE-1)
-            kept = (
-                Fraction(1)
-                if dodges is None
-                else sum((d for v, d in dodges.items() if v <= result), Fraction(0))
-            )
-            hit += q * kept
-    against = f"defence {need}" + (f", dodge {args.dodge}" if args.dodge else "")
-    damage = spread({args.damage: hit}, 1 - hit)
-    return [AttackOdds("attack", f"{attack.notation()}>={need}", against, (), hit, damage)]
+    dodge = ClassicRoll.parse(args.dodge) if args.dodge else None
+    attack = ClassicRoll.parse(groups[0][0])
+    return [numbers.classic_line(attack, int(groups[1][0]), dodge, args.damage)]
 
 
 RULESETS: dict[str, Callable[[Sequence[str]], list[AttackOdds]]] = {

@@ -7,11 +7,13 @@ present state.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from fracas.engine import Action
-from fracas.table.odds.base import AttackOdds, NoOdds, spread
+from fracas.table.odds.base import AttackOdds, NoOdds
+from fracas.table.odds.numbers import classic_line
 
 __all__ = ["classic_odds"]
 
@@ -58,30 +60,13 @@ def classic_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
     spent = min(int(action.option("willpower") or 0), attacker.willpower)
     attack = ClassicRoll.parse(f"d20{base + 2 * spent + total(mods):+d}")
     dodge = _dodge(state, attacker, target, not weapon.ranged)
-    hit = Fraction(0)
-    dodges = dodge.pmf() if dodge is not None else None
-    for result, p in attack.pmf().items():
-        if result < need:
-            continue
-        if dodges is None:
-            hit += p
-        else:  # the dodge must be strictly higher: a tie hits
-            hit += p * sum((q for d, q in dodges.items() if d <= result), Fraction(0))
-    against = f"defence {need}" + (f", {target.name}'s dodge {dodge.notation()}" if dodge else "")
-    shown = (describe(mods),) if describe(mods) else ()
     amount = state.tables.damage(kind)
-    damage = spread({amount: hit}, 1 - hit)
+    line = classic_line(attack, need, dodge, amount)
+    against = f"defence {need}" + (f", {target.name}'s dodge {dodge.notation()}" if dodge else "")
     command = f"fracas odds heimr-classic attack {attack.notation()} vs {need}"
     command += (f" --dodge {dodge.notation()}" if dodge else "") + f" --damage {amount}"
-    return AttackOdds(
-        str(action),
-        f"{attack.notation()}>={need}",
-        against,
-        shown,
-        hit,
-        damage,
-        command=command,
-    )
+    shown = (describe(mods),) if describe(mods) else ()
+    return replace(line, action=str(action), against=against, modifiers=shown, command=command)
 
 
 def _dodge(state: Any, attacker: Any, target: Any, melee: bool) -> Any:

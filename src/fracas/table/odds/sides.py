@@ -8,17 +8,17 @@ odds are those of the present state.
 
 from __future__ import annotations
 
-from fractions import Fraction
+from dataclasses import replace
 from typing import Any
 
 from fracas.engine import Action
 from fracas.table.odds.base import AttackOdds, NoOdds
+from fracas.table.odds.numbers import sides_line
 
 __all__ = ["sides_odds"]
 
 
 def sides_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
-    from fracas.dice import parse
     from fracas.dice.sides import RollUnder
     from fracas.rules.sides import attacks, options, ranged
 
@@ -42,21 +42,14 @@ def sides_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
         bonus=options.number(action, "bonus", rule) or 0,
     )
     mechanic = RollUnder.target(needed.target)
-    hit = mechanic.pmf().get(1, Fraction(0))
     protection, pierced = attacks.protection_against(target, weapon)
-    damage: dict[int, Fraction] = {0: 1 - hit}
-    for rolled, p in parse("standard", weapon.damage_dice()).pmf().items():
-        dealt = attacks.damage_after_protection(rolled, protection, pierced)
-        damage[dealt] = damage.get(dealt, Fraction(0)) + hit * p
+    line = sides_line(mechanic, weapon.damage_dice(), protection, pierced)
     off = None if shot else options.off_hand(attacker, weapon)
-    return AttackOdds(
-        str(action),
-        mechanic.notation(),
-        f"{needed.describe()}",
-        (),
-        hit,
-        tuple(sorted((d, p) for d, p in damage.items() if p)),
-        "damage with one weapon; a second in hand rolls twice" if off is not None else None,
+    return replace(
+        line,
+        action=str(action),
+        against=needed.describe(),
+        note="damage with one weapon; a second in hand rolls twice" if off is not None else None,
         command=f"fracas odds sides attack '{mechanic.notation()}' --damage "
         f"{weapon.damage_dice()} --protection {protection} --pierce {pierced}",
     )
