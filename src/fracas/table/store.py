@@ -312,22 +312,16 @@ class Store:
             row.dice = dice
             return row.version
 
-    def set_dice_mode(self, table_id: int, mode: str) -> int:
-        """Dice ``rolled`` by fracas or ``typed`` in, for every screen and process; the new
-        version (pages showing the mode reload, and a form read before it is stale)."""
+    def set_dice_mode(self, table_id: int, mode: str) -> None:
+        """Dice ``rolled`` by fracas or ``typed`` in, for every screen and process. The
+        version stays (it counts the changes of play): an action is pushed in the mode
+        the table has when it arrives, whatever the page showed."""
         if mode not in DICE_MODES:
             raise StoreError(f"the dice are {' or '.join(DICE_MODES)}, not {mode[:20]!r}")
         with self.session() as s:
-            done = s.execute(
-                update(TableRow)
-                .where(TableRow.id == table_id)
-                .values(dice_mode=mode, version=TableRow.version + 1, changed=_now())
-            )
+            done = s.execute(update(TableRow).where(TableRow.id == table_id).values(dice_mode=mode))
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 raise StoreError("the table no longer exists")
-            version = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
-            assert version is not None
-            return version
 
     def dice_mode(self, table_id: int) -> str:
         """How the table's dice are thrown now: ``rolled`` or ``typed``."""
