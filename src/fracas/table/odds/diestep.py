@@ -45,6 +45,11 @@ class DefenceLine:
         self.successes = Opposed(attack, defence, True).successes_pmf()
         self.hit = 1 - self.successes.get(0, Fraction(0))
 
+    def hold_note(self) -> str:
+        """A grab's outcome (D-GRAB-1): one success a partial hold, two or more a full one."""
+        full = sum((q for n, q in self.successes.items() if n >= 2), Fraction(0))
+        return f"a hold: partial {_pct(self.successes.get(1, Fraction(0)))}, full {_pct(full)}"
+
     def damage(self, holds: bool) -> tuple[tuple[int, Fraction], ...]:
         """D-DMG-1: a point of damage a success; a grab (``holds``) deals none."""
         if holds:
@@ -113,10 +118,7 @@ def _line(
     action: Action, holds: bool, attack: DieStep, defence: DieStep, against: str, how: str
 ) -> AttackOdds:
     line = meet(attack, defence)
-    note = None
-    if holds:
-        full = sum((p for n, p in line.successes.items() if n >= 2), Fraction(0))
-        note = f"a hold: partial {_pct(line.successes.get(1, Fraction(0)))}, full {_pct(full)}"
+    note = line.hold_note() if holds else None
     return AttackOdds(
         str(action),
         attack.notation(),

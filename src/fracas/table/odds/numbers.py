@@ -102,10 +102,7 @@ def diestep_lines(
     lines = []
     for name, defence in defences:
         line = meet(attack, defence)
-        note = None
-        if grab:
-            full = sum((q for n, q in line.successes.items() if n >= 2), Fraction(0))
-            note = f"a hold: partial {_pct(line.successes.get(1, Fraction(0)))}, full {_pct(full)}"
+        note = line.hold_note() if grab else None
         lines.append(
             AttackOdds(
                 "attack",
