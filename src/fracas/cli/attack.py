@@ -5,11 +5,15 @@
     fracas odds heimr attack C2P8 vs block C3P6 --repeated 1 --damage 3 --json
     fracas odds heimr attack examples/heimr/duel.yaml ylva astrid
     fracas odds heimr attack examples/heimr/duel.yaml astrid ylva --aim torso
+    fracas odds heimr attack C3P6 vs held 15 --fatigue 3 --damage 2
+
 
 The challenges are the rolls' C and P with every bonus in (the weapon's or shield's
 potential); ``--penalty`` and ``--defender-penalty`` lower consistency (prone, an ongoing
 action: 2 each), ``--repeated`` counts the dodges or blocks used since the defender's last
-turn (H-DEF-3), ``--aim`` aims at a body part (H-ATK-5). From an encounter file the
+turn (H-DEF-3), ``--aim`` aims at a body part (H-ATK-5). ``vs held N`` is a defence
+already rolled, the number N (``--defence-failed``: it failed outright, so any attack
+not failing on fatigue hits). From an encounter file the
 attacker's first weapon meets the defence the defender pre-rolls, with their fatigue.
 The numbers come from :func:`fracas.rules.heimr.odds.attack_odds`.
 """
@@ -28,13 +32,15 @@ from rich.table import Table
 
 from fracas.cli.app import fail
 from fracas.dice import HeimrChallenge
-from fracas.rules.heimr.odds import AttackOdds, Side, attack_between, attack_odds
+from fracas.rules.heimr.combat import AIM_PENALTY
+from fracas.rules.heimr.odds import BODY_PARTS, AttackOdds, Side, attack_between, attack_odds
 from fracas.rules.heimr.setup import build
 from fracas.rules.heimr.state import DEFENCES, Defence
 from fracas.table.encounterfile import load
 
 USAGE = (
-    "fracas odds heimr attack C3P3 vs [dodge|block|parry|none] C2P2 [options], or "
+    "fracas odds heimr attack C3P3 vs [dodge|block|parry|none] C2P2 [options], "
+    "fracas odds heimr attack C3P3 vs held 12 [options], or "
     "fracas odds heimr attack FILE.yaml ATTACKER DEFENDER [options]"
 )
 
@@ -55,6 +61,7 @@ def _parser() -> _Words:
     p.add_argument("--aim")
     p.add_argument("--damage", type=int)
     p.add_argument("--defence", choices=[*DEFENCES, "none"])
+    p.add_argument("--defence-failed", action="store_true")
     return p
 
 
@@ -83,10 +90,21 @@ def compute(words: Sequence[str]) -> AttackOdds:
         )
     if len(w) < 3 or w[1].lower() != "vs":
         raise ValueError(f"expected 'C3P3 vs parry C2P2' ({USAGE})")
-    kind, rest = (w[2].lower(), w[3:]) if w[2].lower() in (*DEFENCES, "none") else ("dodge", w[2:])
+    named = (*DEFENCES, "none", "held")
+    kind, rest = (w[2].lower(), w[3:]) if w[2].lower() in named else ("dodge", w[2:])
     attack = HeimrChallenge.parse(w[0])
     fatigue = 1 if args.fatigue is None else args.fatigue
     attacker = Side(attack.consistency, attack.potential, fatigue, args.penalty)
+    if kind == "held":
+        if len(rest) != 1 or not rest[0].lstrip("-").isdigit():
+            raise ValueError(f"expected the defence's result after 'vs held', e.g. 12 ({USAGE})")
+        return held_odds(
+            attacker,
+            int(rest[0]),
+            args.defence_failed,
+            1 if args.damage is None else args.damage,
+            args.aim,
+        )
     defender: Side | None = None
     if kind == "none":
         if rest:
@@ -107,6 +125,52 @@ def compute(words: Sequence[str]) -> AttackOdds:
     )
 
 
+def held_odds(
+    attacker: Side, defence: int, failed: bool, damage: int, aim: str | None
+) -> AttackOdds:
+    """The odds of an attack against a defence already rolled: higher than ``defence``
+    hits (any result, if it ``failed`` outright), unless the attack fails outright on
+    fatigue (H-ATK-4, H-FAT-1); equal or one below is a brawl's touch (H-ATK-8)."""
+    if damage < 0:
+        raise ValueError(f"damage cannot be negative ({damage})")
+    if aim is not None and aim not in set(BODY_PARTS.values()):
+        raise ValueError(f"aim at one of {', '.join(sorted(set(BODY_PARTS.values())))}")
+    attack = attacker.challenge(AIM_PENALTY if aim else 0)
+    totals = dict.fromkeys(("fails", "hit", "touch", "miss"), Fraction(0))
+    parts: dict[str, Fraction] = {}
+    tires = Fraction(0)
+    for (raw, d6), p in attack.joint().items():
+        tires += p if d6 < attacker.fatigue else 0
+        margin = raw + attack.potential - defence
+        what = (
+            "fails"
+            if raw < attacker.fatigue
+            else "hit"
+            if failed or margin > 0
+            else "touch"
+            if margin >= -1
+            else "miss"
+        )
+        totals[what] += p
+        if what == "hit":
+            part = aim or BODY_PARTS[d6]
+            parts[part] = parts.get(part, Fraction(0)) + p
+    hit = totals["hit"]
+    return AttackOdds(
+        attack=attack,
+        defence=None,
+        hit=hit,
+        touch=totals["touch"],
+        miss=totals["miss"],
+        fails=totals["fails"],
+        damage=dict(sorted(({0: 1 - hit, damage: hit} if damage else {0: Fraction(1)}).items())),
+        parts=dict(sorted(parts.items())),
+        attacker_tires=tires,
+        defender_tires=Fraction(0),
+        expected_damage=damage * hit,
+    )
+
+
 def _pct(p: Fraction) -> str:
     return f"{100 * float(p):.2f}%"
 
@@ -116,12 +180,16 @@ def _frac(p: Fraction) -> str:
     return text if len(text) <= 25 else "(see --json)"
 
 
-def show(odds: AttackOdds, as_json: bool) -> None:
+def show(odds: AttackOdds, as_json: bool, held: str | None = None) -> None:
     if as_json:
-        print(json.dumps(odds.to_dict()))
+        record = odds.to_dict()
+        if held is not None:
+            record["held"] = held
+        print(json.dumps(record))
         return
     console = Console(highlight=False)
     against = "no defence" if odds.defence is None else odds.defence.notation()
+    against = f"a defence held at {held}" if held is not None else against
     table = Table(title=f"{odds.attack.notation()} against {against}")
     table.add_column("outcome")
     table.add_column("chance", justify="right")
@@ -151,4 +219,6 @@ def odds_command(words: Sequence[str], as_json: bool) -> None:
         result = compute(words)
     except (ValueError, OSError) as err:
         fail(str(err))
-    show(result, as_json)
+    w = [x.lower() for x in words]
+    at = w.index("held") if "held" in w[2:3] else None
+    show(result, as_json, words[at + 1] if at is not None and at + 1 < len(words) else None)

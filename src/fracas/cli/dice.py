@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas import dice
-from fracas.cli import attack
+from fracas.cli import attack, attack_odds
 from fracas.cli.app import app, fail
 from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.errors import quote
@@ -583,6 +583,8 @@ def odds(
     """
     if system == "heimr" and expression[:1] == ["attack"]:
         return attack.odds_command(expression[1:], as_json)  # one attack: fracas.cli.attack
+    if expression[:1] == ["attack"]:
+        return attack_odds.odds_command(system, expression[1:], as_json)
     mech = _parse(system, expression)
     if plot is not None and not plot.parent.is_dir():
         fail(f"--plot {str(plot)!r}: the folder {str(plot.parent)!r} does not exist")

@@ -77,7 +77,7 @@ def play(
         track = Tracker(current, console, side)
     except ValueError as err:
         fail(str(err))
-    if physical_dice:
+    if physical_dice or store.dice_mode(current.id) == "typed":  # the table's mode, stored
         current.physical_dice(track.ask_faces)
     problem: str | None = None
     if played is None:

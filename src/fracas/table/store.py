@@ -50,6 +50,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
+    "DICE_MODES",
     "ActionRecord",
     "ConflictError",
     "Store",
@@ -60,6 +61,8 @@ __all__ = [
 
 #: Longest table name: names appear in commands and URLs.
 MAX_NAME = 80
+#: How a table's dice are thrown: by fracas, or physical dice whose faces are typed in.
+DICE_MODES = ("rolled", "typed")
 
 
 class StoreError(ValueError):
@@ -87,6 +90,7 @@ class TableRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    dice_mode: Mapped[str] = mapped_column(String(10), default="rolled", server_default="rolled")
 
 
 class ActionRow(Base):
@@ -115,6 +119,7 @@ class TableRecord:
     version: int
     created: datetime
     changed: datetime
+    dice_mode: str = "rolled"  # or "typed": the faces of physical dice, typed in
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,7 @@ def _record(row: TableRow) -> TableRecord:
         row.version,
         _aware(row.created),
         _aware(row.changed),
+        row.dice_mode,
     )
 
 
@@ -305,6 +311,25 @@ class Store:
             row = self._claim(s, table_id, version)
             row.dice = dice
             return row.version
+
+    def set_dice_mode(self, table_id: int, mode: str) -> None:
+        """Dice ``rolled`` by fracas or ``typed`` in, for every screen and process. The
+        version stays (it counts the changes of play): an action is pushed in the mode
+        the table has when it arrives, whatever the page showed."""
+        if mode not in DICE_MODES:
+            raise StoreError(f"the dice are {' or '.join(DICE_MODES)}, not {mode[:20]!r}")
+        with self.session() as s:
+            done = s.execute(update(TableRow).where(TableRow.id == table_id).values(dice_mode=mode))
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise StoreError("the table no longer exists")
+
+    def dice_mode(self, table_id: int) -> str:
+        """How the table's dice are thrown now: ``rolled`` or ``typed``."""
+        with self.session() as s:
+            mode = s.scalar(select(TableRow.dice_mode).where(TableRow.id == table_id))
+            if mode is None:
+                raise StoreError("the table no longer exists")
+            return mode
 
     @staticmethod
     def _claim(s: Session, table_id: int, version: int) -> TableRow:

@@ -33,7 +33,6 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
     app.state.seats = Seats(store)
     app.state.gm_token = gm_token or secrets.token_urlsafe(32)
     app.state.poll_ms = poll_ms
-    app.state.physical = set()  # tables whose dice are typed in, in this process
     app.mount("/static", StaticFiles(packages=[("fracas.web", "static")]), name="static")
 
     @app.exception_handler(RequestValidationError)

@@ -97,11 +97,9 @@ def gm_redo(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respon
 @gm_router.post("/t/{name}/dice", response_class=HTMLResponse)
 def gm_dice(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
-    physical: set[str] = request.app.state.physical
-    if form.get("mode") == "typed":
-        physical.add(name)
-    else:
-        physical.discard(name)
+    store = request.app.state.store
+    mode = "typed" if form.get("mode") == "typed" else "rolled"
+    store.set_dice_mode(store.table(name).id, mode)  # every process and terminal sees it
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
 
 
@@ -152,7 +150,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             side=None,
             base=f"/gm/t/{name}",
             poll_ms=request.app.state.poll_ms,
-            physical=name in request.app.state.physical,
+            physical=table.store.dice_mode(table.id) == "typed",
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
@@ -214,7 +212,7 @@ def act(
         if version != table.version:
             return again(status=409, errors={"action": ALREADY})
         try:
-            if name in request.app.state.physical:
+            if table.store.dice_mode(table.id) == "typed":
                 push_with_faces(table, text, answers, side)
             else:
                 table.push(text, side)

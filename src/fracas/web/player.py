@@ -62,7 +62,7 @@ def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLR
             side=seat.side,
             base=f"/p/{token}",
             poll_ms=request.app.state.poll_ms,
-            physical=seat.table in request.app.state.physical,
+            physical=table.store.dice_mode(table.id) == "typed",
             may_act=seat.may_act,
             **extra,
         )

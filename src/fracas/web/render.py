@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from fracas.engine import Action
 from fracas.table.dicemode import RollRequest
-from fracas.table.odds import AttackOdds, attack_odds
+from fracas.table.odds import AttackOdds, NoOdds, odds_or_why
 from fracas.table.presenter import GmScreen, Screen
 from fracas.table.seats import Seat
 from fracas.table.store import TableRecord
@@ -73,9 +73,10 @@ def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:
     return list(groups.items())
 
 
-def _odds(table: Table, screen: Screen) -> list[AttackOdds]:
-    """The odds of every attack offered (the game master's screen only)."""
-    found = (attack_odds(table, text) for text in screen.offered)
+def _odds(table: Table, screen: Screen) -> list[AttackOdds | NoOdds]:
+    """The odds of every attack offered, or why there are none (the game master's screen
+    only)."""
+    found = (odds_or_why(table, text) for text in screen.offered)
     return [odds for odds in found if odds is not None]
 
 
