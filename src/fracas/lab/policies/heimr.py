@@ -246,22 +246,26 @@ class DefaultPolicy:
                 return found
         if me.get("prone") and (found := find(legal, "stand")) is not None:
             return found
-        challenge = last_challenge(view, actor)
         fatigue = int(me.get("fatigue") or 1)
+        # The log is read back for the challenge only when it matters: a breather is
+        # never needed below fatigue 3, and the odds only rank attacks.
+        challenge = last_challenge(view, actor) if fatigue >= 3 else None
         if (
-            self._needs_breather(view, actor, challenge[0], fatigue)
+            challenge is not None
+            and self._needs_breather(view, actor, challenge[0], fatigue)
             and (breather := find(legal, "breather")) is not None
         ):
             return breather
         attacks = with_verb(legal, "attack")
         if attacks:
+            aim = challenge if challenge is not None else last_challenge(view, actor)
 
             def odds(action: Action) -> float:
                 target = people.get(action.target or "", {})
                 defence = target.get("defence")
                 result = None if defence is None else defence.get("result")
                 value = None if result in (None, "fails") else int(result)
-                return hit_chance(challenge[0], challenge[1], fatigue, value)
+                return hit_chance(aim[0], aim[1], fatigue, value)
 
             return best(attacks, odds, rng)
         punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
@@ -341,12 +345,11 @@ class DefaultPolicy:
     ) -> Action | None:
         """A step toward the nearest enemy: a charge into its square, a move, a climb."""
         here = me.get("square")
-        field = view["state"].get("battlefield", {})
-        graph = grid_graph(field)
         goals = sorted({str(e["square"]) for e in enemies})
         if here in goals:
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
             return first(legal, "jump", "climb")
+        graph = grid_graph(view["state"].get("battlefield", {}))
         away = turns_to(graph, goals)
         now = away.get(str(here), 1 << 30)
         charges = [
