@@ -128,6 +128,17 @@ class SideLog(Sequence[list[dict[str, Any]]]):
         for index in range(len(self._history) - 1, -1, -1):
             yield self[index]
 
+    def events_back(self) -> Iterator[Event]:
+        """The events this side sees, last first, as :meth:`Event.for_side` gives them:
+        what a policy reads in the entries, without building their JSON."""
+        side = self._side
+        history = self._history
+        for index in range(len(history) - 1, -1, -1):
+            for event in reversed(history[index]):
+                seen = event.for_side(side)
+                if seen is not None:
+                    yield seen
+
     def __eq__(self, other: object) -> bool:
         return list(self) == other
 

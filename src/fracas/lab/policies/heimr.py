@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -90,17 +90,35 @@ def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | No
     )
 
 
+def events_back(view: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
+    """The events of ``view``'s log, last first, as ``(kind, data, event)``: read from
+    the events themselves where the log offers them (a playout's), else from its JSON.
+    ``event`` is what :func:`event_text` reads the text of."""
+    log = view.get("log", ())
+    back = getattr(log, "events_back", None)
+    if back is not None:
+        for event in back():
+            yield event.kind, event.data, event
+        return
+    for entry in reversed(log):
+        for event in reversed(entry):
+            yield event.get("kind"), event.get("data", {}), event
+
+
+def event_text(event: Any) -> str:
+    """The text of an event :func:`events_back` gave."""
+    return str(event.get("text", "")) if isinstance(event, Mapping) else str(event.text)
+
+
 def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
     """``who``'s attack challenge as the log last showed it (with its modifiers)."""
-    for entry in reversed(view.get("log", ())):
-        for event in reversed(entry):
-            data = event.get("data", {})
-            if (
-                event.get("kind") == "roll"
-                and data.get("who") == who
-                and " attacks " in str(data.get("purpose", ""))
-            ):
-                return _challenge_of(str(data.get("challenge", "")))
+    for kind, data, _ in events_back(view):
+        if (
+            kind == "roll"
+            and data.get("who") == who
+            and " attacks " in str(data.get("purpose", ""))
+        ):
+            return _challenge_of(str(data.get("challenge", "")))
     return DEFAULT_CHALLENGE
 
 
@@ -117,17 +135,15 @@ def _challenge_of(text: str) -> tuple[int, int]:
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
     """Whether ``who``'s last roll or breather in the log was a breather (so that a
     fighter at its base fatigue does not breathe turn after turn)."""
-    for entry in reversed(view.get("log", ())):
-        for event in reversed(entry):
-            data = event.get("data", {})
-            if data.get("who") != who:
-                continue
-            if event.get("kind") == "fatigue" and "breather" in str(event.get("text", "")):
-                return True
-            if event.get("kind") == "upcoming":
-                return True
-            if event.get("kind") == "roll" and " attacks " in str(data.get("purpose", "")):
-                return False
+    for kind, data, event in events_back(view):
+        if data.get("who") != who:
+            continue
+        if kind == "fatigue" and "breather" in event_text(event):
+            return True
+        if kind == "upcoming":
+            return True
+        if kind == "roll" and " attacks " in str(data.get("purpose", "")):
+            return False
     return False
 
 
