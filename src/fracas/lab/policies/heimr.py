@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -90,19 +90,22 @@ def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | No
     )
 
 
-def events_back(view: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
-    """The events of ``view``'s log, last first, as ``(kind, data, event)``: read from
-    the events themselves where the log offers them (a playout's), else from its JSON.
-    ``event`` is what :func:`event_text` reads the text of."""
+def events_back(
+    view: Mapping[str, Any], kinds: Collection[str] | None = None
+) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
+    """The events of ``view``'s log (of ``kinds``, or all), last first, as ``(kind,
+    data, event)``: read from the events themselves where the log offers them (a
+    playout's), else from its JSON. ``event`` is what :func:`event_text` reads."""
     log = view.get("log", ())
     back = getattr(log, "events_back", None)
     if back is not None:
-        for event in back():
+        for event in back(kinds):
             yield event.kind, event.data, event
         return
     for entry in reversed(log):
         for event in reversed(entry):
-            yield event.get("kind"), event.get("data", {}), event
+            if kinds is None or event.get("kind") in kinds:
+                yield event.get("kind"), event.get("data", {}), event
 
 
 def event_text(event: Any) -> str:
@@ -110,9 +113,13 @@ def event_text(event: Any) -> str:
     return str(event.get("text", "")) if isinstance(event, Mapping) else str(event.text)
 
 
+#: The events :func:`last_challenge` looks among.
+ROLLS = frozenset({"roll"})
+
+
 def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
     """``who``'s attack challenge as the log last showed it (with its modifiers)."""
-    for kind, data, _ in events_back(view):
+    for kind, data, _ in events_back(view, ROLLS):
         if (
             kind == "roll"
             and data.get("who") == who
