@@ -17,11 +17,18 @@ True
 (True, True)
 >>> w.for_side("south").to_dict()
 {'kind': 'damage', 'text': 'Ylva is wounded', 'data': {'who': 'ylva'}}
+
+An event's text may be written only when it is first read (:meth:`Event.deferred`): a
+playout's events are mostly never read, and their words cost more than their data.
+
+>>> d = Event.deferred("roll", lambda: "ylva rolls 7", {"who": "ylva"})
+>>> d.text, d == Event("roll", "ylva rolls 7", {"who": "ylva"})
+('ylva rolls 7', True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +47,25 @@ class Event:
     outline: str | None = None
     #: The data such a side gets instead of ``data``.
     outline_data: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def deferred(
+        cls,
+        kind: str,
+        render: Callable[[], str],
+        data: Mapping[str, Any] | None = None,
+        seen_by: frozenset[str] | None = None,
+    ) -> Event:
+        """An event whose ``text`` is ``render()``, called when the text is first read.
+        ``render`` must depend on nothing that changes after the event is made."""
+        event = cls(kind, "", {} if data is None else data, seen_by)
+        event.__dict__["text"] = render
+        return event
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["text"] = self.text  # a copy or a pickle carries the words, not the function
+        return state
 
     def visible_to(self, side: str | None) -> bool:
         """Whether ``side`` may see this event (in full or in outline); ``None`` is the
@@ -84,3 +110,22 @@ class Event:
             data.get("outline"),
             dict(data.get("outline_data", {})),
         )
+
+
+class _Text:
+    """:attr:`Event.text`: kept in the event's ``__dict__`` as the string itself, or as
+    the function of :meth:`Event.deferred`, replaced by its string on first read."""
+
+    def __get__(self, event: Event | None, owner: type | None = None) -> str:
+        if event is None:
+            raise AttributeError("text")  # the dataclass field has no default
+        text = event.__dict__["text"]
+        if type(text) is not str:
+            text = event.__dict__["text"] = text()
+        return text  # type: ignore[no-any-return]
+
+    def __set__(self, event: Event, text: str) -> None:
+        event.__dict__["text"] = text
+
+
+setattr(Event, "text", _Text())  # noqa: B010 - after the dataclass has made its fields

@@ -17,7 +17,7 @@ by its rules or, failing that, at the action cap.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -127,6 +127,20 @@ class SideLog(Sequence[list[dict[str, Any]]]):
     def __reversed__(self) -> Iterator[list[dict[str, Any]]]:
         for index in range(len(self._history) - 1, -1, -1):
             yield self[index]
+
+    def events_back(self, kinds: Collection[str] | None = None) -> Iterator[Event]:
+        """The events this side sees, last first, as :meth:`Event.for_side` gives them:
+        what a policy reads in the entries, without building their JSON. With ``kinds``,
+        only the events of those kinds (which what a side sees of an event keeps)."""
+        side = self._side
+        history = self._history
+        for index in range(len(history) - 1, -1, -1):
+            for event in reversed(history[index]):
+                if kinds is not None and event.kind not in kinds:
+                    continue
+                seen = event.for_side(side)
+                if seen is not None:
+                    yield seen
 
     def __eq__(self, other: object) -> bool:
         return list(self) == other

@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -90,17 +90,42 @@ def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | No
     )
 
 
+def events_back(
+    view: Mapping[str, Any], kinds: Collection[str] | None = None
+) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
+    """The events of ``view``'s log (of ``kinds``, or all), last first, as ``(kind,
+    data, event)``: read from the events themselves where the log offers them (a
+    playout's), else from its JSON. ``event`` is what :func:`event_text` reads."""
+    log = view.get("log", ())
+    back = getattr(log, "events_back", None)
+    if back is not None:
+        for event in back(kinds):
+            yield event.kind, event.data, event
+        return
+    for entry in reversed(log):
+        for event in reversed(entry):
+            if kinds is None or event.get("kind") in kinds:
+                yield event.get("kind"), event.get("data", {}), event
+
+
+def event_text(event: Any) -> str:
+    """The text of an event :func:`events_back` gave."""
+    return str(event.get("text", "")) if isinstance(event, Mapping) else str(event.text)
+
+
+#: The events :func:`last_challenge` looks among.
+ROLLS = frozenset({"roll"})
+
+
 def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
     """``who``'s attack challenge as the log last showed it (with its modifiers)."""
-    for entry in reversed(view.get("log", ())):
-        for event in reversed(entry):
-            data = event.get("data", {})
-            if (
-                event.get("kind") == "roll"
-                and data.get("who") == who
-                and " attacks " in str(data.get("purpose", ""))
-            ):
-                return _challenge_of(str(data.get("challenge", "")))
+    for kind, data, _ in events_back(view, ROLLS):
+        if (
+            kind == "roll"
+            and data.get("who") == who
+            and " attacks " in str(data.get("purpose", ""))
+        ):
+            return _challenge_of(str(data.get("challenge", "")))
     return DEFAULT_CHALLENGE
 
 
@@ -117,17 +142,15 @@ def _challenge_of(text: str) -> tuple[int, int]:
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
     """Whether ``who``'s last roll or breather in the log was a breather (so that a
     fighter at its base fatigue does not breathe turn after turn)."""
-    for entry in reversed(view.get("log", ())):
-        for event in reversed(entry):
-            data = event.get("data", {})
-            if data.get("who") != who:
-                continue
-            if event.get("kind") == "fatigue" and "breather" in str(event.get("text", "")):
-                return True
-            if event.get("kind") == "upcoming":
-                return True
-            if event.get("kind") == "roll" and " attacks " in str(data.get("purpose", "")):
-                return False
+    for kind, data, event in events_back(view):
+        if data.get("who") != who:
+            continue
+        if kind == "fatigue" and "breather" in event_text(event):
+            return True
+        if kind == "upcoming":
+            return True
+        if kind == "roll" and " attacks " in str(data.get("purpose", "")):
+            return False
     return False
 
 
@@ -246,22 +269,26 @@ class DefaultPolicy:
                 return found
         if me.get("prone") and (found := find(legal, "stand")) is not None:
             return found
-        challenge = last_challenge(view, actor)
         fatigue = int(me.get("fatigue") or 1)
+        # The log is read back for the challenge only when it matters: a breather is
+        # never needed below fatigue 3, and the odds only rank attacks.
+        challenge = last_challenge(view, actor) if fatigue >= 3 else None
         if (
-            self._needs_breather(view, actor, challenge[0], fatigue)
+            challenge is not None
+            and self._needs_breather(view, actor, challenge[0], fatigue)
             and (breather := find(legal, "breather")) is not None
         ):
             return breather
         attacks = with_verb(legal, "attack")
         if attacks:
+            aim = challenge if challenge is not None else last_challenge(view, actor)
 
             def odds(action: Action) -> float:
                 target = people.get(action.target or "", {})
                 defence = target.get("defence")
                 result = None if defence is None else defence.get("result")
                 value = None if result in (None, "fails") else int(result)
-                return hit_chance(challenge[0], challenge[1], fatigue, value)
+                return hit_chance(aim[0], aim[1], fatigue, value)
 
             return best(attacks, odds, rng)
         punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
@@ -341,12 +368,11 @@ class DefaultPolicy:
     ) -> Action | None:
         """A step toward the nearest enemy: a charge into its square, a move, a climb."""
         here = me.get("square")
-        field = view["state"].get("battlefield", {})
-        graph = grid_graph(field)
         goals = sorted({str(e["square"]) for e in enemies})
         if here in goals:
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
             return first(legal, "jump", "climb")
+        graph = grid_graph(view["state"].get("battlefield", {}))
         away = turns_to(graph, goals)
         now = away.get(str(here), 1 << 30)
         charges = [

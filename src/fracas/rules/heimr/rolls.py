@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from fracas.dice import HeimrChallenge, Roll
 from fracas.dice.heimr import MAX_CONSISTENCY
@@ -82,10 +82,6 @@ def challenge(
     failed = physical and roll.parts["raw"] < who.fatigue
     check = Check(roll, c, p, physical, failed)
     if events is not None:
-        changes = describe(consistency, potential)
-        base = f"C{ability.consistency}P{ability.potential}"
-        text = f"{purpose}: C{c}P{p}" + (f" ({base}; {changes})" if changes else "")
-        text += f", rolls {list(roll.faces)}: {roll.explanation}"
         data = {
             "who": who.id,
             "purpose": purpose,
@@ -95,6 +91,7 @@ def challenge(
             "failed_outright": failed,
         }
         if failed:
+            text = _roll_text(ability, purpose, c, p, tuple(consistency), tuple(potential), roll)
             # That it fails is seen (H-ATK-3); the fatigue it fails on is the own side's.
             events.append(
                 Event(
@@ -108,10 +105,30 @@ def challenge(
                 )
             )
         else:
-            events.append(Event("roll", text, data, seen_by))
+            # Written when read: a playout's rolls never are (the arguments never change).
+            render = partial(
+                _roll_text, ability, purpose, c, p, tuple(consistency), tuple(potential), roll
+            )
+            events.append(Event.deferred("roll", render, data, seen_by))
         if physical and fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
+
+
+def _roll_text(
+    ability: Ability,
+    purpose: str,
+    c: int,
+    p: int,
+    consistency: tuple[Modifier, ...],
+    potential: tuple[Modifier, ...],
+    roll: Roll,
+) -> str:
+    """A roll's line in the log: ``purpose: C2P3 (C2P2; P+1 axe), rolls [..]: ..``."""
+    changes = describe(consistency, potential)
+    base = f"C{ability.consistency}P{ability.potential}"
+    text = f"{purpose}: C{c}P{p}" + (f" ({base}; {changes})" if changes else "")
+    return text + f", rolls {list(roll.faces)}: {roll.explanation}"
 
 
 def turns_running(state: HeimrState) -> bool:
