@@ -20,6 +20,8 @@ from fracas.web.gm import gm_router
 from fracas.web.live import Tables
 from fracas.web.player import player_router
 from fracas.web.prep import prep_router
+from fracas.web.prep_battlefields import battlefields_router
+from fracas.web.prep_encounters import encounters_router
 from fracas.web.rounds import rounds_router
 
 __all__ = ["create_app"]
@@ -52,4 +54,6 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
     app.include_router(rounds_router)
     app.include_router(campaigns_router)
     app.include_router(prep_router)
+    app.include_router(battlefields_router)
+    app.include_router(encounters_router)
     return app
