@@ -93,3 +93,15 @@ def _duel_file() -> tuple[object, dict[str, object], str]:
     from fracas.table import encounterfile
 
     return encounterfile.load(EXAMPLES / "heimr" / "duel.yaml")
+
+
+def test_a_table_the_books_cannot_link_is_taken_back(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def gone(*_: object) -> None:
+        raise LedgerError("the campaign was deleted meanwhile")
+
+    monkeypatch.setattr(Ledger, "_row", gone)
+    with pytest.raises(LedgerError, match="deleted meanwhile"):
+        ledger.start_encounter("ford", "duel-1", DUEL, seed=1)
+    assert [t.name for t in ledger.store.tables()] == []

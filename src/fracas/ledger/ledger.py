@@ -388,9 +388,14 @@ class Ledger:
         if problems:
             raise LedgerError(_listed("the encounter", problems), problems)
         table = Table.start(self.store, table_name, ruleset, setup, title, seed)
-        with self.store.session() as s:
-            row = self._row(s, campaign)
-            s.add(EncounterRow(campaign_id=row.id, table_id=table.id, started=_now()))
+        try:
+            with self.store.session() as s:
+                row = self._row(s, campaign)
+                s.add(EncounterRow(campaign_id=row.id, table_id=table.id, started=_now()))
+        except BaseException:
+            # Nothing is played on it yet: a table the books cannot link is taken back.
+            self.store.delete(table_name)
+            raise
         return table
 
     def encounter(self, table_name: str) -> tuple[str, int | None] | None:
