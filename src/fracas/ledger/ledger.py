@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,16 @@ from fracas.ledger.encounters import carried_out, character_keys, lay_carried, x
 from fracas.ledger.entries import LedgerError, Rules, Standing, apply
 from fracas.ledger.rows import CampaignRow, EncounterRow, EntryRow
 from fracas.rules import find
-from fracas.table.store import MAX_NAME, ConflictError, Store, StoreError, TableRow, valid_name
+from fracas.table.store import (
+    MAX_NAME,
+    ConflictError,
+    Store,
+    StoreError,
+    TableRow,
+    aware,
+    utc_now,
+    valid_name,
+)
 from fracas.table.table import Table
 from fracas.yamlfile import (
     CampaignError,
@@ -76,14 +85,6 @@ class Entry:
     recorded: datetime
     effective: datetime
     active: bool
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def check_name(name: str) -> None:
@@ -144,13 +145,13 @@ class Ledger:
         with self.store.session() as s:
             rows = s.scalars(select(CampaignRow).order_by(CampaignRow.name)).all()
             return [
-                CampaignInfo(r.name, r.ruleset, r.title, r.head, _aware(r.changed)) for r in rows
+                CampaignInfo(r.name, r.ruleset, r.title, r.head, aware(r.changed)) for r in rows
             ]
 
     def info(self, name: str) -> CampaignInfo:
         with self.store.session() as s:
             r = self._row(s, name)
-            return CampaignInfo(r.name, r.ruleset, r.title, r.head, _aware(r.changed))
+            return CampaignInfo(r.name, r.ruleset, r.title, r.head, aware(r.changed))
 
     def create(
         self,
@@ -166,7 +167,7 @@ class Ledger:
         data = dict(document or {})
         self._check(ruleset, YamlDocument(data, {}, "campaign"))
         title = title or str(data.get("title") or "")
-        now = _now()
+        now = utc_now()
         try:
             with self.store.session() as s:
                 s.add(
@@ -295,8 +296,8 @@ class Ledger:
         (dropping any undone entries); :class:`LedgerError` if the rules refuse it.
         ``concludes`` names the table (by id) a ``conclude`` entry ends, marked with it."""
         payload = dict(copy.deepcopy(payload or {}))
-        now = _now()
-        effective = _aware(effective) if effective else now
+        now = utc_now()
+        effective = aware(effective) if effective else now
         with self.store.session() as s:
             row = self._row(s, name)
             version, head = row.version, row.head
@@ -391,7 +392,7 @@ class Ledger:
         try:
             with self.store.session() as s:
                 row = self._row(s, campaign)
-                s.add(EncounterRow(campaign_id=row.id, table_id=table.id, started=_now()))
+                s.add(EncounterRow(campaign_id=row.id, table_id=table.id, started=utc_now()))
         except BaseException:
             # Nothing is played on it yet: a table the books cannot link is taken back.
             self.store.delete(table_name)
@@ -484,7 +485,7 @@ class Ledger:
         for entry in self.entries(name):
             if not entry.active:
                 break
-            if at is not None and entry.effective > _aware(at):
+            if at is not None and entry.effective > aware(at):
                 break
             try:
                 apply(rules, standing, entry.kind, entry.character, entry.payload, in_place=True)
@@ -528,7 +529,7 @@ class Ledger:
 
     def _move(self, s: Session, row: CampaignRow, head: int) -> None:
         claimed = self._claim(s, row.name, row.version)
-        claimed.head, claimed.changed = head, _now()
+        claimed.head, claimed.changed = head, utc_now()
 
 
 def _whole(value: Any, what: str) -> int:
@@ -547,7 +548,7 @@ def _entry(row: EntryRow, active: bool) -> Entry:
         row.kind,
         row.character,
         dict(row.payload or {}),
-        _aware(row.recorded),
-        _aware(row.effective),
+        aware(row.recorded),
+        aware(row.effective),
         active,
     )

@@ -37,7 +37,15 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from fracas.library.kinds import KINDS, battlefield_file_model, problems
 from fracas.rules import find, ids
 from fracas.table.encounterfile import EncounterFile
-from fracas.table.store import MAX_NAME, Base, ConflictError, Store, StoreError, check_name
+from fracas.table.store import (
+    MAX_NAME,
+    Base,
+    ConflictError,
+    Store,
+    StoreError,
+    aware,
+    check_name,
+)
 from fracas.table.table import Table
 from fracas.yamlfile import (
     KeyPath,
@@ -138,10 +146,6 @@ class EncounterRecord:
     changed: datetime
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def _field(row: PreparedBattlefieldRow) -> BattlefieldRecord:
     return BattlefieldRecord(
         row.name,
@@ -150,7 +154,7 @@ def _field(row: PreparedBattlefieldRow) -> BattlefieldRecord:
         row.campaign,
         row.document,
         row.version,
-        _aware(row.changed),
+        aware(row.changed),
     )
 
 
@@ -163,7 +167,7 @@ def _encounter(row: PreparedEncounterRow) -> EncounterRecord:
         row.battlefield,
         row.document,
         row.version,
-        _aware(row.changed),
+        aware(row.changed),
     )
 
 

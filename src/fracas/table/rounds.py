@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -53,7 +53,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from fracas.engine import Action, Encounter, EngineError, RandomDice
 from fracas.table.notation import resolve
 from fracas.table.posts import PostError, round_post
-from fracas.table.store import Base, Store
+from fracas.table.store import Base, Store, aware, utc_now
 from fracas.table.table import GM, Table
 
 __all__ = [
@@ -154,7 +154,7 @@ class PostedRound:
 
     def due(self, now: datetime | None = None) -> bool:
         """Whether the deadline has passed (never, without one)."""
-        return self.deadline is not None and (now or _now()) >= self.deadline
+        return self.deadline is not None and (now or utc_now()) >= self.deadline
 
     def stamp(self) -> str:
         """Changes whenever the round does (a post, a close): for pages polling it."""
@@ -166,7 +166,7 @@ class Rounds:
 
     def __init__(self, store: Store, clock: Callable[[], datetime] | None = None) -> None:
         self.store = store
-        self.clock = clock or _now
+        self.clock = clock or utc_now
 
     # -- reading -----------------------------------------------------------------------
 
@@ -193,11 +193,11 @@ class Rounds:
             return PostedRound(
                 row.id,
                 row.round,
-                None if row.deadline is None else _utc(row.deadline),
+                None if row.deadline is None else aware(row.deadline),
                 dict(row.defaults),
-                _utc(row.opened),
-                None if row.closed is None else _utc(row.closed),
-                tuple(Post(p.side, p.text, _utc(p.posted)) for p in posts),
+                aware(row.opened),
+                None if row.closed is None else aware(row.closed),
+                tuple(Post(p.side, p.text, aware(p.posted)) for p in posts),
                 row.changes,
             )
 
@@ -513,12 +513,3 @@ def _side_actions(
             continue  # a default the character cannot take: it does without
         pushed.append(action)
     return pushed
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _utc(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; everything stored is UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -141,7 +141,8 @@ def default_url() -> str:
     return f"sqlite:///{folder / 'tables.db'}"
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
+    """The moment, in UTC, as everything the store keeps is dated."""
     return datetime.now(UTC)
 
 
@@ -155,14 +156,15 @@ def _record(row: TableRow) -> TableRecord:
         row.dice,
         row.head,
         row.version,
-        _aware(row.created),
-        _aware(row.changed),
+        aware(row.created),
+        aware(row.changed),
         row.dice_mode,
     )
 
 
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; everything stored is UTC.
+def aware(moment: datetime) -> datetime:
+    """A moment read back from the store, in UTC (SQLite hands back naive datetimes; all
+    that is stored is UTC)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
@@ -220,7 +222,7 @@ class Store:
     ) -> int:
         """A new table; :class:`StoreError` if the name is taken or not a name."""
         check_name(name)
-        now = _now()
+        now = utc_now()
         try:
             with self.session() as s:
                 row = TableRow(
@@ -262,7 +264,7 @@ class Store:
             if upto is not None:
                 query = query.where(ActionRow.ply <= upto)
             rows = s.scalars(query.order_by(ActionRow.ply)).all()
-            return [ActionRecord(r.ply, r.action, r.entry, _aware(r.at)) for r in rows]
+            return [ActionRecord(r.ply, r.action, r.entry, aware(r.at)) for r in rows]
 
     def rename(self, name: str, new: str) -> None:
         check_name(new)
@@ -288,8 +290,8 @@ class Store:
             row = self._claim(s, table_id, version)
             ply = row.head + 1
             s.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply))
-            s.add(ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=_now()))
-            row.head, row.dice, row.changed = ply, dice, _now()
+            s.add(ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=utc_now()))
+            row.head, row.dice, row.changed = ply, dice, utc_now()
             return row.version
 
     def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
@@ -301,7 +303,7 @@ class Store:
             )
             if not 0 <= head <= count:
                 raise StoreError(f"the table has {count} actions; cannot move to {head}")
-            row.head, row.changed = head, _now()
+            row.head, row.changed = head, utc_now()
             if dice is not None:
                 row.dice = dice
             return row.version
