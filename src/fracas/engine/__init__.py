@@ -10,7 +10,7 @@ from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, Scripted
 from fracas.engine.encounter import SCHEMA_VERSION, Encounter, Entry, LegalActions
 from fracas.engine.errors import EngineError, IllegalAction, NotationError, SaveError
 from fracas.engine.events import Event
-from fracas.engine.ruleset import Ruleset, State
+from fracas.engine.ruleset import Parts, Ruleset, State
 from fracas.engine.views import offered, view
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "IllegalAction",
     "LegalActions",
     "NotationError",
+    "Parts",
     "RandomDice",
     "Ruleset",
     "SaveError",

@@ -7,7 +7,7 @@ checks and applies them, says whose turn it is and what a side may observe.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from fracas.engine.actions import Action
@@ -81,6 +81,11 @@ class Ruleset(ABC, Generic[S]):
     def observe(self, state: S, side: str | None) -> dict[str, Any]:
         """What ``side`` may know of ``state``; ``None`` is the game master, who sees all."""
 
+    def observe_lazily(self, state: S, side: str | None) -> Mapping[str, Any]:
+        """What :meth:`observe` gives, as a mapping that may work out each part only when
+        it is read (for a policy that reads a few fields); by default :meth:`observe`."""
+        return self.observe(state, side)
+
     def combatant_ids(self, state: S) -> list[str]:
         """Everyone in the encounter, by id; by default those the game master sees."""
         return list(self.observe(state, None).get("combatants", {}))
@@ -134,3 +139,38 @@ class Ruleset(ABC, Generic[S]):
         """Why ``actor``, whose turn it is, may do nothing but end it (a sentence naming
         the rule), or ``None`` when it may act or the ruleset gives no reason."""
         return None
+
+
+class Parts(Mapping[str, Any]):
+    """A mapping whose values are worked out when first read: ``parts`` maps each key to
+    the function giving its value (what :meth:`Ruleset.observe_lazily` may return).
+
+    >>> seen = Parts({"round": lambda: 3, "big": lambda: 1 / 0})
+    >>> seen["round"], list(seen)
+    (3, ['round', 'big'])
+    """
+
+    __slots__ = ("_got", "_parts")
+
+    def __init__(self, parts: Mapping[str, Callable[[], Any]]) -> None:
+        self._parts = parts
+        self._got: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self._got[key]
+        except KeyError:
+            found = self._got[key] = self._parts[key]()
+            return found
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._parts else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._parts)
+
+    def __len__(self) -> int:
+        return len(self._parts)

@@ -8,7 +8,7 @@ leave out the combatants its observer leaves out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from fracas.engine.actions import Action
@@ -59,6 +59,111 @@ def view(
     }
 
 
+def lazy_view(
+    encounter: Encounter[S], side: str | None, log: Callable[[], Any]
+) -> Mapping[str, Any]:
+    """:func:`view` of ``encounter`` for ``side``, its parts (and the observed state's,
+    where the ruleset offers :meth:`~Ruleset.observe_lazily`) worked out when read, with
+    ``log()`` for its whole log: for a policy that reads a few fields and its log from
+    the end. It equals the view until the encounter changes.
+
+    >>> from fracas.engine import Encounter, RandomDice
+    >>> from fracas.table import encounterfile
+    >>> ruleset, setup, _ = encounterfile.load("examples/heimr/duel.yaml")
+    >>> duel = Encounter(ruleset, setup, RandomDice(1))
+    >>> seen = lazy_view(duel, "raiders", lambda: side_log(duel, "raiders"))
+    >>> dict(seen) == view(duel, "raiders")
+    True
+    """
+    check_side(encounter, side)
+    return _LazyView(encounter, side, log)
+
+
+class _LazyView(Mapping[str, Any]):
+    """What :func:`lazy_view` gives."""
+
+    _KEYS = ("ruleset", "side", "to_move", "over", "state", "log", "log_start")
+
+    def __init__(self, encounter: Encounter[Any], side: str | None, log: Callable[[], Any]):
+        self._encounter = encounter
+        self._side = side
+        self._log = log
+        self._got: dict[str, Any] = {
+            "ruleset": encounter.ruleset.id,
+            "side": side,
+            "over": encounter.is_over(),
+            "log_start": 0,
+        }
+        self._hidden: set[str] | None = None
+        self._seen: Mapping[str, Any] | None = None
+
+    def _observed(self) -> Mapping[str, Any]:
+        if self._seen is None:
+            self._seen = self._encounter.ruleset.observe_lazily(self._encounter.state, self._side)
+        return self._seen
+
+    def hidden(self) -> set[str]:
+        """The combatants the game master sees and this side does not."""
+        if self._hidden is None:
+            seen = self._observed()
+            self._hidden = set() if self._side is None else _hidden_from(self._encounter, seen)
+        return self._hidden
+
+    def __getitem__(self, key: str) -> Any:
+        got = self._got
+        if key in got:
+            return got[key]
+        enc, side = self._encounter, self._side
+        if key == "state":
+            seen = self._observed()
+            value: Any = seen if side is None else _SideState(seen, self.hidden)
+        elif key == "to_move":
+            mover = enc.to_move
+            value = None if side is not None and mover in self.hidden() else mover
+        elif key == "log":
+            value = self._log()
+        else:
+            raise KeyError(key)
+        got[key] = value
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._KEYS else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._KEYS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._KEYS)
+
+    def __len__(self) -> int:
+        return len(self._KEYS)
+
+
+class _SideState(Mapping[str, Any]):
+    """A side's observed state, names it may not know left out as they are read."""
+
+    def __init__(self, seen: Mapping[str, Any], hidden: Callable[[], set[str]]) -> None:
+        self._seen = seen
+        self._hidden = hidden
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._seen[key]
+        return _named(value, self._hidden()) if key in _NAMING else value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self._seen else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._seen
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._seen)
+
+    def __len__(self) -> int:
+        return len(self._seen)
+
+
 def side_log(
     encounter: Encounter[S], side: str | None, start: int = 0, stop: int | None = None
 ) -> list[list[Any]]:
@@ -91,7 +196,7 @@ def offered(encounter: Encounter[S], side: str | None = None) -> list[Action]:
     return [a for who in dict.fromkeys(actors) for a in encounter.legal_actions(who)]
 
 
-def _hidden_from(encounter: Encounter[S], seen: dict[str, Any]) -> set[str]:
+def _hidden_from(encounter: Encounter[S], seen: Mapping[str, Any]) -> set[str]:
     """The combatants the game master sees and the side's observer leaves out."""
     everyone = encounter.ruleset.combatant_ids(encounter.state)
     return set(everyone) - set(seen.get("combatants", {}))
@@ -102,11 +207,19 @@ def _without(state: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
         return state
     out = dict(state)
     for key in _NAMING:
-        value = out.get(key)
-        if isinstance(value, str) and value in hidden:
-            out[key] = None
-        elif isinstance(value, list):
-            out[key] = [v for v in value if v not in hidden]
-        elif isinstance(value, dict):
-            out[key] = {k: v for k, v in value.items() if k not in hidden}
+        if key in out:
+            out[key] = _named(out[key], hidden)
     return out
+
+
+def _named(value: Any, hidden: set[str]) -> Any:
+    """``value`` (a key of :data:`_NAMING`) without the names in ``hidden``."""
+    if not hidden:
+        return value
+    if isinstance(value, str) and value in hidden:
+        return None
+    if isinstance(value, list):
+        return [v for v in value if v not in hidden]
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k not in hidden}
+    return value

@@ -12,7 +12,7 @@ from typing import Any, overload
 
 from fracas.engine import Action, Encounter
 
-__all__ = ["Legal", "actor_of", "verb_of"]
+__all__ = ["Legal", "actor_of", "one_of", "verb_of"]
 
 
 class Legal(Sequence[Action]):
@@ -27,6 +27,7 @@ class Legal(Sequence[Action]):
         self._by_verb: dict[str, list[Action]] = {}
         self._all: list[Action] | None = None
         self._any: bool | None = None
+        self._checked: dict[Action, bool] = {}  # single actions asked of the rules
 
     def verb(self, verb: str) -> list[Action]:
         """The legal actions with ``verb``, in the order the ruleset proposes them. The
@@ -41,6 +42,17 @@ class Legal(Sequence[Action]):
             for action in self.encounter.legal_actions(self.actor, verbs):
                 self._by_verb[action.verb].append(action)
         return self._by_verb[verb]
+
+    def one(self, action: Action) -> Action | None:
+        """``action`` if it is legal, else ``None``: from what is listed when its verb is,
+        else by the rules' check of that one action (cheaper than listing the verb's
+        candidates, for a policy that knows the exact action it wants)."""
+        if self._all is not None or action.verb in self._by_verb:
+            return action if self.listed(action) else None
+        ok = self._checked.get(action)
+        if ok is None:
+            ok = self._checked[action] = self.encounter.is_legal(action)
+        return action if ok else None
 
     def _everything(self) -> list[Action]:
         if self._all is None:
@@ -78,7 +90,9 @@ class Legal(Sequence[Action]):
         second check before it is pushed)."""
         if self._all is not None:
             return action in self._all
-        return isinstance(action, Action) and action in self._by_verb.get(action.verb, ())
+        if not isinstance(action, Action):
+            return False
+        return action in self._by_verb.get(action.verb, ()) or self._checked.get(action, False)
 
     def __contains__(self, action: object) -> bool:
         return (
@@ -102,3 +116,14 @@ def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:
 def actor_of(legal: Sequence[Action]) -> str:
     """Whose actions these are (without listing a :class:`Legal`)."""
     return legal.actor if isinstance(legal, Legal) else legal[0].actor
+
+
+def one_of(legal: Sequence[Action], action: Action) -> Action | None:
+    """``action`` if ``legal`` holds it: asked of a :class:`Legal` as one action.
+
+    >>> one_of([Action.parse("ylva end")], Action.parse("ylva end"))
+    Action(actor='ylva', verb='end', target=None, options=())
+    """
+    if isinstance(legal, Legal):
+        return legal.one(action)
+    return action if action in legal else None

@@ -23,8 +23,8 @@ from typing import Any, overload
 
 import numpy
 
-from fracas.engine import Encounter, Event, view
-from fracas.engine.views import side_entry
+from fracas.engine import Encounter, Event
+from fracas.engine.views import lazy_view, side_entry
 from fracas.lab.legal import Legal
 from fracas.lab.policies import Policy
 
@@ -44,9 +44,9 @@ class Outcome:
 
 
 class LazyView(Mapping[str, Any]):
-    """:func:`fracas.engine.view` of one side, its log built only when a policy reads it
-    (the log grows with every action; most policies never look at it). Everything else
-    is the engine's view itself, so a policy is shown exactly what its side may see.
+    """:func:`fracas.engine.view` of one side, each part worked out when a policy reads
+    it (:func:`fracas.engine.views.lazy_view`), so a policy is shown exactly what its
+    side may see and pays only for what it looks at; its log is a :class:`SideLog`.
 
     ``history`` is the log's events, entry by entry, when the encounter keeps none
     itself (a playout: :func:`play_out` keeps them); ``built`` keeps the entries this
@@ -63,22 +63,21 @@ class LazyView(Mapping[str, Any]):
         self._side = side
         self._history = history
         self._built = built
-        self._view: dict[str, Any] | None = None
+        self._view: Mapping[str, Any] | None = None
 
-    def _seen(self) -> dict[str, Any]:
+    def _seen(self) -> Mapping[str, Any]:
         if self._view is None:
-            self._view = view(self._encounter, self._side, 0)
-            self._view["log_start"] = 0
+            self._view = lazy_view(self._encounter, self._side, self._log)
         return self._view
 
+    def _log(self) -> SideLog:
+        history = self._history
+        if history is None:
+            history = [entry.events for entry in self._encounter.log]
+        return SideLog(history, self._side, self._built)
+
     def __getitem__(self, key: str) -> Any:
-        seen = self._seen()
-        if key == "log" and not isinstance(seen["log"], SideLog):
-            history = self._history
-            if history is None:
-                history = [entry.events for entry in self._encounter.log]
-            seen["log"] = SideLog(history, self._side, self._built)
-        return seen[key]
+        return self._seen()[key]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._seen())
@@ -128,13 +127,19 @@ class SideLog(Sequence[list[dict[str, Any]]]):
         for index in range(len(self._history) - 1, -1, -1):
             yield self[index]
 
-    def events_back(self, kinds: Collection[str] | None = None) -> Iterator[Event]:
+    def position(self) -> tuple[Sequence[Sequence[Event]], int]:
+        """Where this log stands: the history it reads and its length. A policy that
+        keeps what it read can tell by this whether the same log has grown since."""
+        return self._history, len(self._history)
+
+    def events_back(self, kinds: Collection[str] | None = None, since: int = 0) -> Iterator[Event]:
         """The events this side sees, last first, as :meth:`Event.for_side` gives them:
         what a policy reads in the entries, without building their JSON. With ``kinds``,
-        only the events of those kinds (which what a side sees of an event keeps)."""
+        only the events of those kinds (which what a side sees of an event keeps); with
+        ``since``, only those of the entries from that index on."""
         side = self._side
         history = self._history
-        for index in range(len(history) - 1, -1, -1):
+        for index in range(len(history) - 1, since - 1, -1):
             for event in reversed(history[index]):
                 if kinds is not None and event.kind not in kinds:
                     continue

@@ -83,7 +83,10 @@ def _heimr_melee(ruleset_id: str) -> Policy:
     return made
 
 
+@cache
 def _takes_ruleset(cls: Any) -> bool:
+    """Whether the policy class is made with the ruleset's id (asked once a class: a
+    simulation makes fresh policies for every run)."""
     try:
         params = inspect.signature(cls).parameters
     except (TypeError, ValueError):

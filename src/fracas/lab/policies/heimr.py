@@ -23,6 +23,7 @@ import numpy
 
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
+from fracas.lab.legal import one_of
 from fracas.lab.policies._tactics import (
     GameMaster,
     acting,
@@ -46,6 +47,9 @@ HOPELESS = 0.9
 HIGHEST_BASE_FATIGUE = 5
 #: Items drawn to fight with are weapons, not their ammunition.
 AMMUNITION = ("arrow", "bolt", "quiver", "shot")
+#: The actions after which nothing but free actions is left this turn: standard actions
+#: that go with no other (H-ACT-1, H-ACT-2), the only ones the policy takes and goes on.
+SPEND_THE_TURN = ("attack", "brawl")
 #: Defences in order of preference: each is legal only for one who can use it.
 DEFENCES = ("block", "parry", "dodge")
 
@@ -91,18 +95,19 @@ def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | No
 
 
 def events_back(
-    view: Mapping[str, Any], kinds: Collection[str] | None = None
+    view: Mapping[str, Any], kinds: Collection[str] | None = None, since: int = 0
 ) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
-    """The events of ``view``'s log (of ``kinds``, or all), last first, as ``(kind,
-    data, event)``: read from the events themselves where the log offers them (a
-    playout's), else from its JSON. ``event`` is what :func:`event_text` reads."""
+    """The events of ``view``'s log (of ``kinds``, or all; of the entries from ``since``
+    on), last first, as ``(kind, data, event)``: read from the events themselves where
+    the log offers them (a playout's), else from its JSON. ``event`` is what
+    :func:`event_text` reads."""
     log = view.get("log", ())
     back = getattr(log, "events_back", None)
     if back is not None:
-        for event in back(kinds):
+        for event in back(kinds, since):
             yield event.kind, event.data, event
         return
-    for entry in reversed(log):
+    for entry in reversed(log[since:]):
         for event in reversed(entry):
             if kinds is None or event.get("kind") in kinds:
                 yield event.get("kind"), event.get("data", {}), event
@@ -119,14 +124,20 @@ ROLLS = frozenset({"roll"})
 
 def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
     """``who``'s attack challenge as the log last showed it (with its modifiers)."""
-    for kind, data, _ in events_back(view, ROLLS):
+    found = _challenge_since(view, who, 0)
+    return DEFAULT_CHALLENGE if found is None else found
+
+
+def _challenge_since(view: Mapping[str, Any], who: str, since: int) -> tuple[int, int] | None:
+    """``who``'s last attack challenge in the log's entries from ``since`` on, if any."""
+    for kind, data, _ in events_back(view, ROLLS, since):
         if (
             kind == "roll"
             and data.get("who") == who
             and " attacks " in str(data.get("purpose", ""))
         ):
             return _challenge_of(str(data.get("challenge", "")))
-    return DEFAULT_CHALLENGE
+    return None
 
 
 @lru_cache(maxsize=1024)
@@ -237,11 +248,17 @@ class DefaultPolicy:
 
     name = "default"
     #: The verbs it looks at on most turns, listed in one go (fracas.lab.legal); climbs
-    #: and jumps, a dozen candidates, are listed only on the turns it looks for them.
-    verbs_together = frozenset({"defend", "attack", "end"})
+    #: and jumps, a dozen candidates, are listed only on the turns it looks for them, and
+    #: a defence, a breather or standing up is asked of the rules as that one action.
+    verbs_together = frozenset({"attack", "end"})
 
     def __init__(self, ruleset_id: str = "heimr") -> None:
         self.ruleset_id = ruleset_id
+        # What it keeps from one choice to the next, while the log is the same one
+        # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
+        # its attack this turn, and the attack challenge last read with where it was read.
+        self._attacked: dict[str, tuple[object, int]] = {}
+        self._aims: dict[str, tuple[object, int, tuple[int, int] | None]] = {}
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
@@ -250,7 +267,27 @@ class DefaultPolicy:
         me = people.get(actor)
         if me is None:
             return first(legal, "end") or legal[0]
-        return self._turn(view, legal, rng, actor, me, people) or legal[0]
+        position = _position(view)
+        spent = position is not None and _same(self._attacked.get(actor), position, 0)
+        chosen = self._turn(view, legal, rng, actor, me, people, spent) or legal[0]
+        if position is not None and chosen.verb in SPEND_THE_TURN:
+            self._attacked[actor] = (position[0], position[1] + 1)
+        return chosen
+
+    def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
+        """:func:`last_challenge`, reading only the entries added since it last read."""
+        position = _position(view)
+        kept = self._aims.get(actor)
+        if position is None:
+            return last_challenge(view, actor)
+        if kept is not None and kept[0] is position[0] and kept[1] <= position[1]:
+            found = _challenge_since(view, actor, kept[1])
+            if found is None:
+                found = kept[2]
+        else:
+            found = _challenge_since(view, actor, 0)
+        self._aims[actor] = (position[0], position[1], found)
+        return DEFAULT_CHALLENGE if found is None else found
 
     def _turn(
         self,
@@ -260,28 +297,33 @@ class DefaultPolicy:
         actor: str,
         me: Mapping[str, Any],
         people: Mapping[str, Mapping[str, Any]],
+        spent: bool = False,
     ) -> Action | None:
+        """The choice; ``spent``: the actor has attacked this turn, so that standard and
+        ongoing actions are refused (H-ACT-1) and are not looked for."""
         for kind in DEFENCES:
             if me.get("stance") == kind:
                 break
-            found = find(legal, "defend", kind)
+            found = one_of(legal, Action(actor, "defend", kind))
             if found is not None:
                 return found
-        if me.get("prone") and (found := find(legal, "stand")) is not None:
+        if spent:
+            return self._after_attacking(view, legal, actor, me, people)
+        if me.get("prone") and (found := one_of(legal, Action(actor, "stand"))) is not None:
             return found
         fatigue = int(me.get("fatigue") or 1)
         # The log is read back for the challenge only when it matters: a breather is
         # never needed below fatigue 3, and the odds only rank attacks.
-        challenge = last_challenge(view, actor) if fatigue >= 3 else None
+        challenge = self._aim(view, actor) if fatigue >= 3 else None
         if (
             challenge is not None
             and self._needs_breather(view, actor, challenge[0], fatigue)
-            and (breather := find(legal, "breather")) is not None
+            and (breather := one_of(legal, Action(actor, "breather"))) is not None
         ):
             return breather
         attacks = with_verb(legal, "attack")
         if attacks:
-            aim = challenge if challenge is not None else last_challenge(view, actor)
+            aim = challenge if challenge is not None else self._aim(view, actor)
 
             def odds(action: Action) -> float:
                 target = people.get(action.target or "", {})
@@ -297,14 +339,7 @@ class DefaultPolicy:
             if weapon is not None:
                 return weapon  # a weapon in hand before fists
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
-        enemies = [
-            p
-            for p in people.values()
-            if p.get("side") != me.get("side")
-            and not p.get("dead")
-            and not p.get("unconscious")
-            and p.get("square") is not None
-        ]
+        enemies = _enemies(me, people)
         if not enemies:
             return first(legal, "end")
         if _outnumbered(me, people, enemies):
@@ -316,6 +351,30 @@ class DefaultPolicy:
         step = self._close_in(view, legal, rng, me, enemies)
         if step is not None:
             return step
+        return first(legal, "end")
+
+    def _after_attacking(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+    ) -> Action | None:
+        """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
+        for, only the free actions are left (guarding a door, jumping down to an enemy
+        below), then the end of the turn."""
+        enemies = _enemies(me, people)
+        if enemies and _outnumbered(me, people, enemies):
+            guard = self._hold_the_door(view, legal, me, enemies)
+            if guard is not None:
+                return guard
+            if str(me.get("guarding") or "").startswith("border:"):
+                return first(legal, "end")
+        if enemies and me.get("square") in {e["square"] for e in enemies}:
+            jump = one_of(legal, Action(actor, "jump"))
+            if jump is not None:
+                return jump
         return first(legal, "end")
 
     @staticmethod
@@ -414,6 +473,31 @@ def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
     named = [a for a in draws if "weapon" in (a.target or "").lower()]
     found = named or draws
     return found[0] if found else None
+
+
+def _enemies(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The enemies ``me`` sees standing somewhere on the field."""
+    return [
+        p
+        for p in people.values()
+        if p.get("side") != me.get("side")
+        and not p.get("dead")
+        and not p.get("unconscious")
+        and p.get("square") is not None
+    ]
+
+
+def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
+    """Where the view's log stands, where it can tell (a playout's log)."""
+    position = getattr(view.get("log"), "position", None)
+    return None if position is None else position()
+
+
+def _same(kept: tuple[object, int] | None, position: tuple[object, int], ahead: int) -> bool:
+    """Whether ``kept`` is ``position`` of the same log, ``ahead`` entries back."""
+    return kept is not None and kept[0] is position[0] and kept[1] == position[1] - ahead
 
 
 def _outnumbered(

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
-from fracas.rules.heimr import combat, effects, health, hiding, setup, terrain, turns
+from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
+from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
@@ -435,7 +435,7 @@ class HeimrRules(Ruleset[HeimrState]):
             for square in near:
                 yield Action(cid, "climb", "up", (("toward", square),))
                 yield Action(cid, "climb", "down", (("toward", square),))
-        if want("jump"):
+        if want("jump") and c.height > 0:  # heights are never below 0: none to jump
             yield Action(cid, "jump")
 
     def _neighbours(self, state: HeimrState, square: str) -> tuple[str, ...]:
@@ -456,25 +456,40 @@ class HeimrRules(Ruleset[HeimrState]):
 
     def observe(self, state: HeimrState, side: str | None) -> dict[str, Any]:
         """The game master sees everything; a side sees its own fully and others as a
-        character would: position, visible states, injuries and pre-rolled defences
-        (H-ATK-3), but not hit points, willpower, fatigue or readied actions."""
+        character would (:mod:`fracas.rules.heimr.observing`)."""
+        return {key: part() for key, part in self._parts(state, side, False).items()}
+
+    def observe_lazily(self, state: HeimrState, side: str | None) -> Mapping[str, Any]:
+        return Parts(self._parts(state, side, True))
+
+    def _parts(
+        self, state: HeimrState, side: str | None, lazy: bool
+    ) -> dict[str, Callable[[], Any]]:
+        """Each part of the observation, as the function that works it out; ``lazy``:
+        the combatants' fields too are worked out as they are read."""
+
+        def combatants() -> Mapping[str, Any]:
+            if lazy:
+                return observing.SeenCombatants(state, side)
+            return {
+                cid: observing.observe_one(state, c, side)
+                for cid, c in state.combatants.items()
+                if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
+            }
+
         return {
-            "round": state.round,
-            "clock": state.clock,
-            "current": state.current,
-            "order": list(state.order),
-            "initiative": {
+            "round": lambda: state.round,
+            "clock": lambda: state.clock,
+            "current": lambda: state.current,
+            "order": lambda: list(state.order),
+            "initiative": lambda: {
                 cid: result
                 for cid, result in state.initiative.items()
                 if side is None or state.combatants[cid].side == side
             },
-            "clusters": [list(c) for c in state.clusters],
-            "battlefield": self._field_view(state),
-            "combatants": {
-                cid: self._observe_one(state, c, side)
-                for cid, c in state.combatants.items()
-                if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
-            },
+            "clusters": lambda: [list(c) for c in state.clusters],
+            "battlefield": lambda: self._field_view(state),
+            "combatants": combatants,
         }
 
     def _field_view(self, state: HeimrState) -> dict[str, Any]:
@@ -493,56 +508,6 @@ class HeimrRules(Ruleset[HeimrState]):
                 known[1].clear()
             found = known[1][key] = field_view(state)
         return _copy_field_view(found)
-
-    @staticmethod
-    def _observe_one(state: HeimrState, c: Combatant, side: str | None) -> dict[str, Any]:
-        full = side is None or side == c.side
-        seen: dict[str, Any] = {
-            "name": c.name,
-            "hidden": c.hide_cr is not None,
-            "side": c.side,
-            "square": c.square,
-            "height": c.height,
-            "climbing": c.climbing is not None,
-            "prone": c.prone,
-            "dead": c.dead,
-            "unconscious": c.unconscious,
-            "injury": health.level_name(state, c.hp),
-            "injuries": list(c.injuries),
-            "effects": [e.name for e in c.effects],
-            "defence": None
-            if c.defence is None
-            else {
-                "kind": c.defence.kind,
-                "result": "fails" if c.defence.failed else c.defence.result,
-            },
-            "holding": c.holding,
-            "held_by": c.held_by,
-            "weapons": [w.name for w in c.weapons()] + ([c.shield.name] if c.shield else []),
-        }
-        if side is not None and hiding.hidden_from(c, side) == hiding.AWARE:
-            seen["square"] = None  # known to be hidden somewhere, not where (H-POS-4)
-        if full:
-            seen.update(
-                hide_cr=c.hide_cr,
-                guarding=c.guarding,
-                hp=c.hp,
-                max_hp=c.stats.hit_points,
-                willpower=c.willpower,
-                fatigue=c.fatigue,
-                base_fatigue=combat.base_fatigue(state, c),
-                stance=c.stance,
-                readied=None
-                if c.readied is None
-                else {"action": c.readied.action, "trigger": c.readied.trigger},
-                upcoming=c.upcoming,
-                xp=c.xp,
-                effect_details=[
-                    {"name": e.name, "number": e.number, "turns": e.turns, "injury": e.injury}
-                    for e in c.effects
-                ],
-            )
-        return seen
 
 
 def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,181 @@
+"""What a side sees of a Heimr combatant, from one table of fields.
+
+The game master sees everything; a side sees its own combatants fully and others as a
+character would: position, visible states, injuries and pre-rolled defences (H-ATK-3),
+but not hit points, willpower, fatigue or readied actions. :func:`observe_one` builds
+the whole record (screens, saves, the engine's views); :class:`SeenCombatant` reads a
+field only when it is asked for (a policy choosing an attack reads a handful). Both
+read :data:`SEEN` and :data:`OWN`, so they cannot differ.
+
+>>> from fracas.table import encounterfile
+>>> ruleset, setup, _ = encounterfile.load("examples/heimr/duel.yaml")
+>>> state = ruleset.start(setup)
+>>> ylva = state.combatants["ylva"]
+>>> dict(SeenCombatant(state, ylva, "raiders")) == observe_one(state, ylva, "raiders")
+True
+>>> own, other = SeenCombatant(state, ylva, "shieldwall"), SeenCombatant(state, ylva, "raiders")
+>>> "fatigue" in own, "fatigue" in other
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from fracas.rules.heimr import combat, health, hiding
+from fracas.rules.heimr.state import Combatant, HeimrState
+
+#: A field's value, read from the state and the combatant.
+Field = Callable[[HeimrState, Combatant], Any]
+
+
+def _defence(state: HeimrState, c: Combatant) -> dict[str, Any] | None:
+    if c.defence is None:
+        return None
+    return {"kind": c.defence.kind, "result": "fails" if c.defence.failed else c.defence.result}
+
+
+def _weapons(state: HeimrState, c: Combatant) -> list[str]:
+    return [w.name for w in c.weapons()] + ([c.shield.name] if c.shield else [])
+
+
+def _readied(state: HeimrState, c: Combatant) -> dict[str, Any] | None:
+    return None if c.readied is None else {"action": c.readied.action, "trigger": c.readied.trigger}
+
+
+def _effect_details(state: HeimrState, c: Combatant) -> list[dict[str, Any]]:
+    return [
+        {"name": e.name, "number": e.number, "turns": e.turns, "injury": e.injury}
+        for e in c.effects
+    ]
+
+
+#: What every side that knows of a combatant sees, in the order a record lists it.
+SEEN: dict[str, Field] = {
+    "name": lambda s, c: c.name,
+    "hidden": lambda s, c: c.hide_cr is not None,
+    "side": lambda s, c: c.side,
+    "square": lambda s, c: c.square,
+    "height": lambda s, c: c.height,
+    "climbing": lambda s, c: c.climbing is not None,
+    "prone": lambda s, c: c.prone,
+    "dead": lambda s, c: c.dead,
+    "unconscious": lambda s, c: c.unconscious,
+    "injury": lambda s, c: health.level_name(s, c.hp),
+    "injuries": lambda s, c: list(c.injuries),
+    "effects": lambda s, c: [e.name for e in c.effects],
+    "defence": _defence,
+    "holding": lambda s, c: c.holding,
+    "held_by": lambda s, c: c.held_by,
+    "weapons": _weapons,
+}
+
+#: What only the combatant's own side (and the game master) sees, after :data:`SEEN`.
+OWN: dict[str, Field] = {
+    "hide_cr": lambda s, c: c.hide_cr,
+    "guarding": lambda s, c: c.guarding,
+    "hp": lambda s, c: c.hp,
+    "max_hp": lambda s, c: c.stats.hit_points,
+    "willpower": lambda s, c: c.willpower,
+    "fatigue": lambda s, c: c.fatigue,
+    "base_fatigue": combat.base_fatigue,
+    "stance": lambda s, c: c.stance,
+    "readied": _readied,
+    "upcoming": lambda s, c: c.upcoming,
+    "xp": lambda s, c: c.xp,
+    "effect_details": _effect_details,
+}
+
+_SEEN_KEYS = tuple(SEEN)
+_ALL_KEYS = (*SEEN, *OWN)
+
+
+def _unplaced(c: Combatant, side: str | None) -> bool:
+    """Known to be hidden somewhere, not where (H-POS-4): the square is not shown."""
+    return side is not None and hiding.hidden_from(c, side) == hiding.AWARE
+
+
+def observe_one(state: HeimrState, c: Combatant, side: str | None) -> dict[str, Any]:
+    """Everything ``side`` (``None``: the game master) sees of ``c``, as JSON."""
+    seen = {key: field(state, c) for key, field in SEEN.items()}
+    if _unplaced(c, side):
+        seen["square"] = None
+    if side is None or side == c.side:
+        for key, field in OWN.items():
+            seen[key] = field(state, c)
+    return seen
+
+
+class SeenCombatant(Mapping[str, Any]):
+    """What :func:`observe_one` gives, each field read from the state when first asked
+    for: valid until the state changes."""
+
+    __slots__ = ("_c", "_full", "_got", "_side", "_state")
+
+    def __init__(self, state: HeimrState, c: Combatant, side: str | None) -> None:
+        self._state = state
+        self._c = c
+        self._side = side
+        self._full = side is None or side == c.side
+        self._got: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        got = self._got
+        if key in got:
+            return got[key]
+        field = SEEN.get(key)
+        if field is None:
+            if not self._full or key not in OWN:
+                raise KeyError(key)
+            value = OWN[key](self._state, self._c)
+        elif key == "square" and _unplaced(self._c, self._side):
+            value = None
+        else:
+            value = field(self._state, self._c)
+        got[key] = value
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key in SEEN or (self._full and key in OWN):
+            return self[key]
+        return default
+
+    def __contains__(self, key: object) -> bool:
+        return key in SEEN or (self._full and key in OWN)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ALL_KEYS if self._full else _SEEN_KEYS)
+
+    def __len__(self) -> int:
+        return len(_ALL_KEYS if self._full else _SEEN_KEYS)
+
+
+class SeenCombatants(Mapping[str, SeenCombatant]):
+    """Everyone ``side`` knows of, by id, each as a :class:`SeenCombatant`."""
+
+    def __init__(self, state: HeimrState, side: str | None) -> None:
+        self._state = state
+        self._side = side
+        self._ids = [
+            cid
+            for cid, c in state.combatants.items()
+            if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
+        ]
+        self._made: dict[str, SeenCombatant] = {}
+
+    def __getitem__(self, cid: str) -> SeenCombatant:
+        found = self._made.get(cid)
+        if found is None:
+            if cid not in self._ids:
+                raise KeyError(cid)
+            found = self._made[cid] = SeenCombatant(
+                self._state, self._state.combatants[cid], self._side
+            )
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
