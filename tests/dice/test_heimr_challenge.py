@@ -217,3 +217,17 @@ def test_closed_form_matches_the_joint_distribution(c: int) -> None:
     for (raw, _d6), p in ch.joint().items():
         marginal[raw + 2] = marginal.get(raw + 2, Fraction(0)) + p
     assert ch.pmf() == marginal
+
+
+@pytest.mark.rule("H-DICE-1")
+def test_the_quick_roll_throws_what_the_generic_roll_throws() -> None:
+    """HeimrChallenge.roll draws its dice inline; the faces, the reading and what is left
+    of the generator are those of the mechanics' generic roll, die by die."""
+    from fracas.dice.core import Mechanic
+
+    for c in range(-6, 7):
+        mechanic = HeimrChallenge(c, 1)
+        quick, generic = random.Random(c), random.Random(c)
+        for _ in range(200):
+            assert mechanic.roll(quick) == Mechanic.roll(mechanic, generic)
+        assert quick.random() == generic.random()

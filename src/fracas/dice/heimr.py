@@ -23,7 +23,7 @@ from functools import cache, cached_property
 from math import comb
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Roll
+from fracas.dice.core import Mechanic, Rng, Roll
 from fracas.dice.errors import LimitError
 from fracas.dice.scanner import Scanner
 
@@ -113,6 +113,23 @@ class HeimrChallenge(Mechanic):
 
     def die_names(self) -> tuple[str, ...]:
         return ("the d6",) + tuple(f"d10 #{i + 1}" for i in range(abs(self.consistency)))
+
+    def roll(self, rng: Rng) -> Roll:
+        """Throw the d6 and the d10s with ``rng``: the draws :func:`draw` makes, made
+        here without a call a die (a simulation rolls millions)."""
+        getrandbits = getattr(rng, "getrandbits", None)
+        if getrandbits is None:
+            return super().roll(rng)
+        r = getrandbits(3)
+        while r >= 6:
+            r = getrandbits(3)
+        faces = [r + 1]
+        for _ in range(abs(self.consistency)):
+            r = getrandbits(4)
+            while r >= 10:
+                r = getrandbits(4)
+            faces.append(r + 1)
+        return self.read(tuple(faces))
 
     def read(self, faces: tuple[int, ...]) -> Roll:
         """Read faces; the first is the d6.

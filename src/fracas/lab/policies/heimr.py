@@ -300,15 +300,16 @@ class DefaultPolicy:
         spent: bool = False,
     ) -> Action | None:
         """The choice; ``spent``: the actor has attacked this turn, so that standard and
-        ongoing actions are refused (H-ACT-1) and are not looked for."""
+        ongoing actions are refused (H-ACT-1) and are not looked for, nor a better
+        defence than those it found closed before attacking (attacking opens none)."""
+        if spent:
+            return self._after_attacking(view, legal, actor, me, people)
         for kind in DEFENCES:
             if me.get("stance") == kind:
                 break
             found = one_of(legal, Action(actor, "defend", kind))
             if found is not None:
                 return found
-        if spent:
-            return self._after_attacking(view, legal, actor, me, people)
         if me.get("prone") and (found := one_of(legal, Action(actor, "stand"))) is not None:
             return found
         fatigue = int(me.get("fatigue") or 1)
