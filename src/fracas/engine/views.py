@@ -91,7 +91,6 @@ class _LazyView(Mapping[str, Any]):
         self._got: dict[str, Any] = {
             "ruleset": encounter.ruleset.id,
             "side": side,
-            "over": encounter.is_over(),
             "log_start": 0,
         }
         self._hidden: set[str] | None = None
@@ -120,6 +119,8 @@ class _LazyView(Mapping[str, Any]):
         elif key == "to_move":
             mover = enc.to_move
             value = None if side is not None and mover in self.hidden() else mover
+        elif key == "over":
+            value = enc.is_over()
         elif key == "log":
             value = self._log()
         else:

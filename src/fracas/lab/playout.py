@@ -184,7 +184,7 @@ def _injuries(ruleset_id: str, seen: Mapping[str, Any]) -> int:
 def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome:
     """The :class:`Outcome` of ``encounter`` as it stands, from the game master's view."""
     rid = encounter.ruleset.id
-    state = encounter.ruleset.observe(encounter.state, None)
+    state = encounter.ruleset.observe_lazily(encounter.state, None)
     people: Mapping[str, Mapping[str, Any]] = state.get("combatants", {})
     winner = None
     if encounter.is_over():
@@ -213,7 +213,7 @@ def play_out(
     actions = 0
     sides = {
         cid: str(c["side"])
-        for cid, c in encounter.ruleset.observe(encounter.state, None)["combatants"].items()
+        for cid, c in encounter.ruleset.observe_lazily(encounter.state, None)["combatants"].items()
     }
     history: list[Sequence[Event]] = [entry.events for entry in encounter.log]
     built: dict[str | None, dict[int, list[dict[str, Any]]]] = {}
