@@ -19,11 +19,18 @@ class Legal(Sequence[Action]):
     """The legal actions of ``actor`` in ``encounter``, listed lazily."""
 
     def __init__(
-        self, encounter: Encounter[Any], actor: str, together: Collection[str] = ()
+        self,
+        encounter: Encounter[Any],
+        actor: str,
+        together: Collection[str] = (),
+        probes: Collection[str] = (),
     ) -> None:
         self.encounter = encounter
         self.actor = actor
         self.together = frozenset(together)
+        #: Verbs whose plain action (no target, no options) is tried first when it is
+        #: asked whether there is any legal action: one check, not a listing.
+        self.probes = tuple(probes)
         self._by_verb: dict[str, list[Action]] = {}
         self._all: list[Action] | None = None
         self._any: bool | None = None
@@ -78,11 +85,14 @@ class Legal(Sequence[Action]):
         if self._all is not None:
             return bool(self._all)
         if self._any is None:
-            if self.together:
-                # The verbs listed together are listed anyway: one of them will do.
-                self.verb(min(self.together))
-                self._any = any(self._by_verb[v] for v in self.together)
-            self._any = self._any or bool(self.encounter.legal_actions(self.actor))
+            # What is listed or checked already may answer; else the rules' listing is
+            # asked for its first legal action only.
+            self._any = (
+                any(self._by_verb.values())
+                or any(self._checked.values())
+                or any(self.one(Action(self.actor, verb)) for verb in self.probes)
+                or bool(self.encounter.legal_actions(self.actor))
+            )
         return self._any
 
     def listed(self, action: object) -> bool:

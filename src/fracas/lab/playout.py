@@ -79,6 +79,9 @@ class LazyView(Mapping[str, Any]):
     def __getitem__(self, key: str) -> Any:
         return self._seen()[key]
 
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._seen().get(key, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._seen())
 
@@ -223,7 +226,12 @@ def play_out(
             break
         side = None if actor == GM else sides.get(actor, actor)
         chooser = gm if side is None else policies.get(side)
-        legal = Legal(encounter, actor, getattr(chooser, "verbs_together", ()))
+        legal = Legal(
+            encounter,
+            actor,
+            getattr(chooser, "verbs_together", ()),
+            getattr(chooser, "probes", ()),
+        )
         if not legal:
             break
         if chooser is None:

@@ -251,6 +251,8 @@ class DefaultPolicy:
     #: and jumps, a dozen candidates, are listed only on the turns it looks for them, and
     #: a defence, a breather or standing up is asked of the rules as that one action.
     verbs_together = frozenset({"attack", "end"})
+    #: Whether it has any legal action is asked first of the end of its turn.
+    probes = ("end",)
 
     def __init__(self, ruleset_id: str = "heimr") -> None:
         self.ruleset_id = ruleset_id
@@ -259,6 +261,7 @@ class DefaultPolicy:
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
         self._aims: dict[str, tuple[object, int, tuple[int, int] | None]] = {}
+        self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
@@ -267,7 +270,7 @@ class DefaultPolicy:
         me = people.get(actor)
         if me is None:
             return first(legal, "end") or legal[0]
-        position = _position(view)
+        position = self._position = _position(view)
         spent = position is not None and _same(self._attacked.get(actor), position, 0)
         chosen = self._turn(view, legal, rng, actor, me, people, spent) or legal[0]
         if position is not None and chosen.verb in SPEND_THE_TURN:
@@ -275,8 +278,9 @@ class DefaultPolicy:
         return chosen
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
-        """:func:`last_challenge`, reading only the entries added since it last read."""
-        position = _position(view)
+        """:func:`last_challenge`, reading only the entries added since it last read
+        (the log's position is this choice's)."""
+        position = self._position
         kept = self._aims.get(actor)
         if position is None:
             return last_challenge(view, actor)
@@ -371,12 +375,12 @@ class DefaultPolicy:
             if guard is not None:
                 return guard
             if str(me.get("guarding") or "").startswith("border:"):
-                return first(legal, "end")
-        if enemies and me.get("square") in {e["square"] for e in enemies}:
-            jump = one_of(legal, Action(actor, "jump"))
+                return one_of(legal, Action(actor, "end"))
+        if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
+            jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
             if jump is not None:
                 return jump
-        return first(legal, "end")
+        return one_of(legal, Action(actor, "end"))
 
     @staticmethod
     def _needs_breather(
