@@ -38,6 +38,7 @@ import numpy
 import numpy.typing as npt
 
 from fracas.dice.heimr import HeimrChallenge
+from fracas.lab.kernel.streams import Streams
 from fracas.lab.playout import Outcome
 from fracas.lab.policies.heimr_melee import BREATHER_GAP
 from fracas.rules.heimr import combat
@@ -48,8 +49,6 @@ from fracas.rules.heimr.state import Combatant, HeimrState, Shield, Weapon
 POLICY = "heimr-melee"
 #: H-DEF-3 repeated defence, H-ACT-1 ongoing action, H-POS-1 prone: consistency penalties.
 REPEAT, ONGOING, PRONE = combat.REPEAT_PENALTY, combat.ONGOING_PENALTY, combat.PRONE_PENALTY
-#: Uniforms drawn ahead for each run (more are drawn when a long fight needs them).
-BUFFER = 48
 #: Runs played side by side at most, to bound memory (results do not depend on it).
 CHUNK = 25_000
 #: The largest |consistency| the kernel's tables cover.
@@ -285,31 +284,6 @@ def challenge_table() -> ChallengeTable:
     if _TABLE is None:
         _TABLE = ChallengeTable()
     return _TABLE
-
-
-class Streams:
-    """One numpy Generator per run, read ahead in blocks of :data:`BUFFER` uniforms."""
-
-    def __init__(self, seeds: Sequence[numpy.random.SeedSequence]) -> None:
-        self.generators = [numpy.random.Generator(numpy.random.PCG64(s)) for s in seeds]
-        self.buffer = (
-            numpy.stack([g.random(BUFFER) for g in self.generators])
-            if seeds
-            else (numpy.zeros((0, BUFFER)))
-        )
-        self.next = numpy.zeros(len(seeds), dtype=numpy.int64)
-
-    def uniforms(self, runs: Ints) -> npt.NDArray[numpy.float64]:
-        """One uniform for each of ``runs`` (distinct run indexes)."""
-        at = self.next[runs]
-        spent = at >= BUFFER
-        if spent.any():
-            for r in runs[spent]:
-                self.buffer[r] = self.generators[r].random(BUFFER)
-            self.next[runs[spent]] = 0
-            at = self.next[runs]
-        self.next[runs] = at + 1
-        return self.buffer[runs, at]
 
 
 # -- the fights ------------------------------------------------------------------------
