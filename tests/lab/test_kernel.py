@@ -206,6 +206,23 @@ def test_the_challenge_table_is_the_exact_distribution() -> None:
             assert abs(counts[key] - p * n) <= 1, (c, key)
 
 
+def test_the_guided_draw_is_the_plain_search() -> None:
+    table = kernel.challenge_table()
+    rng = numpy.random.default_rng(4)
+    c = rng.integers(-kernel.MAX_CONSISTENCY, kernel.MAX_CONSISTENCY + 1, 200_000)
+    u = rng.random(c.size)
+    # and the uniforms that fall exactly on a key, or on the edge of a guide bin
+    rows = numpy.floor(table.keys[:-1])
+    c = numpy.concatenate([c, rows - kernel.MAX_CONSISTENCY, c[:4096]]).astype(numpy.int64)
+    u = numpy.concatenate([u, table.keys[:-1] - rows, numpy.arange(4096) / kernel.GUIDE])
+    inside = c + kernel.MAX_CONSISTENCY + u < 2 * kernel.MAX_CONSISTENCY + 1  # C40's top
+    c, u = c[inside], u[inside]
+    at = numpy.searchsorted(table.keys, c + kernel.MAX_CONSISTENCY + u, side="right")
+    raw, d6 = table.draw(c, u)
+    assert (raw == table.raw[at]).all() and (d6 == table.d6[at]).all()
+    assert table.crowded.any()  # the searched bins are tested too
+
+
 def unarmed(hp: int = 4) -> dict[str, Any]:
     return setup([sheet("a", "n", hp=hp), sheet("b", "s", hp=hp)])
 

@@ -53,6 +53,8 @@ REPEAT, ONGOING, PRONE = combat.REPEAT_PENALTY, combat.ONGOING_PENALTY, combat.P
 CHUNK = 25_000
 #: The largest |consistency| the kernel's tables cover.
 MAX_CONSISTENCY = 40
+#: Bins a unit of the dice table's guide (a power of two, so a uniform's bin is exact).
+GUIDE = 4096
 
 # Defence kinds, as stored in the state arrays.
 NONE, DODGE, BLOCK, PARRY = -1, 0, 1, 2
@@ -268,11 +270,25 @@ class ChallengeTable:
         self.keys = numpy.array(keys)
         self.raw = numpy.array(raws)
         self.d6 = numpy.array(d6s)
+        # A guide to the search: the keys below the start of each of GUIDE bins a unit,
+        # whether a bin holds more than one key (rare: those draws are searched).
+        starts = numpy.arange((2 * MAX_CONSISTENCY + 1) * GUIDE + 1) / GUIDE
+        self.first = numpy.searchsorted(self.keys, starts, side="left")
+        ends = numpy.searchsorted(self.keys, starts + 1 / GUIDE, side="left")
+        self.crowded = ends - self.first > 1
+        self.padded = numpy.append(self.keys, numpy.inf)
 
     def draw(self, consistency: Ints, u: npt.NDArray[numpy.float64]) -> tuple[Ints, Ints]:
         """(raw, d6) for each consistency and uniform in [0, 1)."""
         row = numpy.clip(consistency, -MAX_CONSISTENCY, MAX_CONSISTENCY) + MAX_CONSISTENCY
-        at = numpy.searchsorted(self.keys, row + u, side="right")
+        v = row + u
+        # the keys at or below v: those below its bin's start, and the bin's own key
+        b = (v * GUIDE).astype(numpy.int64)
+        first = self.first[b]
+        at = first + (self.padded[first] <= v)
+        crowded = self.crowded[b]
+        if crowded.any():
+            at[crowded] = numpy.searchsorted(self.keys, v[crowded], side="right")
         return self.raw[at], self.d6[at]
 
 
