@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy
+from numpy.typing import NDArray
 
 from fracas.lab.kernel.dice import challenge_table
 from fracas.lab.kernel.roster import (
@@ -29,8 +31,27 @@ from fracas.lab.playout import Outcome
 from fracas.lab.policies.heimr_melee import BREATHER_GAP
 
 
+def _flat(a: NDArray[Any]) -> NDArray[Any]:
+    """The flat view of a state array (all are C-contiguous)."""
+    return a.reshape(-1)
+
+
+# H-DEF-2: the defence pre-rolled, by (stance + 1) * 4 + 2 * (a parry is left) + (a shield)
+_KIND = numpy.array(
+    [NONE] * 4  # no defence
+    + [DODGE] * 4  # dodge
+    + [DODGE, BLOCK] * 2  # block, else dodge
+    + [DODGE, BLOCK, PARRY, PARRY],  # parry, else block, else dodge
+    dtype=numpy.int64,
+)
+
+
 class Fights:
-    """The changing state of every run: arrays of runs x combatants."""
+    """The changing state of every run: arrays of runs x combatants.
+
+    The methods reach a combatant of a run through the flat position ``run * m + who``
+    (and the ``uses`` plane of a defence kind at ``kind * n * m`` further): one gather
+    from a flat array costs a fraction of NumPy's two-index fancy indexing."""
 
     def __init__(self, roster: Roster, seeds: Sequence[numpy.random.SeedSequence], cap: int):
         self.roster = r = roster
@@ -38,7 +59,7 @@ class Fights:
         self.streams = Streams(seeds)
         self.cap = cap
         n, m = len(seeds), r.m
-        self.n = n
+        self.n, self.m, self.size = n, m, n * m
         grid = (n, m)
         self.hp = numpy.broadcast_to(r.hp, grid).copy()
         self.fatigue = numpy.broadcast_to(r.fatigue, grid).copy()
@@ -73,15 +94,20 @@ class Fights:
         """(raw, d6) of a challenge of consistency ``c`` for each run."""
         return self.dice.draw(c, self.streams.uniforms(runs))
 
-    def tire(self, runs: Ints, who: Ints, d6: Ints, physical: Bools) -> None:
-        """H-FAT-2: a d6 below fatigue raises it by 1, once a turn window, up to the maximum."""
-        f = self.fatigue[runs, who]
-        up = physical & (d6 < f) & (f < self.roster.max_fatigue[who]) & ~self.raised[runs, who]
-        self.fatigue[runs[up], who[up]] += 1
-        self.raised[runs[up], who[up]] = True
+    def tire(self, pos: Ints, who: Ints, d6: Ints, physical: Bools | None) -> None:
+        """H-FAT-2: a d6 below fatigue raises it by 1, once a turn window, up to the maximum
+        (``physical`` None: every roll counts)."""
+        fatigue, raised = _flat(self.fatigue), _flat(self.raised)
+        f = fatigue[pos]
+        up = (d6 < f) & (f < self.roster.max_fatigue[who]) & ~raised[pos]
+        if physical is not None:
+            up &= physical
+        pos = pos[up]
+        fatigue[pos] += 1
+        raised[pos] = True
 
-    def out(self, runs: Ints, who: Ints) -> Bools:
-        return self.dead[runs, who] | self.unconscious[runs, who]
+    def out(self, pos: Ints) -> Bools:
+        return _flat(self.dead)[pos] | _flat(self.unconscious)[pos]  # type: ignore[no-any-return]
 
     # -- the start -----------------------------------------------------------------
 
@@ -100,7 +126,7 @@ class Fights:
             numpy.broadcast_to(-r.willpower, grid),
             -score,
         )
-        self.order = numpy.lexsort(keys, axis=-1)
+        self.order[:] = numpy.lexsort(keys, axis=-1)
         for place in range(m):  # in initiative order, as the engine rolls them
             self.preroll(runs, self.order[:, place])
         self.actions[:] = 1
@@ -113,217 +139,230 @@ class Fights:
         if runs.size == 0:
             return
         r = self.roster
-        stance = r.stance[who]
-        sword, off = self.weapon[runs, who], self.off[runs, who]
-        parries = self.uses[PARRY, runs, who]
+        pos = runs * self.m + who
+        uses = _flat(self.uses)
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        parries = uses[PARRY * self.size + pos]
         # H-DEF-3: one parry a wielded melee weapon, the first weapon's first
-        parry_ok = parries < (sword >= 0).astype(numpy.int64) + (off >= 0)
-        block_ok = self.shield[runs, who]
-        kind = numpy.where(
-            (stance == PARRY) & parry_ok,
-            PARRY,
-            numpy.where(((stance == PARRY) | (stance == BLOCK)) & block_ok, BLOCK, DODGE),
-        )
-        kind = numpy.where((stance == DODGE), DODGE, kind)
-        kind = numpy.where(stance == NONE, NONE, kind)
-        kind = numpy.where(self.out(runs, who), NONE, kind)
+        parry_ok = parries < (sword >= 0).view(numpy.int8) + (off >= 0).view(numpy.int8)
+        block_ok = _flat(self.shield)[pos]
+        choice = (r.stance[who] + 1) * 4 + parry_ok.view(numpy.int8) * 2 + block_ok.view(numpy.int8)
+        kind = _KIND[choice]
+        out = self.out(pos)
+        if out.any():
+            kind[out] = NONE
         slot = numpy.maximum(numpy.where((parries == 0) & (sword >= 0), sword, off), 0)
-        c = numpy.where(
-            kind == PARRY,
-            r.weapon_c[who, slot],
-            numpy.where(kind == BLOCK, r.block_c[who], r.dodge_c[who]),
-        )
-        p = numpy.where(
-            kind == PARRY,
-            r.weapon_p[who, slot],
-            numpy.where(kind == BLOCK, r.block_p[who], r.dodge_p[who]),
-        )
-        physical = numpy.where(
-            kind == PARRY,
-            r.weapon_phys[who, slot],
-            numpy.where(kind == BLOCK, r.block_phys[who], r.dodge_phys[who]),
-        )
-        repeat = numpy.where(
-            kind == DODGE,
-            self.uses[DODGE, runs, who],
-            numpy.where(kind == BLOCK, self.uses[BLOCK, runs, who], 0),
-        )
-        c = c - REPEAT * repeat - ONGOING * self.ongoing[runs, who] - PRONE * self.prone[runs, who]
+        # the defence's code (a kind with no roll reads the dodge's numbers, unused)
+        parry = kind == PARRY
+        code = who * r.codes + numpy.where(parry, 2 + slot, numpy.maximum(kind, 0))
+        repeat = numpy.where(parry, 0, uses[numpy.maximum(kind, 0) * self.size + pos])
+        c = r.defence_c[code] - REPEAT * repeat
+        c -= ONGOING * _flat(self.ongoing)[pos] + PRONE * _flat(self.prone)[pos]
         rolling = kind != NONE
-        raw = numpy.zeros(runs.size, dtype=numpy.int64)
-        d6 = numpy.zeros(runs.size, dtype=numpy.int64)
-        if rolling.any():
-            raw[rolling], d6[rolling] = self.roll(runs[rolling], c[rolling])
-        self.kind[runs, who] = kind
-        self.result[runs, who] = raw + p
-        self.d6[runs, who] = d6
-        self.failed[runs, who] = physical & (raw < self.fatigue[runs, who])
+        if rolling.all():
+            raw, d6 = self.roll(runs, c)
+        else:
+            raw = numpy.zeros(runs.size, dtype=numpy.int64)
+            d6 = numpy.zeros(runs.size, dtype=numpy.int64)
+            if rolling.any():
+                raw[rolling], d6[rolling] = self.roll(runs[rolling], c[rolling])
+        _flat(self.kind)[pos] = kind
+        _flat(self.result)[pos] = raw + r.defence_p[code]
+        _flat(self.d6)[pos] = d6
+        _flat(self.failed)[pos] = r.defence_phys[code] & (raw < _flat(self.fatigue)[pos])
 
     # -- one attack ----------------------------------------------------------------
 
     def attack(self, runs: Ints, who: Ints, target: Ints) -> None:
         """H-ATK-2: one roll for each weapon wielded, the sword hand's first, while the
         target lives."""
-        sword, off = self.weapon[runs, who], self.off[runs, who]
+        pos = runs * self.m + who
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
         self.strike(runs, who, target, numpy.where(sword >= 0, sword, off))
-        again = (sword >= 0) & (off >= 0) & ~self.dead[runs, target]
+        again = (sword >= 0) & (off >= 0)
         if again.any():
+            again &= ~_flat(self.dead)[runs * self.m + target]
             self.strike(runs[again], who[again], target[again], off[again])
 
     def strike(self, runs: Ints, who: Ints, target: Ints, slot: Ints) -> None:
         """H-ATK-3..5: one weapon roll against the target's pre-rolled defence."""
-        r = self.roster
-        c = r.weapon_c[who, slot] - PRONE * self.prone[runs, who]
+        if runs.size == 0:
+            return
+        r, m = self.roster, self.m
+        pos = runs * m + who
+        weapon = who * r.k + slot
+        c = r.weapon_c.reshape(-1)[weapon] - PRONE * _flat(self.prone)[pos]
         raw, d6 = self.roll(runs, c)
-        result = raw + r.weapon_p[who, slot]
-        physical = r.weapon_phys[who, slot]
-        failed = physical & (raw < self.fatigue[runs, who])  # H-FAT-1
-        self.tire(runs, who, d6, physical)
-        go = ~failed
-        runs, who, target, result, d6, slot = (
-            runs[go],
-            who[go],
-            target[go],
-            result[go],
-            d6[go],
-            slot[go],
-        )
-        kind = self.kind[runs, target]
-        defends = (kind != NONE) & ~self.out(runs, target) & ~self.dazed[runs, target]
-        hit = ~defends.copy()
+        result = raw + r.weapon_p.reshape(-1)[weapon]
+        physical = r.weapon_phys.reshape(-1)[weapon]
+        failed = physical & (raw < _flat(self.fatigue)[pos])  # H-FAT-1
+        self.tire(pos, who, d6, physical)
+        if failed.any():
+            go = ~failed
+            runs, target, result, d6, weapon = (
+                runs[go],
+                target[go],
+                result[go],
+                d6[go],
+                weapon[go],
+            )
+        tpos = runs * m + target
+        kind = _flat(self.kind)[tpos]
+        defends = (kind != NONE) & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
+        hit = ~defends
         d = numpy.flatnonzero(defends)
         if d.size:
-            dr, dt, dk = runs[d], target[d], kind[d]
-            self.uses[dk, dr, dt] += 1
+            dr, dt, dpos = runs[d], target[d], tpos[d]
+            _flat(self.uses)[kind[d] * self.size + dpos] += 1
             # H-DEF-2, H-FAT-2: the used defence's d6 moves fatigue (whatever its ability)
-            self.tire(dr, dt, self.d6[dr, dt], numpy.ones(d.size, dtype=bool))
-            hit[d] = self.failed[dr, dt] | (result[d] > self.result[dr, dt])
+            self.tire(dpos, dt, _flat(self.d6)[dpos], None)
+            hit[d] = _flat(self.failed)[dpos] | (result[d] > _flat(self.result)[dpos])
             self.preroll(dr, dt)  # H-DEF-2: rolled again once used
-        if hit.any():
-            part = r.part_of_d6[d6[hit]]
-            self.hurt(runs[hit], target[hit], r.damage[who[hit], slot[hit]], part)
+        h = numpy.flatnonzero(hit)
+        if h.size:
+            damage = r.damage.reshape(-1)[weapon[h]]
+            self.hurt(runs[h], target[h], damage, r.part_of_d6[d6[h]])
 
     def hurt(self, runs: Ints, who: Ints, amount: Ints, part: Ints) -> None:
         """H-HP-1, H-HP-2: lose hit points; at 0 or fewer an injury and its effect."""
         r = self.roster
-        real = (amount > 0) & ~self.dead[runs, who]
-        runs, who, amount, part = runs[real], who[real], amount[real], part[real]
-        before = r.level(self.hp[runs, who])
-        hp = self.hp[runs, who] - amount
-        self.hp[runs, who] = hp
-        now = r.level(hp)
+        pos = runs * self.m + who
+        real = (amount > 0) & ~_flat(self.dead)[pos]
+        runs, pos, amount, part = runs[real], pos[real], amount[real], part[real]
+        hp = _flat(self.hp)
+        before = r.level(hp[pos])
+        hp[pos] -= amount
+        now = r.level(hp[pos])
         injured = r.injured[now]
-        runs, who, part = runs[injured], who[injured], part[injured]
+        if not injured.any():
+            return
+        runs, pos, part = runs[injured], pos[injured], part[injured]
         before, now = before[injured], now[injured]
         dies = r.dies_after[now] == 0
-        self._die(runs[dies], who[dies])
+        self._die(pos[dies])
         live = ~dies
-        runs, who, part, before, now = runs[live], who[live], part[live], before[live], now[live]
+        runs, pos, part, before, now = runs[live], pos[live], part[live], before[live], now[live]
         bit = 1 << part
-        new = (self.parts[runs, who] & bit) == 0
-        self.parts[runs, who] |= bit
+        parts = _flat(self.parts)
+        new = (parts[pos] & bit) == 0
+        parts[pos] |= bit
         effect = numpy.where(new, r.part_effect[part], NO_EFFECT)
-        self.dazed[runs[effect == DAZE], who[effect == DAZE]] = True
-        self.prone[runs[effect == FALL], who[effect == FALL]] = True
-        self.weapon[runs[effect == DROP_SWORD], who[effect == DROP_SWORD]] = -1
+        _flat(self.dazed)[pos[effect == DAZE]] = True
+        _flat(self.prone)[pos[effect == FALL]] = True
+        _flat(self.weapon)[pos[effect == DROP_SWORD]] = -1
         # the other arm drops the off-hand's weapon, else its shield (H-EFF-3)
         other = effect == DROP_OTHER
-        weapon_there = other & (self.off[runs, who] >= 0)
-        self.off[runs[weapon_there], who[weapon_there]] = -1
-        shield_there = other & ~weapon_there
-        self.shield[runs[shield_there], who[shield_there]] = False
+        weapon_there = other & (_flat(self.off)[pos] >= 0)
+        _flat(self.off)[pos[weapon_there]] = -1
+        _flat(self.shield)[pos[other & ~weapon_there]] = False
         worse = ~r.injured[before] | (r.level_high[now] < r.level_high[before])
-        runs, who, now = runs[worse], who[worse], now[worse]
-        self.injured_at[runs, who] = self.clock[runs]
-        knocked = r.unconscious_after[now] == 0
-        self._knock_out(runs[knocked], who[knocked])
+        runs, pos, now = runs[worse], pos[worse], now[worse]
+        _flat(self.injured_at)[pos] = self.clock[runs]
+        self._knock_out(pos[r.unconscious_after[now] == 0])
 
-    def _knock_out(self, runs: Ints, who: Ints) -> None:
-        self.unconscious[runs, who] = True
-        self.prone[runs, who] = True
-        self.kind[runs, who] = NONE
+    def _knock_out(self, pos: Ints) -> None:
+        _flat(self.unconscious)[pos] = True
+        _flat(self.prone)[pos] = True
+        _flat(self.kind)[pos] = NONE
 
-    def _die(self, runs: Ints, who: Ints) -> None:
-        self.dead[runs, who] = True
-        self._knock_out(runs, who)
+    def _die(self, pos: Ints) -> None:
+        _flat(self.dead)[pos] = True
+        self._knock_out(pos)
 
     # -- turns ---------------------------------------------------------------------
 
     def over(self, runs: Ints) -> Bools:
         """Whether at most one side still stands in each run."""
         r = self.roster
-        standing = ~(self.dead[runs] | self.unconscious[runs])
-        sides = numpy.zeros((runs.size, len(r.sides)), dtype=bool)
+        standing = ~(self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0))
+        sides = numpy.zeros(runs.size, dtype=numpy.int64)
         for s in range(len(r.sides)):
-            sides[:, s] = (standing & (r.side == s)[None, :]).any(axis=1)
-        return sides.sum(axis=1) <= 1  # type: ignore[no-any-return]
+            sides += standing[:, r.side == s].any(axis=1)
+        return sides <= 1
 
     def tick(self, runs: Ints) -> None:
         """H-HP-5: the dying clocks, at the end of each round (2 seconds)."""
         r = self.roster
-        lv = r.level(self.hp[runs])
-        elapsed = self.clock[runs][:, None] - self.injured_at[runs]
-        live = ~self.dead[runs] & r.injured[lv] & (self.injured_at[runs] >= 0)
+        injured_at = self.injured_at.take(runs, axis=0)
+        live = injured_at >= 0
+        if not live.any():
+            return
+        lv = r.level(self.hp.take(runs, axis=0))
+        elapsed = self.clock[runs][:, None] - injured_at
+        live &= ~self.dead.take(runs, axis=0) & r.injured[lv]
         dies_after, unc_after = r.dies_after[lv], r.unconscious_after[lv]
         die = live & (dies_after >= 0) & (elapsed >= dies_after)
-        faint = live & ~die & (unc_after >= 0) & (elapsed >= unc_after) & ~self.unconscious[runs]
+        faint = live & ~die & (unc_after >= 0) & (elapsed >= unc_after)
+        faint &= ~self.unconscious.take(runs, axis=0)
         ri, wi = numpy.nonzero(die)
-        self._die(runs[ri], wi)
+        self._die(runs[ri] * self.m + wi)
         ri, wi = numpy.nonzero(faint)
-        self._knock_out(runs[ri], wi)
+        self._knock_out(runs[ri] * self.m + wi)
 
     def advance(self, runs: Ints) -> None:
         """The next turn: skip the dead; a new round moves the clock and ticks."""
+        m = self.m
         moving = runs
-        for _ in range(self.roster.m + 1):
+        for _ in range(m + 1):
             if moving.size == 0:
                 return
-            self.index[moving] += 1
-            wrap = self.index[moving] >= self.roster.m
-            w = moving[wrap]
-            if w.size:
-                self.index[w] = 0
+            index = self.index[moving] + 1
+            wrap = index >= m
+            if wrap.any():
+                index[wrap] = 0
+                w = moving[wrap]
                 self.round[w] += 1
                 self.clock[w] += 2
+                self.index[moving] = index
                 self.tick(w)
-            actor = self.order[moving, self.index[moving]]
-            moving = moving[self.dead[moving, actor]]
+            else:
+                self.index[moving] = index
+            actor = _flat(self.order)[moving * m + index]
+            moving = moving[_flat(self.dead)[moving * m + actor]]
 
     def stalled(self, runs: Ints) -> Bools:
         """Runs where nobody standing can attack or draw a weapon any more."""
         r = self.roster
-        able = ~(self.dead[runs] | self.unconscious[runs] | self.dazed[runs])
-        armed = (
-            (self.weapon[runs] >= 0)
-            | (self.off[runs] >= 0)
-            | (self.carried[runs] < r.kit_size[None, :])
-        )
-        return numpy.logical_not((able & armed).any(axis=1))
+        unable = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
+        unable |= self.dazed.take(runs, axis=0)
+        armed = self.weapon.take(runs, axis=0) >= 0
+        armed |= self.off.take(runs, axis=0) >= 0
+        armed |= self.carried.take(runs, axis=0) < r.kit_size[None, :]
+        return numpy.logical_not((armed & ~unable).any(axis=1))
 
     def turn(self, runs: Ints) -> None:
         """One turn in each of ``runs``, as MeleePolicy plays it."""
-        r = self.roster
-        who = self.order[runs, self.index[runs]]
+        r, m, size = self.roster, self.m, self.size
+        who = _flat(self.order)[runs * m + self.index[runs]]
+        pos = runs * m + who
         # start of the turn: H-DEF-3 uses restored, H-ACT-1 ongoing ends, H-FAT-2 window
-        self.uses[:, runs, who] = 0
-        self.ongoing[runs, who] = False
-        self.raised[runs, who] = False
-        able = ~self.out(runs, who) & ~self.dazed[runs, who]
-        tired = able & (self.fatigue[runs, who] >= r.base[who] + BREATHER_GAP)
-        armed = (self.weapon[runs, who] >= 0) | (self.off[runs, who] >= 0)
-        attacks = able & ~tired & armed
-        draws = able & ~tired & ~armed & (self.carried[runs, who] < r.kit_size[who])
+        uses = _flat(self.uses)
+        uses[pos] = 0
+        uses[size + pos] = 0
+        uses[2 * size + pos] = 0
+        _flat(self.ongoing)[pos] = False
+        _flat(self.raised)[pos] = False
+        able = ~self.out(pos) & ~_flat(self.dazed)[pos]
+        tired = able & (_flat(self.fatigue)[pos] >= r.base[who] + BREATHER_GAP)
+        armed = (_flat(self.weapon)[pos] >= 0) | (_flat(self.off)[pos] >= 0)
+        fresh = able & ~tired
+        attacks = fresh & armed
+        draws = fresh & ~armed
+        if draws.any():
+            draws &= _flat(self.carried)[pos] < r.kit_size[who]
         # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
         b = numpy.flatnonzero(tired)
         if b.size:
-            br, bw = runs[b], who[b]
-            self.fatigue[br, bw] = numpy.maximum(r.base[bw], self.fatigue[br, bw] - r.breather)
-            self.ongoing[br, bw] = True
+            bp, bw = pos[b], who[b]
+            fatigue = _flat(self.fatigue)
+            fatigue[bp] = numpy.maximum(r.base[bw], fatigue[bp] - r.breather)
+            _flat(self.ongoing)[bp] = True
         d = numpy.flatnonzero(draws)
         if d.size:
-            dr, dw = runs[d], who[d]
-            self.weapon[dr, dw] = self.carried[dr, dw]
-            self.carried[dr, dw] += 1
+            dp = pos[d]
+            carried = _flat(self.carried)
+            _flat(self.weapon)[dp] = carried[dp]
+            carried[dp] += 1
         a = numpy.flatnonzero(attacks)
         if a.size:
             ar, aw = runs[a], who[a]
@@ -331,12 +370,12 @@ class Fights:
         two = attacks | draws  # these take a second action: the end of the turn
         self.actions[runs] += 1
         self.settle(runs[two])
-        second = runs[two & ~self.done[runs]]
+        going = ~self.done[runs]
+        second = runs[two & going]
         self.actions[second] += 1
-        ending = runs[~self.done[runs]]
+        ending, enders = runs[going], who[going]
         # the end of the turn: pre-roll the defence (H-DEF-2) and pass the turn on
-        enders = self.order[ending, self.index[ending]]
-        keep = ~self.out(ending, enders)  # the dazed too, though they cannot use it
+        keep = ~self.out(ending * m + enders)  # the dazed too, though they cannot use it
         self.preroll(ending[keep], enders[keep])
         self.advance(ending)
         self.settle(ending)
@@ -351,12 +390,13 @@ class Fights:
     def target(self, runs: Ints, who: Ints) -> Ints:
         """MeleePolicy's target: the standing enemy with the weakest defence, ties by id."""
         r = self.roster
-        enemy = r.side[None, :] != r.side[who][:, None]
-        standing = ~(self.dead[runs] | self.unconscious[runs])
-        weak = (self.kind[runs] == NONE) | self.failed[runs] | self.dazed[runs]
-        value = numpy.where(weak, -(10**6), self.result[runs])
+        down = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
+        weak = self.kind.take(runs, axis=0) == NONE
+        weak |= self.failed.take(runs, axis=0)
+        weak |= self.dazed.take(runs, axis=0)
+        value = numpy.where(weak, -(10**6), self.result.take(runs, axis=0))
         key = value * (r.m + 1) + r.rank[None, :]
-        key = numpy.where(enemy & standing, key, numpy.iinfo(numpy.int64).max)
+        key[down | ~r.enemy.take(who, axis=0)] = numpy.iinfo(numpy.int64).max
         return numpy.argmin(key, axis=1)  # type: ignore[no-any-return]
 
     def finish_stalled(self, run: int) -> None:
@@ -422,9 +462,10 @@ class Fights:
             if runs.size == 0:
                 return self.outcomes()
             stuck = self.stalled(runs)
-            for run in runs[stuck]:
-                self.finish_stalled(int(run))
-            runs = runs[~stuck]
+            if stuck.any():
+                for run in runs[stuck]:
+                    self.finish_stalled(int(run))
+                runs = runs[~stuck]
             if runs.size:
                 self.turn(runs)
 

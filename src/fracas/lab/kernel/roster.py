@@ -69,6 +69,18 @@ class Roster:
         self.has_shield = numpy.array([c.shield is not None for c in people])
         self.block_c, self.block_p, self.block_phys = _defence(people, "block")
         self.dodge_c, self.dodge_p, self.dodge_phys = _defence(people, "dodge")
+        # Every defence a combatant can pre-roll as one code: dodge 0, block 1, the parry
+        # of kit slot j 2 + j; the numbers flat, at who * codes + code.
+        self.k, self.codes = k, 2 + k
+        self.defence_c, self.defence_p, self.defence_phys = (
+            numpy.column_stack([dodge, block, weapon]).reshape(-1)
+            for dodge, block, weapon in (
+                (self.dodge_c, self.block_c, self.weapon_c),
+                (self.dodge_p, self.block_p, self.weapon_p),
+                (self.dodge_phys, self.block_phys, self.weapon_phys),
+            )
+        )
+        self.enemy = self.side[None, :] != self.side[:, None]
         tables = state.tables
         parts = sorted(set(tables.body_parts.values()))
         self.part_of_d6 = numpy.array(
