@@ -274,6 +274,17 @@ def test_the_dying_clock_decides_a_fight_nobody_can_win_as_in_the_engine() -> No
     assert out.rounds == 151
 
 
+def test_the_state_arrays_stay_contiguous_for_their_flat_views() -> None:
+    # the kernel writes through flat views (reshape(-1)): a copy would lose the writes
+    f = Fights(Roster(build(duel())), numpy.random.SeedSequence(2).spawn(50), 2000)
+    f.begin()
+    f.play()
+    arrays = {**vars(f), **{f"streams.{k}": v for k, v in vars(f.streams).items()}}
+    for name, value in arrays.items():
+        if isinstance(value, numpy.ndarray):
+            assert value.flags.c_contiguous, name
+
+
 def test_results_do_not_depend_on_how_the_runs_are_split(monkeypatch: pytest.MonkeyPatch) -> None:
     spec = duel()
     seeds = numpy.random.SeedSequence(3).spawn(30)

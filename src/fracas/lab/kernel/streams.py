@@ -120,7 +120,7 @@ class Streams:
             turn = high >> _58
             out[j] = (x >> turn) | (x << ((-turn) & _63))
         self.high[runs], self.low[runs] = high, low
-        return (out.T >> _11).astype(numpy.float64) * _TO_UNIT
+        return (numpy.ascontiguousarray(out.T) >> _11).astype(numpy.float64) * _TO_UNIT
 
     def uniforms(self, runs: Ints) -> Floats:
         """One uniform for each of ``runs`` (distinct run indexes)."""
@@ -132,4 +132,4 @@ class Streams:
             self.next[again] = 0
             at = self.next[runs]
         self.next[runs] = at + 1
-        return self.buffer[runs, at]
+        return self.buffer.reshape(-1)[runs * BUFFER + at]  # type: ignore[no-any-return]
