@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy
@@ -476,17 +477,17 @@ class Fights:
         for s in range(len(r.sides)):
             counts[:, s] = standing[:, r.side == s].sum(axis=1)
         alive = (counts > 0).sum(axis=1)
-        winner = [
-            r.sides[w] if a == 1 else None
-            for w, a in zip(counts.argmax(axis=1), alive, strict=True)
-        ]
+        # the side left standing, else None (the last name)
+        names = [*r.sides, None]
+        who_won = numpy.where(alive == 1, counts.argmax(axis=1), len(r.sides))
+        winner = list(map(names.__getitem__, who_won.tolist()))
         parts = self.parts.copy()
         injuries = numpy.zeros_like(parts)
         while parts.any():
             injuries += parts & 1
             parts >>= 1
-        ids = r.ids
-        hp = [dict(zip(ids, row, strict=True)) for row in self.hp.tolist()]
-        hurt = [dict(zip(ids, row, strict=True)) for row in injuries.tolist()]
+        by_id = repeat(self.roster.ids)  # every row has one number a combatant
+        hp = list(map(dict, map(zip, by_id, self.hp.tolist())))
+        hurt = list(map(dict, map(zip, by_id, injuries.tolist())))
         rounds, actions = self.round.tolist(), self.actions.tolist()
         return list(map(Outcome, winner, rounds, hp, hurt, actions, self.capped.tolist()))
