@@ -51,7 +51,9 @@ class ChallengeTable:
 
     def draw(self, consistency: Ints, u: npt.NDArray[numpy.float64]) -> tuple[Ints, Ints]:
         """(raw, d6) for each consistency and uniform in [0, 1)."""
-        row = numpy.clip(consistency, -MAX_CONSISTENCY, MAX_CONSISTENCY) + MAX_CONSISTENCY
+        # numpy.clip's own overhead is more than this for a few thousand draws
+        row = numpy.minimum(numpy.maximum(consistency, -MAX_CONSISTENCY), MAX_CONSISTENCY)
+        row += MAX_CONSISTENCY
         v = row + u
         # the keys at or below v: those below its bin's start, and the bin's own key
         b = (v * GUIDE).astype(numpy.int64)
