@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from fracas.lab.kernel.streams import BUFFER, Streams, seed_words
+from fracas.lab.kernel.streams import BUFFER, REFILL, Streams, seed_words
 
 
 class Wider(numpy.random.SeedSequence):
@@ -31,7 +31,7 @@ def test_seed_words_are_generate_states() -> None:
         assert row.tolist() == seed.generate_state(4, numpy.uint64).tolist()
 
 
-@pytest.mark.parametrize("k", [1, BUFFER, 3 * BUFFER + 5])
+@pytest.mark.parametrize("k", [1, BUFFER, BUFFER + 1, BUFFER + 3 * REFILL + 5])
 def test_every_run_reads_its_own_generator_in_order(k: int) -> None:
     streams = Streams(SEEDS)
     runs = numpy.arange(len(SEEDS))

@@ -22,8 +22,11 @@ from collections.abc import Sequence
 import numpy
 import numpy.typing as npt
 
-#: Uniforms drawn ahead for each run (more are drawn when a long fight needs them).
+#: Uniforms drawn ahead for each run at the start: enough for most duels.
 BUFFER = 32
+#: Uniforms drawn again for a run that has read all its buffer (a few runs at a time,
+#: late in a batch, when each draw's cost is mostly NumPy's overhead a step).
+REFILL = 8
 
 Words = npt.NDArray[numpy.uint64]
 Ints = npt.NDArray[numpy.int64]
@@ -91,7 +94,8 @@ def _step(high: Words, low: Words, inc_high: Words, inc_low: Words) -> tuple[Wor
 
 
 class Streams:
-    """One PCG64 stream per run, read ahead in blocks of :data:`BUFFER` uniforms."""
+    """One PCG64 stream per run, read ahead: :data:`BUFFER` uniforms, then blocks of
+    :data:`REFILL` at the end of the run's buffer."""
 
     def __init__(self, seeds: Sequence[numpy.random.SeedSequence]) -> None:
         n = len(seeds)
@@ -105,16 +109,16 @@ class Streams:
         new_low = low + words[:, 1]
         high = high + words[:, 0] + (new_low < low).astype(numpy.uint64)
         self.high, self.low = _step(high, new_low, self.inc_high, self.inc_low)
-        self.buffer = self._draw(numpy.arange(n))
+        self.buffer = self._draw(numpy.arange(n), BUFFER)
         self.next = numpy.zeros(n, dtype=numpy.int64)
 
-    def _draw(self, runs: Ints) -> Floats:
-        """The next :data:`BUFFER` uniforms of each of ``runs``, as ``Generator.random``
-        gives them (XSL-RR output, its top 53 bits)."""
+    def _draw(self, runs: Ints, k: int) -> Floats:
+        """The next ``k`` uniforms of each of ``runs``, as ``Generator.random`` gives them
+        (XSL-RR output, its top 53 bits)."""
         high, low = self.high[runs], self.low[runs]
         inc_high, inc_low = self.inc_high[runs], self.inc_low[runs]
-        out = numpy.empty((BUFFER, runs.size), dtype=numpy.uint64)
-        for j in range(BUFFER):
+        out = numpy.empty((k, runs.size), dtype=numpy.uint64)
+        for j in range(k):
             high, low = _step(high, low, inc_high, inc_low)
             x = high ^ low
             turn = high >> _58
@@ -128,8 +132,8 @@ class Streams:
         spent = at >= BUFFER
         if spent.any():
             again = runs[spent]
-            self.buffer[again] = self._draw(again)
-            self.next[again] = 0
+            self.buffer[again, BUFFER - REFILL :] = self._draw(again, REFILL)
+            self.next[again] = BUFFER - REFILL
             at = self.next[runs]
         self.next[runs] = at + 1
         return self.buffer.reshape(-1)[runs * BUFFER + at]  # type: ignore[no-any-return]
