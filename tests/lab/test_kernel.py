@@ -206,6 +206,23 @@ def test_the_challenge_table_is_the_exact_distribution() -> None:
             assert abs(counts[key] - p * n) <= 1, (c, key)
 
 
+def test_the_guided_draw_is_the_plain_search() -> None:
+    table = kernel.challenge_table()
+    rng = numpy.random.default_rng(4)
+    c = rng.integers(-kernel.MAX_CONSISTENCY, kernel.MAX_CONSISTENCY + 1, 200_000)
+    u = rng.random(c.size)
+    # and the uniforms that fall exactly on a key, or on the edge of a guide bin
+    rows = numpy.floor(table.keys[:-1])
+    c = numpy.concatenate([c, rows - kernel.MAX_CONSISTENCY, c[:4096]]).astype(numpy.int64)
+    u = numpy.concatenate([u, table.keys[:-1] - rows, numpy.arange(4096) / kernel.GUIDE])
+    inside = c + kernel.MAX_CONSISTENCY + u < 2 * kernel.MAX_CONSISTENCY + 1  # C40's top
+    c, u = c[inside], u[inside]
+    at = numpy.searchsorted(table.keys, c + kernel.MAX_CONSISTENCY + u, side="right")
+    raw, d6 = table.draw(c, u)
+    assert (raw == table.raw[at]).all() and (d6 == table.d6[at]).all()
+    assert table.crowded.any()  # the searched bins are tested too
+
+
 def unarmed(hp: int = 4) -> dict[str, Any]:
     return setup([sheet("a", "n", hp=hp), sheet("b", "s", hp=hp)])
 
@@ -255,6 +272,17 @@ def test_the_dying_clock_decides_a_fight_nobody_can_win_as_in_the_engine() -> No
     rounds, actions, over = engine_play(enc, 2000)
     assert over and (out.rounds, out.actions, out.winner) == (rounds, actions, "s")
     assert out.rounds == 151
+
+
+def test_the_state_arrays_stay_contiguous_for_their_flat_views() -> None:
+    # the kernel writes through flat views (reshape(-1)): a copy would lose the writes
+    f = Fights(Roster(build(duel())), numpy.random.SeedSequence(2).spawn(50), 2000)
+    f.begin()
+    f.play()
+    arrays = {**vars(f), **{f"streams.{k}": v for k, v in vars(f.streams).items()}}
+    for name, value in arrays.items():
+        if isinstance(value, numpy.ndarray):
+            assert value.flags.c_contiguous, name
 
 
 def test_results_do_not_depend_on_how_the_runs_are_split(monkeypatch: pytest.MonkeyPatch) -> None:

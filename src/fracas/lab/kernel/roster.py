@@ -1,0 +1,141 @@
+"""What a setup fixes for the kernel: each combatant's numbers, as arrays, and the codes
+the kernel's state arrays hold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy
+import numpy.typing as npt
+
+from fracas.rules.heimr import combat
+from fracas.rules.heimr.state import Combatant, HeimrState, Shield, Weapon
+
+#: H-DEF-3 repeated defence, H-ACT-1 ongoing action, H-POS-1 prone: consistency penalties.
+REPEAT, ONGOING, PRONE = combat.REPEAT_PENALTY, combat.ONGOING_PENALTY, combat.PRONE_PENALTY
+
+# Defence kinds, as stored in the state arrays.
+NONE, DODGE, BLOCK, PARRY = -1, 0, 1, 2
+STANCES = {"dodge": DODGE, "block": BLOCK, "parry": PARRY, "none": NONE}
+# The injury effects the kernel models (H-HP-2).
+NO_EFFECT, DAZE, DROP_SWORD, DROP_OTHER, FALL = 0, 1, 2, 3, 4
+
+Ints = npt.NDArray[numpy.int64]
+Bools = npt.NDArray[numpy.bool_]
+
+
+class Roster:
+    """What the setup fixes: each combatant's numbers, as arrays (combatants in setup order)."""
+
+    def __init__(self, state: HeimrState) -> None:
+        people = list(state.combatants.values())
+        self.ids = [c.id for c in people]
+        self.m = m = len(people)
+        sides = sorted({c.side for c in people})
+        self.sides = sides
+        self.side = numpy.array([sides.index(c.side) for c in people])
+        self.rank = numpy.argsort(numpy.argsort(self.ids))  # ties go to the first id
+        self.hp = numpy.array([c.hp for c in people])
+        self.fatigue = numpy.array([c.fatigue for c in people])
+        self.base = numpy.array([combat.base_fatigue(state, c) for c in people])
+        self.max_fatigue = numpy.array([c.max_fatigue for c in people])
+        self.willpower = numpy.array([c.willpower for c in people])
+        self.dex = numpy.array([c.stats.attributes.get("dex", 0) for c in people])
+        self.stance = numpy.array([STANCES[c.stance] for c in people])
+        # each one's weapons: the sword hand's, the off-hand's, then those carried
+        kits = [
+            [w for w in [c.sword_hand, c.off_hand, *c.carried] if isinstance(w, Weapon)]
+            for c in people
+        ]
+        k = max(1, max(len(kit) for kit in kits))
+        self.weapon_c = numpy.zeros((m, k), dtype=numpy.int64)
+        self.weapon_p = numpy.zeros((m, k), dtype=numpy.int64)
+        self.weapon_phys = numpy.zeros((m, k), dtype=bool)
+        self.damage = numpy.zeros((m, k), dtype=numpy.int64)
+        for i, (c, kit) in enumerate(zip(people, kits, strict=True)):
+            for j, w in enumerate(kit):
+                ability = c.stats.abilities[w.ability]
+                self.weapon_c[i, j] = ability.consistency
+                self.weapon_p[i, j] = ability.potential + w.potential_bonus
+                self.weapon_phys[i, j] = c.stats.physical(ability)
+                self.damage[i, j] = w.damage
+        self.kit_size = numpy.array([len(kit) for kit in kits])
+        self.first_weapon = numpy.array([0 if c.sword_hand is not None else -1 for c in people])
+        held = [len(c.weapons()) for c in people]
+        self.first_off = numpy.array(
+            [n - 1 if c.off_hand is not None else -1 for c, n in zip(people, held, strict=True)]
+        )
+        self.first_carried = numpy.array(held)
+        self.has_shield = numpy.array([c.shield is not None for c in people])
+        self.block_c, self.block_p, self.block_phys = _defence(people, "block")
+        self.dodge_c, self.dodge_p, self.dodge_phys = _defence(people, "dodge")
+        # Every defence a combatant can pre-roll as one code: dodge 0, block 1, the parry
+        # of kit slot j 2 + j; the numbers flat, at who * codes + code.
+        self.k, self.codes = k, 2 + k
+        self.defence_c, self.defence_p, self.defence_phys = (
+            numpy.column_stack([dodge, block, weapon]).reshape(-1)
+            for dodge, block, weapon in (
+                (self.dodge_c, self.block_c, self.weapon_c),
+                (self.dodge_p, self.block_p, self.weapon_p),
+                (self.dodge_phys, self.block_phys, self.weapon_phys),
+            )
+        )
+        self.enemy = self.side[None, :] != self.side[:, None]
+        tables = state.tables
+        parts = sorted(set(tables.body_parts.values()))
+        self.part_of_d6 = numpy.array(
+            [0] + [parts.index(tables.body_parts[f]) for f in range(1, 7)]
+        )
+        self.part_effect = numpy.array([_injury_effect(tables.injury_effects, p) for p in parts])
+        self.breather = tables.fatigue.breather
+        # H-HP-1: the injury level by hit points, over a range wide enough for any blow.
+        self.hp_low = int(min(-64, self.hp.min() - 64))
+        span = range(self.hp_low, int(self.hp.max()) + 1)
+        levels = [tables.injury_level(h) for h in span]
+        self.injured = numpy.array([name is not None for name in levels])
+        high, unconscious, dies = [], [], []
+        for name in levels:
+            lv = tables.injury_levels[name] if name is not None else None
+            high.append(lv.highest if lv else 10**6)
+            unconscious.append(
+                -1
+                if lv is None or lv.unconscious_after_minutes is None
+                else 60 * lv.unconscious_after_minutes
+            )
+            dies.append(
+                -1 if lv is None or lv.dies_after_minutes is None else 60 * lv.dies_after_minutes
+            )
+        self.level_high = numpy.array(high)
+        self.unconscious_after = numpy.array(unconscious)
+        self.dies_after = numpy.array(dies)
+
+    def level(self, hp: Ints) -> Ints:
+        """Indexes into the level arrays for ``hp``."""
+        return numpy.clip(hp - self.hp_low, 0, len(self.injured) - 1)
+
+
+def _injury_effect(effects: Mapping[str, str], part: str) -> int:
+    """H-HP-2: what an injury to ``part`` does, as a code; Drop empties the hand of the
+    arm hit (the other arm's, or the sword hand for any other part, as the engine does)."""
+    name = effects.get(part)
+    if name == "Drop":
+        return DROP_OTHER if part == "other arm" else DROP_SWORD
+    return {"Daze": DAZE, "Fall": FALL}.get(name or "", NO_EFFECT)
+
+
+def _defence(people: list[Combatant], kind: str) -> tuple[Ints, Ints, Bools]:
+    cs, ps, phys = [], [], []
+    for c in people:
+        name, bonus = "Agility", 0
+        if kind == "block":
+            if not isinstance(c.shield, Shield):
+                cs.append(0)
+                ps.append(0)
+                phys.append(False)
+                continue
+            name, bonus = c.shield.ability, c.shield.potential_bonus
+        ability = c.stats.abilities[name]
+        cs.append(ability.consistency)
+        ps.append(ability.potential + bonus)
+        phys.append(c.stats.physical(ability))
+    return numpy.array(cs), numpy.array(ps), numpy.array(phys)
