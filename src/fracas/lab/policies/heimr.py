@@ -247,10 +247,10 @@ class DefaultPolicy:
     """Heimr's default tactical policy (see the module's docstring)."""
 
     name = "default"
-    #: The verbs it looks at on most turns, listed in one go (fracas.lab.legal); climbs
-    #: and jumps, a dozen candidates, are listed only on the turns it looks for them, and
-    #: a defence, a breather or standing up is asked of the rules as that one action.
-    verbs_together = frozenset({"attack", "end"})
+    #: The verbs it lists on most turns (fracas.lab.legal): its attacks. Climbs and jumps,
+    #: a dozen candidates, are listed only on the turns it looks for them; the end of the
+    #: turn, a defence, a breather or standing up is asked of the rules as that one action.
+    verbs_together = frozenset({"attack"})
     #: Whether it has any legal action is asked first of the end of its turn.
     probes = ("end",)
 
@@ -269,7 +269,7 @@ class DefaultPolicy:
         actor, people = acting(view, legal)
         me = people.get(actor)
         if me is None:
-            return first(legal, "end") or legal[0]
+            return one_of(legal, Action(actor, "end")) or legal[0]
         position = self._position = _position(view)
         spent = position is not None and _same(self._attacked.get(actor), position, 0)
         chosen = self._turn(view, legal, rng, actor, me, people, spent) or legal[0]
@@ -346,17 +346,17 @@ class DefaultPolicy:
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
         enemies = _enemies(me, people)
         if not enemies:
-            return first(legal, "end")
+            return one_of(legal, Action(actor, "end"))
         if _outnumbered(me, people, enemies):
             guard = self._hold_the_door(view, legal, me, enemies)
             if guard is not None:
                 return guard
             if str(me.get("guarding") or "").startswith("border:"):
-                return first(legal, "end")  # holding the door: let them come
+                return one_of(legal, Action(actor, "end"))  # holding the door: let them come
         step = self._close_in(view, legal, rng, me, enemies)
         if step is not None:
             return step
-        return first(legal, "end")
+        return one_of(legal, Action(actor, "end"))
 
     def _after_attacking(
         self,

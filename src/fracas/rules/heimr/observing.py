@@ -137,6 +137,9 @@ class SeenCombatant(Mapping[str, Any]):
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
+        got = self._got
+        if key in got:
+            return got[key]
         if key in SEEN or (self._full and key in OWN):
             return self[key]
         return default
