@@ -76,3 +76,37 @@ def test_an_unreachable_database_is_one_message(tmp_path: Path) -> None:
         Store.open(f"sqlite:///{tmp_path / 'a-file' / 'tables.db'}")
     with pytest.raises(StoreError, match="cannot open the store"):
         Store.open("nosuchdb://somewhere")
+
+
+def test_a_database_locked_past_the_wait_is_one_message_and_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holding SQLite's write lock longer than the store waits: the
+    change is refused with a message (not a database error), the table is as it was,
+    and the same change goes through once the lock is let go."""
+    import sqlite3
+
+    from fracas.rules.heimr.ruleset import HeimrRules
+    from fracas.table import encounterfile
+    from fracas.table import store as store_module
+    from fracas.table.table import Table
+
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "busy.db"
+    store = Store.open(f"sqlite:///{path}")
+    ruleset, setup, title = encounterfile.load(
+        Path(__file__).resolve().parents[2] / "examples/heimr/duel.yaml"
+    )
+    assert isinstance(ruleset, HeimrRules)
+    table = Table.start(store, "busy", ruleset, setup, title, seed=1)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer, holding the lock
+    try:
+        with pytest.raises(store_module.StoreBusy, match=r"busy with another writer for 0\.05 s"):
+            table.push("gm begin")
+        assert table.encounter.log == [] and table.head == 0
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    table.push("gm begin")
+    assert [a.action for a in Store.open(f"sqlite:///{path}").actions(table.id)] == ["gm begin"]

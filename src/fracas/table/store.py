@@ -50,10 +50,12 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 __all__ = [
+    "BUSY_TIMEOUT_MS",
     "DICE_MODES",
     "ActionRecord",
     "ConflictError",
     "Store",
+    "StoreBusy",
     "StoreError",
     "TableRecord",
     "default_url",
@@ -61,6 +63,9 @@ __all__ = [
 
 #: Longest table name: names appear in commands and URLs.
 MAX_NAME = 80
+#: How long a change waits for another process's write to finish (SQLite), in ms: many
+#: tables played at once through several server processes queue for the one writer.
+BUSY_TIMEOUT_MS = 20_000
 #: How a table's dice are thrown: by fracas, or physical dice whose faces are typed in.
 DICE_MODES = ("rolled", "typed")
 
@@ -71,6 +76,10 @@ class StoreError(ValueError):
 
 class ConflictError(StoreError):
     """Another writer changed the table first; reload it and try again."""
+
+
+class StoreBusy(StoreError):
+    """The database stayed locked by another writer (another process) too long."""
 
 
 class Base(DeclarativeBase):
@@ -211,9 +220,19 @@ class Store:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """One transaction: committed when the block ends, rolled back on any error."""
-        with self._sessions() as session, session.begin():
-            yield session
+        """One transaction: committed when the block ends, rolled back on any error. A
+        database another writer keeps locked longer than :data:`BUSY_TIMEOUT_MS` is
+        :class:`StoreBusy`, with nothing changed."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except OperationalError as err:
+            if not _busy(err):
+                raise
+            raise StoreBusy(
+                f"the store stayed busy with another writer for {BUSY_TIMEOUT_MS / 1000:g} s: "
+                "nothing was changed, try again"
+            ) from None
 
     # -- tables -----------------------------------------------------------------------
 
@@ -390,6 +409,12 @@ def _unknown(name: str, names: Sequence[str]) -> str:
     return f"{text}: there are no tables yet (start one with fracas play FILE)"
 
 
+def _busy(err: OperationalError) -> bool:
+    """Whether ``err`` is SQLite's lock held by another connection past the wait."""
+    text = str(err.orig).lower()
+    return "database is locked" in text or "database table is locked" in text
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -401,5 +426,5 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_MS)}")
     cursor.close()
