@@ -12,9 +12,9 @@ import pytest
 from tests.hidden.secrets import leaks, secrets
 from tests.table.test_rounds import NORTH, RAIDERS, WOLVES, scripted_round_1
 from tests.web.servers import running
-from tests.web.webtools import Web, error_of, text_of
+from tests.web.webtools import Web, error_of, text_of, version_of
 
-from fracas.table.rounds import Rounds
+from fracas.table.rounds import Rounds, live_refusal
 from fracas.table.seats import Seats
 from fracas.table.store import Store
 from fracas.table.table import Table
@@ -122,6 +122,33 @@ def test_a_link_never_shows_another_side_s_post_while_the_round_is_open(web: Web
             own = text_of(client.get(link).text)
             if looker in posted:
                 assert all(line in own for line in lines_of(POSTS[looker]))
+
+
+@pytest.mark.rule("HC-ROUND-1")
+def test_while_a_round_is_posted_a_link_that_may_act_posts_and_does_not_act(web: Web) -> None:
+    """A side's declarations during a posted round are its post: a link allowed to act
+    is refused a live action (with its text kept) and nothing is played; the game master
+    still acts; once the round is closed, nothing refuses the link."""
+    link = web.link("wolves", may_act=True)
+    player = web.client()
+    assert 'action="/p/' in player.get(link).text  # it may act: its action form
+    assert web.post("/gm/t/t/round/open")[0] == 303
+    head = web.store.table("t").head
+    page = player.get(link).text
+    assert f'action="{link}/act"' not in page  # while the round is posted, only its post
+    refused = player.post(
+        link + "/act", data={"action": "wolf attack brannoc", "version": str(version_of(page))}
+    )
+    assert refused.status_code == 409
+    assert error_of(refused.text, "action") == (
+        "round 1 is being played by post: post this side's declarations, resolved when "
+        "the game master closes the round (“wolf attack brannoc” was not played)"
+    )
+    assert 'id="not-now">Round 1 is being played by post' in page
+    assert web.store.table("t").head == head
+    assert live_refusal(Table.resume(web.store, "t"), None) is None  # the GM still acts
+    assert web.post("/gm/t/t/round/close", round=round_id(web.page()))[0] == 303
+    assert live_refusal(Table.resume(web.store, "t"), "wolves") is None
 
 
 @pytest.mark.rule("HC-ROUND-1")

@@ -64,6 +64,7 @@ __all__ = [
     "RoundError",
     "Rounds",
     "by_post",
+    "live_refusal",
     "plays_by_post",
     "results",
 ]
@@ -395,6 +396,21 @@ def by_post(table: Table) -> ByPost:
 
 def plays_by_post(table: Table) -> bool:
     return table.ruleset.id in BY_POST
+
+
+def live_refusal(table: Table, side: str | None) -> str | None:
+    """Why ``side`` may not act at ``table`` now, outside the round's posts: while a
+    posted round is open, a side's declarations are its post, resolved when the game
+    master closes the round (HC-ROUND-1); the game master still acts. ``None``: it may."""
+    if side is None or not plays_by_post(table):
+        return None
+    found = Rounds(table.store).current(table)
+    if found is None:
+        return None
+    return (
+        f"round {found.round} is being played by post: post this side's declarations, "
+        "resolved when the game master closes the round"
+    )
 
 
 def results(table: Table, fmt: str, round_: int | None = None) -> str | None:

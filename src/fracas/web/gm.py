@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from fracas.table import encounterfile
+from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seats
 from fracas.table.table import Table
 from fracas.web.deps import (
@@ -211,6 +212,9 @@ def act(
     with tables(request).hold(name) as table:
         if version != table.version:
             return again(status=409, errors={"action": ALREADY})
+        refused = live_refusal(table, side)
+        if refused is not None:
+            return again(status=409, errors={"action": refused}, typed=text)
         try:
             if table.store.dice_mode(table.id) == "typed":
                 push_with_faces(table, text, answers, side)

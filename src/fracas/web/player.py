@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seat
 from fracas.web.deps import Form, SideSeat, download, screen_json, table_version, tables
 from fracas.web.gm import act
@@ -55,6 +56,8 @@ def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLR
     status = extra.pop("status", 200)
     fragment = extra.pop("fragment", False)
     with tables(request).hold(seat.table) as table:
+        # While its round is posted, a side's declarations are its post, not actions.
+        refused = live_refusal(table, seat.side) if seat.may_act else None
         page = Page(
             kind="side",
             csrf="",
@@ -63,7 +66,8 @@ def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLR
             base=f"/p/{token}",
             poll_ms=request.app.state.poll_ms,
             physical=table.store.dice_mode(table.id) == "typed",
-            may_act=seat.may_act,
+            may_act=seat.may_act and refused is None,
+            not_now=refused,
             **extra,
         )
         return render_page(page, status=status, fragment=fragment)

@@ -55,6 +55,8 @@ class Page:
     typed: str = ""
     #: A refused post, given back to its textarea so that nothing typed is lost.
     draft: str = ""
+    #: Why a link that may act does not act now (its round is played by post).
+    not_now: str | None = None
 
 
 def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:
