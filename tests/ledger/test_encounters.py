@@ -105,3 +105,27 @@ def test_a_table_the_books_cannot_link_is_taken_back(
     with pytest.raises(LedgerError, match="deleted meanwhile"):
         ledger.start_encounter("ford", "duel-1", DUEL, seed=1)
     assert [t.name for t in ledger.store.tables()] == []
+
+
+def test_a_table_and_its_campaign_link_are_one_transaction(ledger: Ledger) -> None:
+    """A process killed between making the table and linking it cannot leave a table
+    outside the books: both are written by the one commit."""
+    from sqlalchemy import event
+
+    statements: list[str] = []
+
+    def seen(conn: object, cursor: object, text: str, *_: object) -> None:
+        statements.append(text.split()[0].upper())
+
+    event.listen(ledger.store.engine, "before_cursor_execute", seen)
+    commits: list[int] = []
+    event.listen(ledger.store.engine, "commit", lambda conn: commits.append(len(statements)))
+    try:
+        ledger.start_encounter("ford", "duel-2", DUEL, seed=1)
+    finally:
+        event.remove(ledger.store.engine, "before_cursor_execute", seen)
+    # No commit falls between the INSERT of the table and that of its link; one follows.
+    first, last = [i for i, s in enumerate(statements) if s == "INSERT"]
+    assert not [c for c in commits if first < c <= last]
+    assert [c for c in commits if c > last]
+    assert ledger.encounter("duel-2") == ("ford", None)

@@ -388,16 +388,13 @@ class Ledger:
         problems += ruleset.setup_problems(setup)
         if problems:
             raise LedgerError(_listed("the encounter", problems), problems)
-        table = Table.start(self.store, table_name, ruleset, setup, title, seed)
-        try:
-            with self.store.session() as s:
-                row = self._row(s, campaign)
-                s.add(EncounterRow(campaign_id=row.id, table_id=table.id, started=utc_now()))
-        except BaseException:
-            # Nothing is played on it yet: a table the books cannot link is taken back.
-            self.store.delete(table_name)
-            raise
-        return table
+
+        def link(s: Session, table_id: int) -> None:
+            row = self._row(s, campaign)
+            s.add(EncounterRow(campaign_id=row.id, table_id=table_id, started=utc_now()))
+
+        # The table and its link to the campaign are one transaction: both, or neither.
+        return Table.start(self.store, table_name, ruleset, setup, title, seed, then=link)
 
     def encounter(self, table_name: str) -> tuple[str, int | None] | None:
         """The campaign a table was started from and the entry that concluded it (``None``

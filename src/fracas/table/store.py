@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -237,32 +237,42 @@ class Store:
     # -- tables -----------------------------------------------------------------------
 
     def create(
-        self, name: str, ruleset: str, setup: dict[str, Any], title: str = "", dice: Any = None
+        self,
+        name: str,
+        ruleset: str,
+        setup: dict[str, Any],
+        title: str = "",
+        dice: Any = None,
+        then: Callable[[Session, int], None] | None = None,
     ) -> int:
-        """A new table; :class:`StoreError` if the name is taken or not a name."""
+        """A new table; :class:`StoreError` if the name is taken or not a name. ``then``
+        is called with the transaction and the new table's id, to store what belongs
+        with the table (its campaign's link): all of it is kept, or none."""
         check_name(name)
         now = utc_now()
-        try:
-            with self.session() as s:
-                row = TableRow(
-                    name=name,
-                    title=title,
-                    ruleset=ruleset,
-                    setup=setup,
-                    dice=dice,
-                    head=0,
-                    version=0,
-                    created=now,
-                    changed=now,
-                )
-                s.add(row)
+        with self.session() as s:
+            row = TableRow(
+                name=name,
+                title=title,
+                ruleset=ruleset,
+                setup=setup,
+                dice=dice,
+                head=0,
+                version=0,
+                created=now,
+                changed=now,
+            )
+            s.add(row)
+            try:
                 s.flush()
-                return row.id
-        except IntegrityError:
-            raise StoreError(
-                f"there is already a table called {name!r}: resume it with --table {name}, "
-                "or choose another name"
-            ) from None
+            except IntegrityError:
+                raise StoreError(
+                    f"there is already a table called {name!r}: resume it with --table {name}, "
+                    "or choose another name"
+                ) from None
+            if then is not None:
+                then(s, row.id)
+            return row.id
 
     def tables(self) -> list[TableRecord]:
         with self.session() as s:

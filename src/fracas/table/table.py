@@ -24,6 +24,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from fracas.engine import (
     Action,
     DiceSource,
@@ -76,11 +78,13 @@ class Table:
         setup: Mapping[str, Any],
         title: str = "",
         seed: int | None = None,
+        then: Callable[[Session, int], None] | None = None,
     ) -> Table:
-        """A new table in the store, before its first action."""
+        """A new table in the store, before its first action; ``then`` stores what
+        belongs with it in the same transaction (:meth:`Store.create`)."""
         encounter: Encounter[Any] = Encounter(ruleset, setup, RandomDice(seed))
         dice = _dice_state(encounter.dice)
-        store.create(name, ruleset.id, encounter.setup, title=title, dice=dice)
+        store.create(name, ruleset.id, encounter.setup, title=title, dice=dice, then=then)
         return cls(store, store.table(name), encounter)
 
     @classmethod
