@@ -143,24 +143,26 @@ class Ruleset(ABC, Generic[S]):
 
 class Parts(Mapping[str, Any]):
     """A mapping whose values are worked out when first read: ``parts`` maps each key to
-    the function giving its value (what :meth:`Ruleset.observe_lazily` may return).
+    the function giving its value, called with ``args`` (what
+    :meth:`Ruleset.observe_lazily` may return).
 
-    >>> seen = Parts({"round": lambda: 3, "big": lambda: 1 / 0})
+    >>> seen = Parts({"round": lambda n: n, "big": lambda n: n / 0}, 3)
     >>> seen["round"], list(seen)
     (3, ['round', 'big'])
     """
 
-    __slots__ = ("_got", "_parts")
+    __slots__ = ("_args", "_got", "_parts")
 
-    def __init__(self, parts: Mapping[str, Callable[[], Any]]) -> None:
+    def __init__(self, parts: Mapping[str, Callable[..., Any]], *args: Any) -> None:
         self._parts = parts
+        self._args = args
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
         try:
             return self._got[key]
         except KeyError:
-            found = self._got[key] = self._parts[key]()
+            found = self._got[key] = self._parts[key](*self._args)
             return found
 
     def get(self, key: str, default: Any = None) -> Any:

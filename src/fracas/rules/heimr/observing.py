@@ -177,6 +177,18 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
             )
         return found
 
+    def get(self, cid: str, default: Any = None) -> Any:
+        return self[cid] if cid in self._ids else default
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._ids
+
+    def values(self) -> list[SeenCombatant]:  # type: ignore[override]
+        return [self[cid] for cid in self._ids]
+
+    def items(self) -> list[tuple[str, SeenCombatant]]:  # type: ignore[override]
+        return [(cid, self[cid]) for cid in self._ids]
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 

@@ -457,40 +457,10 @@ class HeimrRules(Ruleset[HeimrState]):
     def observe(self, state: HeimrState, side: str | None) -> dict[str, Any]:
         """The game master sees everything; a side sees its own fully and others as a
         character would (:mod:`fracas.rules.heimr.observing`)."""
-        return {key: part() for key, part in self._parts(state, side, False).items()}
+        return {key: part(self, state, side, False) for key, part in _PARTS.items()}
 
     def observe_lazily(self, state: HeimrState, side: str | None) -> Mapping[str, Any]:
-        return Parts(self._parts(state, side, True))
-
-    def _parts(
-        self, state: HeimrState, side: str | None, lazy: bool
-    ) -> dict[str, Callable[[], Any]]:
-        """Each part of the observation, as the function that works it out; ``lazy``:
-        the combatants' fields too are worked out as they are read."""
-
-        def combatants() -> Mapping[str, Any]:
-            if lazy:
-                return observing.SeenCombatants(state, side)
-            return {
-                cid: observing.observe_one(state, c, side)
-                for cid, c in state.combatants.items()
-                if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
-            }
-
-        return {
-            "round": lambda: state.round,
-            "clock": lambda: state.clock,
-            "current": lambda: state.current,
-            "order": lambda: list(state.order),
-            "initiative": lambda: {
-                cid: result
-                for cid, result in state.initiative.items()
-                if side is None or state.combatants[cid].side == side
-            },
-            "clusters": lambda: [list(c) for c in state.clusters],
-            "battlefield": lambda: self._field_view(state),
-            "combatants": combatants,
-        }
+        return Parts(_PARTS, self, state, side, True)
 
     def _field_view(self, state: HeimrState) -> dict[str, Any]:
         """:func:`field_view`, worked out once per battlefield and the borders play has
@@ -508,6 +478,37 @@ class HeimrRules(Ruleset[HeimrState]):
                 known[1].clear()
             found = known[1][key] = field_view(state)
         return _copy_field_view(found)
+
+
+def _combatants(
+    rules: HeimrRules, state: HeimrState, side: str | None, lazy: bool
+) -> Mapping[str, Any]:
+    """Everyone ``side`` knows of; ``lazy``: each field worked out as it is read."""
+    if lazy:
+        return observing.SeenCombatants(state, side)
+    return {
+        cid: observing.observe_one(state, c, side)
+        for cid, c in state.combatants.items()
+        if side is None or hiding.hidden_from(c, side) != hiding.UNAWARE
+    }
+
+
+#: Each part of what a side observes, as the function working it out from the rules,
+#: the state, the side and whether the combatants' fields are read lazily.
+_PARTS: dict[str, Callable[[HeimrRules, HeimrState, str | None, bool], Any]] = {
+    "round": lambda rules, state, side, lazy: state.round,
+    "clock": lambda rules, state, side, lazy: state.clock,
+    "current": lambda rules, state, side, lazy: state.current,
+    "order": lambda rules, state, side, lazy: list(state.order),
+    "initiative": lambda rules, state, side, lazy: {
+        cid: result
+        for cid, result in state.initiative.items()
+        if side is None or state.combatants[cid].side == side
+    },
+    "clusters": lambda rules, state, side, lazy: [list(c) for c in state.clusters],
+    "battlefield": lambda rules, state, side, lazy: rules._field_view(state),
+    "combatants": _combatants,
+}
 
 
 def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:
