@@ -58,8 +58,16 @@ class Event:
     ) -> Event:
         """An event whose ``text`` is ``render()``, called when the text is first read.
         ``render`` must depend on nothing that changes after the event is made."""
-        event = cls(kind, "", {} if data is None else data, seen_by)
-        event.__dict__["text"] = render
+        event = object.__new__(cls)  # the fields as __init__ sets them, without its cost
+        event.__dict__.update(
+            kind=kind,
+            text=render,
+            data={} if data is None else data,
+            seen_by=seen_by,
+            detail=None,
+            outline=None,
+            outline_data={},
+        )
         return event
 
     def __getstate__(self) -> dict[str, Any]:

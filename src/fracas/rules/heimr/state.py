@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from fracas.engine.cloning import shallow
@@ -68,7 +69,12 @@ class Stats:
 
     def physical(self, ability: Ability) -> bool:
         """Whether a roll of ``ability`` is based on a physical attribute (H-FAT-1)."""
-        return any(self.groups.get(a) == "physical" for a in ability.attributes)
+        return not self._physical.isdisjoint(ability.attributes)
+
+    @cached_property
+    def _physical(self) -> frozenset[str]:
+        """The physical attributes (worked out once: every roll asks)."""
+        return frozenset(a for a, group in self.groups.items() if group == "physical")
 
 
 @dataclass
