@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Event:
     """One thing that happened, in words and in data."""
 
@@ -48,6 +48,28 @@ class Event:
     #: The data such a side gets instead of ``data``.
     outline_data: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(
+        self,
+        kind: str,
+        text: str,
+        data: Mapping[str, Any] | None = None,
+        seen_by: frozenset[str] | None = None,
+        detail: frozenset[str] | None = None,
+        outline: str | None = None,
+        outline_data: Mapping[str, Any] | None = None,
+    ) -> None:
+        # The fields set at once (a frozen dataclass's own init sets them one by one
+        # through object.__setattr__: events are made by the thousand in a simulation).
+        self.__dict__.update(
+            kind=kind,
+            text=text,
+            data={} if data is None else data,
+            seen_by=seen_by,
+            detail=detail,
+            outline=outline,
+            outline_data={} if outline_data is None else outline_data,
+        )
+
     @classmethod
     def deferred(
         cls,
@@ -58,16 +80,8 @@ class Event:
     ) -> Event:
         """An event whose ``text`` is ``render()``, called when the text is first read.
         ``render`` must depend on nothing that changes after the event is made."""
-        event = object.__new__(cls)  # the fields as __init__ sets them, without its cost
-        event.__dict__.update(
-            kind=kind,
-            text=render,
-            data={} if data is None else data,
-            seen_by=seen_by,
-            detail=None,
-            outline=None,
-            outline_data={},
-        )
+        event = cls(kind, "", data, seen_by)
+        event.__dict__["text"] = render
         return event
 
     def __getstate__(self) -> dict[str, Any]:
