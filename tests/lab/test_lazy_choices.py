@@ -121,3 +121,24 @@ def test_a_playouts_log_tells_where_it_stands() -> None:
     assert log.position()[0] is history and log.position()[1] == 1
     assert list(log.events_back(since=1)) == []
     assert list(log.events_back(since=0)) == list(log.events_back())
+
+
+def test_one_action_is_asked_of_the_rules_for_the_actor_only() -> None:
+    from fracas.lab.legal import Legal
+
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples/heimr/duel.yaml")
+    encounter = Encounter(ruleset, setup, RandomDice(1), record=False)
+    encounter.push(Action.parse("gm begin"))
+    actor = encounter.to_move
+    assert actor is not None
+    other = next(c for c in ruleset.combatant_ids(encounter.state) if c != actor)
+    legal = Legal(encounter, actor, probes=("end",))
+    assert bool(legal) and legal.listed(Action(actor, "end"))  # the probe answered
+    note = Action.parse("gm note text=hello")
+    assert encounter.is_legal(note) and legal.one(note) is None  # legal, not the actor's
+    assert legal.one(Action(other, "end")) is None
+    assert legal.one(Action(actor, "defend", "none")) == Action(actor, "defend", "none")
+    assert legal.one(Action(actor, "fly")) is None
+    everything = list(encounter.legal_actions(actor))
+    for action in everything:
+        assert legal.one(action) == action

@@ -53,7 +53,10 @@ class Legal(Sequence[Action]):
     def one(self, action: Action) -> Action | None:
         """``action`` if it is legal, else ``None``: from what is listed when its verb is,
         else by the rules' check of that one action (cheaper than listing the verb's
-        candidates, for a policy that knows the exact action it wants)."""
+        candidates, for a policy that knows the exact action it wants). Only the
+        actor's own actions are among these."""
+        if action.actor != self.actor:
+            return None
         if self._all is not None or action.verb in self._by_verb:
             return action if self.listed(action) else None
         ok = self._checked.get(action)
