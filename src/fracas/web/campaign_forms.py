@@ -82,7 +82,7 @@ def read_carry(ruleset: str, form: Mapping[str, Any]) -> tuple[dict[str, Any], d
             if text == "true":  # not dead is simply not carried
                 condition[name] = True
         elif kind == "names":
-            condition[name] = [n for n in text.replace(",", " ").split() if n][:20]
+            condition[name] = [n[:40] for n in text.replace(",", " ").split()][:20]
         else:
             condition[name] = text
     return condition, errors
