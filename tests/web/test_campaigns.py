@@ -10,7 +10,8 @@ import re
 import pytest
 from tests.web.webtools import EXAMPLES, Web, csrf_of
 
-from fracas.ledger import Ledger
+from fracas.ledger import Ledger, LedgerError
+from fracas.web.campaign_forms import carry_form, read_carry
 from fracas.yamlfile import parse_yaml
 
 DUEL = {"combatants": [{"character": "ylva", "square": "B2"}, {"character": "astrid"}]}
@@ -180,3 +181,126 @@ def test_an_encounter_concluded_from_the_table_page(web: Web) -> None:
     assert following.encounter.state.combatants["ylva"].hp == 1
     status, _ = web.post("/gm/t/duel-1/conclude", award="encounter")
     assert status == 400
+
+
+def carry_error(page: str, field: str) -> str:
+    return error(page, f"carry-{field}")
+
+
+@pytest.mark.rule("H-CHAR-5", "H-HP-1", "H-FAT-3")
+def test_what_a_character_carries_set_through_its_form_then_played(web: Web) -> None:
+    ledger = Ledger(web.store)
+    ledger.import_file("ford", EXAMPLES / "heimr" / "campaign.yaml")
+    page = web.gm.get("/gm/c/ford/character/ylva").text
+    form = page[
+        page.index('id="carry-form"') : page.index("</form>", page.index('id="carry-form"'))
+    ]
+    for field in ("hit_points", "fatigue", "dead"):
+        assert f'name="{field}"' in form
+    assert 'name="wound"' not in form and 'name="hp"' not in form  # Heimr's fields only
+    status, page = web.post("/gm/c/ford/character/ylva/carry", hit_points="2", fatigue="5")
+    assert status == 200
+    assert "ylva carries {&#39;hit_points&#39;: 2, &#39;fatigue&#39;: 5}" in page  # in the log
+    assert ledger.standing("ford").carried["ylva"] == {"hit_points": 2, "fatigue": 5}
+    shown = web.gm.get("/gm/c/ford/character/ylva").text
+    assert 'name="hit_points" value="2"' in shown and 'name="fatigue" value="5"' in shown
+    assert "error" not in shown.split('id="carry-form"')[1]  # nothing refused, no error shown
+    table = ledger.start_encounter("ford", "duel-1", DUEL, seed=1)
+    ylva = table.encounter.state.combatants["ylva"]
+    assert (ylva.hp, ylva.fatigue) == (2, 5)
+    astrid = table.encounter.state.combatants["astrid"]
+    assert astrid.hp == ledger.sheet("ford", "astrid")["hit_points"]  # carried nothing
+
+
+def test_a_bad_carried_value_is_refused_beside_its_field(web: Web) -> None:
+    ledger = Ledger(web.store)
+    ledger.import_file("ford", EXAMPLES / "heimr" / "campaign.yaml")
+    before = len(ledger.entries("ford"))
+    status, page = web.post(
+        "/gm/c/ford/character/ylva/carry", hit_points="two", fatigue="5", dead="maybe"
+    )
+    assert status == 400
+    assert carry_error(page, "hit_points") == "hit_points: a whole number, not 'two'"
+    assert carry_error(page, "dead") == "dead: true or false, not 'maybe'"
+    assert 'id="error-carry-fatigue"' not in page
+    assert 'name="hit_points" value="two"' in page and 'name="fatigue" value="5"' in page
+    assert len(ledger.entries("ford")) == before and "ylva" not in ledger.standing("ford").carried
+    status, page = web.post("/gm/c/ford/character/ylva/carry", fatigue="1.5")
+    assert status == 400 and "a whole number" in carry_error(page, "fatigue")
+    assert (
+        web.gm.post("/gm/c/ford/character/ylva/carry", data={"csrf": "forged"}).status_code == 403
+    )
+    assert web.post("/gm/c/ford/character/nobody/carry", hit_points="1")[0] == 404
+    assert len(ledger.entries("ford")) == before
+
+
+def test_a_carry_undone_cleared_and_a_dead_character_kept_out(web: Web) -> None:
+    ledger = Ledger(web.store)
+    ledger.import_file("ford", EXAMPLES / "heimr" / "campaign.yaml")
+    web.post("/gm/c/ford/character/ylva/carry", hit_points="-1")
+    assert ledger.standing("ford").carried["ylva"] == {"hit_points": -1}
+    status, page = web.post("/gm/c/ford/undo")
+    assert status == 200 and "undo: ylva carries" in page
+    assert "ylva" not in ledger.standing("ford").carried
+    web.post("/gm/c/ford/redo")
+    assert ledger.standing("ford").carried["ylva"] == {"hit_points": -1}
+    status, page = web.post("/gm/c/ford/character/ylva/carry", hit_points="3", clear="1")
+    assert status == 200 and "ylva carries nothing" in page
+    assert "ylva" not in ledger.standing("ford").carried
+    web.post("/gm/c/ford/character/astrid/carry", dead="true")
+    with pytest.raises(LedgerError, match="astrid is dead"):
+        ledger.start_encounter("ford", "duel-1", DUEL)
+
+
+@pytest.mark.rule("D-WOUND-1")
+def test_the_carry_form_has_each_ruleset_s_fields(web: Web) -> None:
+    web.post("/gm/campaigns/new", name="hvita", ruleset="heimr-classic")
+    ledger = Ledger(web.store)
+    sheet = {"name": "Brynja", "side": "n", "statistics": {"CS": 7, "A": 5, "K": 4, "C": 3, "W": 3}}
+    ledger.record("hvita", "create", "b", {"sheet": sheet})
+    page = web.gm.get("/gm/c/hvita/character/b").text
+    assert 'name="conditions"' in page and 'name="fatigue"' not in page
+    web.post("/gm/c/hvita/character/b/carry", hit_points="3", conditions="prone, blinded")
+    assert ledger.standing("hvita").carried["b"] == {
+        "hit_points": 3,
+        "conditions": ["prone", "blinded"],
+    }
+    diestep = carry_form("diestep", {"hp": 3, "wound": "badly"})
+    assert [(f.name, f.value) for f in diestep] == [("hp", "3"), ("wound", "badly"), ("dead", "")]
+    assert read_carry("diestep", {"wound": "grazed"})[1] == {
+        "carry.wound": "wound: badly or mortal, not 'grazed'"
+    }
+    assert [f.name for f in carry_form("tempo", None)] == ["hp", "dead"]
+    assert [f.name for f in carry_form("sides", None)] == ["dead"]
+
+
+@pytest.mark.rule("H-XP-1")
+def test_the_conclude_form_gives_its_mistakes_beside_their_fields(web: Web) -> None:
+    ledger = Ledger(web.store)
+    ledger.import_file("ford", EXAMPLES / "heimr" / "campaign.yaml")
+    ledger.start_encounter("ford", "duel-1", DUEL, seed=1)
+    page = web.page("duel-1")
+    assert 'name="group"' in page and 'value="divide"' in page
+    web.csrf = csrf_of(page)
+    status, page = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="two", xp_astrid="3")
+    assert status == 400
+    assert error(page, "conclude-xp_ylva") == "ylva: a whole number, not 'two'"
+    assert 'name="xp_ylva" size="4" value="two"' in page
+    assert 'name="xp_astrid" size="4" value="3"' in page
+    assert 'value="gm" checked' in page
+    divided = {"award": "divide", "xp": "9", "group": "party", "carry": "on"}
+    status, page = web.post("/gm/t/duel-1/conclude", **divided, characters="ylva nobody")
+    assert status == 400 and "no character 'nobody'" in error(page, "conclude-characters")
+    assert 'name="characters" size="30" value="ylva nobody"' in page
+    status, page = web.post("/gm/t/duel-1/conclude", **{**divided, "group": ""}, characters="ylva")
+    assert status == 400 and "name the group" in error(page, "conclude-group")
+    status, page = web.post("/gm/t/duel-1/conclude", **{**divided, "xp": "lots"}, characters="y")
+    assert status == 400 and "xp: a whole number" in error(page, "conclude-xp")
+    assert [e.kind for e in ledger.entries("ford")] == []
+    status, _ = web.post("/gm/t/duel-1/conclude", **divided, characters="ylva astrid")
+    assert status == 303
+    assert ledger.sheet("ford", "ylva")["xp"] == 4 and ledger.standing("ford").leftovers == {
+        "party": 1
+    }
+    status, page = web.post("/gm/t/duel-1/conclude", award="encounter")
+    assert status == 400 and "already concluded" in error(page, "conclude-conclude")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DEAD", "carried_out", "character_keys", "lay_carried", "xp_gained"]
+__all__ = ["DEAD", "carried_fields", "carried_out", "character_keys", "lay_carried", "xp_gained"]
 
 DEAD = "dead"
 
@@ -32,6 +32,18 @@ _FIELDS: dict[str, dict[str, str]] = {
 
 #: Classic conditions a combatant may start with (the setup refuses dying and fear).
 _CLASSIC_LASTING = ("dying", "fear")
+
+
+def carried_fields(ruleset: str) -> tuple[str, ...]:
+    """The fields a ruleset's carried condition may hold, as :func:`carried_out` writes them.
+
+    >>> carried_fields("heimr")
+    ('hit_points', 'fatigue', 'dead')
+    >>> carried_fields("sides")
+    ('dead',)
+    """
+    lasting = ("conditions",) if ruleset == "heimr-classic" else ()
+    return (*_FIELDS.get(ruleset, {}), *lasting, DEAD)
 
 
 def character_keys(setup: Mapping[str, Any]) -> dict[str, str]:

@@ -3,8 +3,9 @@
 Campaigns (list, new, import by upload, export), a campaign's characters and its log with
 undo and redo, a character form generated from the ruleset's sheet model (errors next to
 their fields), a sheet as it stood on a date, forms for awards, training, raises and
-permissions, spending and restoring; and on a table started from a campaign, the form
-that concludes it. Every form carries the GM's CSRF token (:mod:`fracas.web.deps`).
+permissions, spending and restoring, what a character carries into the next encounter;
+and on a table started from a campaign, the form that concludes it. Every form carries
+the GM's CSRF token (:mod:`fracas.web.deps`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from fracas.ledger import Ledger, LedgerError
 from fracas.ledger.books import books, ruleset_ids
 from fracas.ledger.text import describe, parse_date
 from fracas.table.table import Table
+from fracas.web.campaign_forms import carry_form, conclude_errors, read_award, read_carry
 from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf
 from fracas.web.render import ENV
 from fracas.web.sheetform import read_sheet, sheet_fields, shown
@@ -45,18 +47,22 @@ def _see(path: str) -> RedirectResponse:
 
 def _linked(table: Table) -> dict[str, Any] | None:
     """For the table page's conclude form: the campaign a table was started from."""
-    ledger = Ledger(table.store)
-    found = ledger.encounter(table.name)
+    return _link(Ledger(table.store), table.name)
+
+
+def _link(ledger: Ledger, table: str) -> dict[str, Any] | None:
+    found = ledger.encounter(table)
     if found is None:
         return None
     campaign, concluded = found
     preview: dict[str, Any] = {}
     if concluded is None:
         try:
-            preview = ledger.conclusion(table.name)[1]
+            preview = ledger.conclusion(table)[1]
         except (LedgerError, ValueError) as err:
             preview = {"error": str(err)}
-    return {"campaign": campaign, "concluded": concluded, "preview": preview}
+    ruleset = ledger.info(campaign).ruleset
+    return {"campaign": campaign, "concluded": concluded, "preview": preview, "ruleset": ruleset}
 
 
 ENV.globals["campaign_link"] = _linked
@@ -285,7 +291,9 @@ def _character(
     new: bool = False,
     form: Mapping[str, Any] | None = None,
     at: str = "",
+    carry: Mapping[str, Any] | None = None,
 ) -> HTMLResponse:
+    """The character's page; ``form`` and ``carry``: what was typed in a refused form."""
     ledger = _ledger(request)
     try:
         info = ledger.info(name)
@@ -295,6 +303,7 @@ def _character(
     values = {f.name: shown(f, sheet) for f in fields}
     if form is not None:
         values.update({f.name: str(form.get(f.name, "")) for f in fields})
+    carried = ledger.standing(name).carried.get(key) if key else None
     return _render(
         "campaign_character.html",
         status,
@@ -306,7 +315,8 @@ def _character(
         errors=errors or {},
         new=new,
         at=at,
-        carried=ledger.standing(name).carried.get(key) if key else None,
+        carried=carried,
+        carry=carry_form(info.ruleset, carried, carry) if key and not new else [],
     )
 
 
@@ -364,6 +374,27 @@ def character_save(request: Request, name: str, csrf: GmAuth, form: Form) -> Res
     )
 
 
+@campaigns_router.post("/c/{name}/character/{key}/carry", response_class=HTMLResponse)
+def character_carry(request: Request, name: str, key: str, csrf: GmAuth, form: Form) -> Response:
+    """What the character carries into the next encounter (a "carry" entry; clear: none)."""
+    check_csrf(request, form, csrf)
+    ledger = _ledger(request)
+    try:
+        info = ledger.info(name)
+        sheet = ledger.sheet(name, key)
+    except LedgerError as err:
+        raise HTTPException(404, str(err)) from None
+    condition, errors = ({}, {}) if form.get("clear") else read_carry(info.ruleset, form)
+    if not errors:
+        try:
+            entry = ledger.record(name, "carry", key, {"condition": condition})
+        except LedgerError as err:
+            errors["carry"] = str(err)
+    if errors:
+        return _character(request, name, key, csrf, sheet, 400, errors, carry=form)
+    return _campaign(request, name, csrf, message=f"{entry.seq}. {describe(entry)}")
+
+
 def _by_field(err: LedgerError, names: set[str]) -> dict[str, str]:
     """The rules' problems by the form field they belong to (the rest under the form)."""
     errors: dict[str, str] = {}
@@ -380,21 +411,27 @@ def _by_field(err: LedgerError, names: set[str]) -> dict[str, str]:
 
 @campaigns_router.post("/t/{table}/conclude", response_class=HTMLResponse)
 def conclude(request: Request, table: str, csrf: GmAuth, form: Form) -> Response:
+    """The end of a table's encounter in its campaign's books; a refusal gives the form
+    back with each mistake beside its field and what was typed."""
     check_csrf(request, form, csrf)
     ledger = _ledger(request)
-    award: dict[str, int] | None = None
-    if form.get("award") == "gm":
-        award = {}
-        for key, value in form.items():
-            if key.startswith("xp_") and str(value).strip():
-                text = str(value).strip()
-                if not text.isdigit() or len(text) > 9:
-                    raise HTTPException(400, f"{key}: a whole number, not {text[:20]!r}")
-                award[key.removeprefix("xp_")] = int(text)
-    try:
-        entry = ledger.conclude(table, award, carry=form.get("carry") == "on")
-    except LedgerError as err:
-        raise HTTPException(400, str(err)) from None
+    award, errors = read_award(form)
+    if not errors:
+        try:
+            entry = ledger.conclude(table, award, carry=form.get("carry") == "on")
+        except LedgerError as err:
+            errors = conclude_errors(err, award)
     found = ledger.encounter(table)
-    campaign = found[0] if found else ""
-    return _see(f"/gm/c/{campaign}?concluded={entry.seq}")
+    if found is None:
+        raise HTTPException(404, f"the table {table[:80]!r} was not started from a campaign")
+    if errors:
+        return _render(
+            "campaign_conclude_page.html",
+            400,
+            csrf=csrf,
+            table=table,
+            link=_link(ledger, table),
+            errors=errors,
+            typed=form,
+        )
+    return _see(f"/gm/c/{found[0]}?concluded={entry.seq}")
