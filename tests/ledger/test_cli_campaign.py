@@ -101,7 +101,7 @@ def test_an_encounter_started_and_concluded_at_the_terminal(tmp_path: Path) -> N
     assert "encounter duel-1 concluded: ylva +4; carried: nothing" in out
     code, _, err = run("conclude", "duel-1")
     assert code == 2 and "already concluded" in err
-    assert "ylva carries {'hit_points': 2" in ok(
+    assert "ylva carries hit points 2, fatigue 5 into the next encounter" in ok(
         "carry", "ford", "ylva", "hit_points=2", "fatigue=5"
     )
     ok("start", "ford", "duel-2", str(EXAMPLES / "heimr" / "duel.yaml"))

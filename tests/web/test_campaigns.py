@@ -200,7 +200,7 @@ def test_what_a_character_carries_set_through_its_form_then_played(web: Web) -> 
     assert 'name="wound"' not in form and 'name="hp"' not in form  # Heimr's fields only
     status, page = web.post("/gm/c/ford/character/ylva/carry", hit_points="2", fatigue="5")
     assert status == 200
-    assert "ylva carries {&#39;hit_points&#39;: 2, &#39;fatigue&#39;: 5}" in page  # in the log
+    assert "ylva carries hit points 2, fatigue 5 into the next encounter" in page  # the log
     assert ledger.standing("ford").carried["ylva"] == {"hit_points": 2, "fatigue": 5}
     shown = web.gm.get("/gm/c/ford/character/ylva").text
     assert 'name="hit_points" value="2"' in shown and 'name="fatigue" value="5"' in shown
@@ -245,7 +245,7 @@ def test_a_carry_undone_cleared_and_a_dead_character_kept_out(web: Web) -> None:
     web.post("/gm/c/ford/redo")
     assert ledger.standing("ford").carried["ylva"] == {"hit_points": -1}
     status, page = web.post("/gm/c/ford/character/ylva/carry", hit_points="3", clear="1")
-    assert status == 200 and "ylva carries nothing" in page
+    assert status == 200 and "ylva carries nothing into the next encounter" in page
     assert "ylva" not in ledger.standing("ford").carried
     web.post("/gm/c/ford/character/astrid/carry", dead="true")
     with pytest.raises(LedgerError, match="astrid is dead"):

@@ -72,7 +72,9 @@ def describe(entry: Entry) -> str:
             amount = f" {p['amount']}" if "amount" in p else ""
             return f"{who} {verb}{amount} {str(p.get('what', '')).replace('_', ' ')}"
         case "carry":
-            return f"{who} carries {p.get('condition') or 'nothing'}"
+            condition = p.get("condition") or {}
+            carried = ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in condition.items())
+            return f"{who} carries {carried or 'nothing'} into the next encounter"
         case "conclude":
             carried = ", ".join(f"{k} {v}" for k, v in (p.get("carry") or {}).items() if v)
             award = p.get("award")
@@ -81,3 +83,16 @@ def describe(entry: Entry) -> str:
             )
             return f"encounter {p.get('table')} concluded: {xp}; carried: {carried or 'nothing'}"
     return f"{entry.kind} {who}".strip()
+
+
+def _value(value: Any) -> str:
+    """A carried value in words: a list joined, ``True`` as yes.
+
+    >>> _value(["prone", "stunned"]), _value(True), _value(2)
+    ('prone and stunned', 'yes', '2')
+    """
+    if isinstance(value, list):
+        return " and ".join(str(v) for v in value) or "none"
+    if value is True:
+        return "yes"
+    return str(value)
