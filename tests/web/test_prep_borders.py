@@ -139,6 +139,7 @@ def test_a_guarded_border_blocks_as_many_as_the_place_says(db_url: str) -> None:
         "Ford": {"borders": {"North bank": {"blocks": 3}, "South bank": {}}},
     }
     page = web.gm.get("/gm/prep/battlefields/ford?place=Ford").text
+    assert "<td>North bank (a guard blocks 3), South bank</td>" in page
     assert _value(page, "blocks.North bank") == "3" and _value(page, "blocks.South bank") == "1"
     page = web.gm.get("/gm/prep/battlefields/ford?place=North%20bank").text
     assert _value(page, "blocks.Ford") == "1"  # a guard on the north bank blocks one
