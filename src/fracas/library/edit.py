@@ -145,6 +145,13 @@ def _borders(spec: Mapping[str, Any]) -> Sequence[str] | Mapping[str, Any]:
     return found if isinstance(found, list | dict) else []
 
 
+def _plain(borders: Mapping[str, Any]) -> list[str] | dict[str, Any]:
+    """A place's borders as a plain list when none blocks other than 1."""
+    if all(spec in ({}, {"blocks": 1}) for spec in borders.values()):
+        return list(borders)
+    return dict(borders)
+
+
 def set_place(
     document: Mapping[str, Any],
     key: str,
@@ -152,9 +159,21 @@ def set_place(
     name: str,
     borders: Sequence[str],
     values: Mapping[str, Any],
+    blocks: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A named place of a free map (``key``: ``positions`` or ``regions``) added, or
-    ``old`` renamed and changed: its borders (both ways) and its own ``values``."""
+    ``old`` renamed and changed: its borders (both ways) and its own ``values``.
+
+    ``blocks`` (heimr-classic, HC-MOVE-2) gives each of the place's borders how many
+    enemies one guard standing in it holds back there (the other end keeps its own
+    count); a place whose borders all block 1 keeps the plain list form:
+
+    >>> doc = {"positions": {"bank": {"borders": {"ford": {"blocks": 3}}}}}
+    >>> set_place(doc, "positions", None, "ford", ["bank"], {}, {"bank": 2})["positions"]
+    {'bank': {'borders': {'ford': {'blocks': 3}}}, 'ford': {'borders': {'bank': {'blocks': 2}}}}
+    >>> set_place(doc, "positions", None, "ford", ["bank"], {}, {"bank": 1})["positions"]
+    {'bank': {'borders': {'ford': {'blocks': 3}}}, 'ford': {'borders': ['bank']}}
+    """
     doc = copy.deepcopy(dict(document))
     places = doc.get(key)
     if isinstance(places, list):
@@ -177,7 +196,10 @@ def set_place(
         if "borders" in other_spec and not other_spec["borders"]:
             del other_spec["borders"]
     mine = _borders(spec)
-    if isinstance(mine, dict):
+    if blocks is not None:
+        counts = {b: blocks.get(b, 1) for b in borders}
+        spec["borders"] = _plain({b: {} if n == 1 else {"blocks": n} for b, n in counts.items()})
+    elif isinstance(mine, dict):
         spec["borders"] = {b: mine.get(b, {}) for b in borders}
     else:
         spec["borders"] = list(borders)

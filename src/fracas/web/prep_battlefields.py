@@ -3,7 +3,7 @@ clicked to edit), an editor of named places for the free maps, import and export
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,7 @@ from fracas.web.prep import (
     read_upload,
     yaml_download,
 )
-from fracas.yamlfile import CampaignError
+from fracas.yamlfile import CampaignError, KeyPath
 
 __all__ = ["battlefields_router"]
 
@@ -194,6 +194,7 @@ def _editor(
         spots=spots,
         places=places,
         editing=editing,
+        guarded=record.ruleset in GUARDED,
         errors=errors or {},
         message=message,
         campaigns=Ledger(library.store).campaigns(),
@@ -241,16 +242,19 @@ def _save(
     names: Sequence[str],
     done: str,
     aliases: Mapping[str, str] | None = None,
+    where: Callable[[KeyPath], KeyPath] | None = None,
     **changes: Any,
 ) -> Response:
-    """Store ``document`` (or answer with the panel again, each mistake by its field)."""
+    """Store ``document`` (or answer with the panel again, each mistake by its field;
+    ``where`` may lengthen a problem's path to end in its field's name)."""
     version = read_version(form)
     if version is None:
         return _editor(request, csrf, name, editing, 400, {"form": "the form has no version"})
     try:
         library_of(request).save_battlefield(name, document, version, **changes)
     except Invalid as err:
-        errors = field_errors(err.problems, names, aliases)
+        problems = [(where(path), text) for path, text in err.problems] if where else err.problems
+        errors = field_errors(problems, names, aliases)
         return _editor(request, csrf, name, editing, 400, errors)
     except ConflictError as err:
         return _editor(request, csrf, name, editing, 409, {"form": str(err)})
@@ -349,7 +353,16 @@ async def battlefield_square(request: Request, name: str, csrf: GmAuth) -> Respo
     return _save(request, csrf, name, form, document, editing, [*SQUARE_FIELDS, "square"], "")
 
 
-BORDER_FIELDS = ["between", "preset", "climb", "closed", "one_way_from"]
+BORDER_FIELDS = [
+    "between",
+    "preset",
+    "climb",
+    "closed",
+    "limit",
+    "cr",
+    "toughness",
+    "one_way_from",
+]
 
 
 @battlefields_router.post("/prep/battlefields/{name}/border", response_class=HTMLResponse)
@@ -362,6 +375,11 @@ def battlefield_border(request: Request, name: str, csrf: GmAuth, form: Form) ->
         "preset": str(form.get("preset", "")) or None,
         "climb": str(form.get("climb", "")) or None,
         "closed": closed,
+        # H-GRID-3: the border's own movement limit, crossing CR and toughness (each
+        # over its preset's); text is passed on for the ruleset's check to name.
+        "limit": _number(form.get("limit")),
+        "cr": _number(form.get("cr")),
+        "toughness": _number(form.get("toughness")),
         "one_way_from": str(form.get("one_way_from", "")) or None,
     }
     if not a or not b or a == b:
@@ -423,12 +441,46 @@ async def battlefield_place(request: Request, name: str, csrf: GmAuth) -> Respon
         else:
             values[f] = str(raw or "") or None
     borders = [str(b) for b in form.get("borders", []) if b != new]
-    document = edits.set_place(record.document, key, old, new, borders, values)
+    blocks = None
+    if record.ruleset in GUARDED:
+        blocks = {b: _number(form.get(f"blocks.{b}")) for b in borders}
+        blocks = {b: 1 if n is None else n for b, n in blocks.items()}
+    document = edits.set_place(record.document, key, old, new, borders, values, blocks)
     editing.values["name"] = new
     # A mistake the ruleset finds in the place as a whole is shown by its own fields.
     own = "modifiers" if any(f.startswith("modifiers.") for f in kind.place_fields) else "name"
     names = ["name", "borders", "modifiers", "cramped", "ground", new]
-    return _save(request, csrf, name, form, document, editing, names, "", aliases={new: own})
+    names += [f"blocks.{b}" for b in borders]
+    return _save(
+        request,
+        csrf,
+        name,
+        form,
+        document,
+        editing,
+        names,
+        "",
+        aliases={new: own},
+        where=lambda path: _blocks_field(path, new),
+    )
+
+
+#: The rulesets whose borders between places carry ``blocks`` (HC-MOVE-2).
+GUARDED = frozenset({"heimr-classic"})
+
+
+def _blocks_field(path: KeyPath, place: str) -> KeyPath:
+    """A problem's path ending in the form field of the edited ``place``'s border
+    ``blocks`` it is about.
+
+    >>> _blocks_field(("positions", "Ford", "borders", "Bank", "blocks"), "Ford")
+    ('positions', 'Ford', 'borders', 'Bank', 'blocks', 'blocks.Bank')
+    >>> _blocks_field(("positions", "Ford", "modifiers"), "Ford")
+    ('positions', 'Ford', 'modifiers')
+    """
+    if len(path) >= 5 and path[-1] == "blocks" and path[-3:-5:-1] == ("borders", place):
+        return (*path, f"blocks.{path[-2]}")
+    return path
 
 
 @battlefields_router.post("/prep/battlefields/{name}/delete", response_class=HTMLResponse)
