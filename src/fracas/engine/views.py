@@ -14,7 +14,7 @@ from typing import Any
 from fracas.engine.actions import Action
 from fracas.engine.encounter import Encounter
 from fracas.engine.events import Event
-from fracas.engine.ruleset import S
+from fracas.engine.ruleset import Parts, S
 
 #: The keys of an observed state that name combatants, which a side sees only if it
 #: sees the combatant: one name, a list of names, or a mapping from names.
@@ -76,69 +76,55 @@ def lazy_view(
     True
     """
     check_side(encounter, side)
-    return _LazyView(encounter, side, log)
+    return Parts(_LAZY_VIEW, _Looking(encounter, side, log))
 
 
-class _LazyView(Mapping[str, Any]):
-    """What :func:`lazy_view` gives."""
+class _Looking:
+    """One side looking at an encounter: what the parts of its lazy view are worked out
+    from, its observation and who is hidden from it each worked out once."""
 
-    _KEYS = ("ruleset", "side", "to_move", "over", "state", "log", "log_start")
+    __slots__ = ("_hidden", "_observed", "encounter", "log", "side")
 
     def __init__(self, encounter: Encounter[Any], side: str | None, log: Callable[[], Any]):
-        self._encounter = encounter
-        self._side = side
-        self._log = log
-        self._got: dict[str, Any] = {
-            "ruleset": encounter.ruleset.id,
-            "side": side,
-            "log_start": 0,
-        }
+        self.encounter = encounter
+        self.side = side
+        self.log = log
+        self._observed: Mapping[str, Any] | None = None
         self._hidden: set[str] | None = None
-        self._seen: Mapping[str, Any] | None = None
 
-    def _observed(self) -> Mapping[str, Any]:
-        if self._seen is None:
-            self._seen = self._encounter.ruleset.observe_lazily(self._encounter.state, self._side)
-        return self._seen
+    def observed(self) -> Mapping[str, Any]:
+        if self._observed is None:
+            enc = self.encounter
+            self._observed = enc.ruleset.observe_lazily(enc.state, self.side)
+        return self._observed
 
     def hidden(self) -> set[str]:
         """The combatants the game master sees and this side does not."""
         if self._hidden is None:
-            seen = self._observed()
-            self._hidden = set() if self._side is None else _hidden_from(self._encounter, seen)
+            seen = self.observed()
+            hidden = set() if self.side is None else _hidden_from(self.encounter, seen)
+            self._hidden = hidden
         return self._hidden
 
-    def __getitem__(self, key: str) -> Any:
-        got = self._got
-        if key in got:
-            return got[key]
-        enc, side = self._encounter, self._side
-        if key == "state":
-            seen = self._observed()
-            value: Any = seen if side is None else _SideState(seen, self.hidden)
-        elif key == "to_move":
-            mover = enc.to_move
-            value = None if side is not None and mover in self.hidden() else mover
-        elif key == "over":
-            value = enc.is_over()
-        elif key == "log":
-            value = self._log()
-        else:
-            raise KeyError(key)
-        got[key] = value
-        return value
+    def state(self) -> Mapping[str, Any]:
+        seen = self.observed()
+        return seen if self.side is None else _SideState(seen, self.hidden)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        return self[key] if key in self._KEYS else default
+    def to_move(self) -> str | None:
+        mover = self.encounter.to_move
+        return None if self.side is not None and mover in self.hidden() else mover
 
-    def __contains__(self, key: object) -> bool:
-        return key in self._KEYS
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._KEYS)
-
-    def __len__(self) -> int:
-        return len(self._KEYS)
+#: The parts of :func:`lazy_view`, as :func:`view` gives them.
+_LAZY_VIEW: dict[str, Callable[[_Looking], Any]] = {
+    "ruleset": lambda look: look.encounter.ruleset.id,
+    "side": lambda look: look.side,
+    "to_move": _Looking.to_move,
+    "over": lambda look: look.encounter.is_over(),
+    "state": _Looking.state,
+    "log": lambda look: look.log(),
+    "log_start": lambda look: 0,
+}
 
 
 class _SideState(Mapping[str, Any]):

@@ -347,12 +347,9 @@ class DefaultPolicy:
         enemies = _enemies(me, people)
         if not enemies:
             return one_of(legal, Action(actor, "end"))
-        if _outnumbered(me, people, enemies):
-            guard = self._hold_the_door(view, legal, me, enemies)
-            if guard is not None:
-                return guard
-            if str(me.get("guarding") or "").startswith("border:"):
-                return one_of(legal, Action(actor, "end"))  # holding the door: let them come
+        door = self._door(view, legal, actor, me, people, enemies)
+        if door is not None:
+            return door
         step = self._close_in(view, legal, rng, me, enemies)
         if step is not None:
             return step
@@ -370,12 +367,9 @@ class DefaultPolicy:
         for, only the free actions are left (guarding a door, jumping down to an enemy
         below), then the end of the turn."""
         enemies = _enemies(me, people)
-        if enemies and _outnumbered(me, people, enemies):
-            guard = self._hold_the_door(view, legal, me, enemies)
-            if guard is not None:
-                return guard
-            if str(me.get("guarding") or "").startswith("border:"):
-                return one_of(legal, Action(actor, "end"))
+        door = self._door(view, legal, actor, me, people, enemies) if enemies else None
+        if door is not None:
+            return door
         if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
             jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
             if jump is not None:
@@ -395,6 +389,27 @@ class DefaultPolicy:
         # At its base fatigue a breather does nothing: never two running, unless
         # fatigue is above any base the tables give (H-FAT-3).
         return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed_last(view, actor)
+
+    @classmethod
+    def _door(
+        cls,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+        enemies: Sequence[Mapping[str, Any]],
+    ) -> Action | None:
+        """The outnumbered side holds a door: guard it, or, guarding one, end the turn
+        and let them come; ``None`` when the actor has no door to hold."""
+        if not _outnumbered(me, people, enemies):
+            return None
+        guard = cls._hold_the_door(view, legal, me, enemies)
+        if guard is not None:
+            return guard
+        if str(me.get("guarding") or "").startswith("border:"):
+            return one_of(legal, Action(actor, "end"))
+        return None
 
     @staticmethod
     def _hold_the_door(
