@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from fracas.dice import DiceError
-from fracas.engine import savefile
+from fracas.engine import collector, savefile
 from fracas.engine.actions import Action, excerpt
 from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, ScriptedDice
 from fracas.engine.errors import EngineError, SaveError
@@ -290,6 +290,17 @@ class Encounter(Generic[S]):
         record no events is only read with ``replay_from_actions=True``: an import of a
         list of actions and their dice, with nothing to check the replay against.
         """
+        with collector.paused():  # everything the replay builds is kept
+            return cls._load(data, ruleset, dice, replay_from_actions)
+
+    @classmethod
+    def _load(
+        cls,
+        data: Mapping[str, Any],
+        ruleset: Ruleset[S],
+        dice: DiceSource | None,
+        replay_from_actions: bool,
+    ) -> Encounter[S]:
         data = savefile.check_version(data)
         data = migrate(data)
         savefile.check(data)
@@ -301,6 +312,7 @@ class Encounter(Generic[S]):
                 enc = cls(ruleset, setup, ScriptedDice())
             except EngineError as err:
                 raise SaveError(f"the save's setup does not start: {err}") from None
+            parsed: dict[str, Action] = {}  # a fight says the same actions again and again
             for n, raw in enumerate(log, 1):
                 if not isinstance(raw, Mapping) or not isinstance(raw.get("action"), str):
                     raise SaveError(f"log entry {n} is not an action with its dice and events")
@@ -308,7 +320,10 @@ class Encounter(Generic[S]):
                 scripted = ScriptedDice(faces)
                 enc.dice = scripted
                 try:
-                    enc._push_in_place(Action.parse(raw["action"]))
+                    action = parsed.get(raw["action"])
+                    if action is None:
+                        action = parsed[raw["action"]] = Action.parse(raw["action"])
+                    enc._push_in_place(action)
                 except (EngineError, DiceError) as err:
                     raise SaveError(f"{_entry(n, raw)} does not replay: {err}") from None
                 if scripted.remaining():
