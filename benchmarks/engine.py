@@ -7,7 +7,9 @@ which no change to fracas makes faster or slower.
 
 1. **Duels.** ``examples/heimr/duel.yaml`` played to its end by a policy that attacks
    when it can and otherwise ends its turn (:func:`attack_or_end`), from playout copies
-   of one start, each with its own seeded dice. Target: at least 750 duels a second.
+   of one start, each with its own seeded dice: the engine's own speed, with the
+   cheapest policy there is. (The issue's target, 750 duels a second with the default
+   policy on this machine, is measured by ``benchmarks/lab.py``.)
    The same duels are also timed as recorded encounters (log and undo kept), from a new
    encounter each, and with a policy listing every legal action first.
 2. **Every ruleset.** The first example encounter of each ruleset played by random
@@ -52,8 +54,6 @@ from report import write_section
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ROOT / "examples" / "heimr" / "duel.yaml"
 HEADING = "# Engine benchmarks"
-#: The duels a second the policy below must reach (ten times the engine before).
-DUELS_TARGET = 750
 LONG = 20_000
 MEMORY_TARGET_MB = 100
 LOAD_TARGET_S = 1.0
@@ -164,16 +164,11 @@ def duels(repeat: int, count: int, ref: float) -> list[Row]:
     ):
         best, median = best_of(repeat, functools.partial(cpu, job))
         per_duel = best / n
-        target = ""
-        if job is playouts:
-            met = "met" if 1 / per_duel >= DUELS_TARGET else "**missed**"
-            target = f">= {DUELS_TARGET}/s: {met}"
         rows.append(
             Row(
                 name,
                 f"{1 / per_duel:,.0f} duels/s ({n / median:,.0f} median)",
                 f"{per_duel / ref:.1f}x",
-                target,
             )
         )
     rows.append(

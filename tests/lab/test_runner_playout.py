@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -163,3 +164,13 @@ def test_the_view_a_policy_gets_is_the_engines_view(ruleset_id: str) -> None:
     play_out(encounter, policies, gm_policy(ruleset_id), numpy.random.default_rng(5), 12)
     for side in (None, *sorted(set(who.values()))):
         assert dict(LazyView(encounter, side)) == view(encounter, side)
+
+
+def _frozen() -> int:
+    return gc.get_freeze_count()
+
+
+def test_a_local_worker_keeps_the_collector_off_what_it_starts_with() -> None:
+    # fracas, imported, lives as long as the worker: the collector need not walk it.
+    with runner._pool(1) as pool:
+        assert pool.submit(_frozen).result(timeout=60) > 10_000

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -206,6 +207,18 @@ def batches(all_seeds: Sequence[SeedSequence], workers: int) -> list[list[SeedSe
 Progress = Callable[[int], None]
 
 
+def _worker_starts() -> None:
+    """A local worker process starting: everything it has now (fracas and its
+    libraries, imported) lives as long as it does, so the garbage collector is told
+    never to walk it again (``gc.freeze``): about 5% more duels a second."""
+    gc.collect()
+    gc.freeze()
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_starts)
+
+
 def run_local(
     spec: SimSpec,
     all_seeds: Sequence[SeedSequence],
@@ -223,7 +236,7 @@ def run_local(
                 progress(len(part))
         return out
     if pool is None:
-        with ProcessPoolExecutor(max_workers=workers) as own:
+        with _pool(workers) as own:
             return run_local(spec, all_seeds, progress, workers, own)
     results: dict[int, list[Outcome]] = {}
     pending: dict[Future[list[Outcome]], int] = {
@@ -255,7 +268,7 @@ def backend(workers: int = 1, dask: str | None = None) -> Iterator[Runner]:
     if workers <= 1:
         yield partial(run_local, workers=1)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with _pool(workers) as pool:
         yield partial(run_local, workers=workers, pool=pool)
 
 
