@@ -95,6 +95,13 @@ def test_a_negative_rating_needs_no_quotes() -> None:
     assert run_json("roll", "tempo", "pool", "-1", "--dice", "6,1,1,1,1,1,1,1")["result"] == -1
 
 
+def test_the_help_is_wrapped_by_the_terminal_not_where_the_source_breaks() -> None:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "240"})
+    assert result.exit_code == 0
+    lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
+    assert any("runs an encounter turn by turn (type 'help' at its prompt)" in li for li in lines)
+
+
 def test_the_console_script_runs() -> None:
     if not FRACAS.exists():
         pytest.skip(f"no console script at {FRACAS}")

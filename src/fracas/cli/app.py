@@ -15,14 +15,14 @@ from fracas import __version__
 #: Exit status for bad input, as for usage errors.
 BAD_INPUT = 2
 
-HELP = """\
-fracas: tabletop combat played by the rules, with exact odds and simulations.
-
-Start with the tracker: 'fracas play examples/heimr/duel.yaml' runs an encounter turn by
-turn (type 'help' at its prompt). Every table is kept in a store and resumes with
-'fracas play --table NAME'. Rule books: Heimr Tabletop RPG Core (heimr), Heimr Tabletop
-Rulebook (heimr-classic), and the sides, tempo and diestep rules.
-"""
+#: The top-level help: one line a paragraph, which the terminal wraps to its width.
+HELP = (
+    "fracas: tabletop combat played by the rules, with exact odds and simulations.\n\n"
+    "Start with the tracker: 'fracas play examples/heimr/duel.yaml' runs an encounter turn "
+    "by turn (type 'help' at its prompt). Every table is kept in a store and resumes with "
+    "'fracas play --table NAME'. Rule books: Heimr Tabletop RPG Core (heimr), Heimr "
+    "Tabletop Rulebook (heimr-classic), and the sides, tempo and diestep rules.\n"
+)
 
 app = typer.Typer(
     help=HELP,
