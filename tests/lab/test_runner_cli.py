@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from fracas.cli import app
 from fracas.lab import dask as lab_dask
-from fracas.lab import sweep
+from fracas.lab import runner, sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 DUEL = str(ROOT / "examples/heimr/duel.yaml")
@@ -111,12 +111,46 @@ def test_a_dask_address_that_does_not_answer_fails_at_once(
             "ylva.Sword and shield.consistency=-3..-2",
             "the cell ylva.Sword and shield.consistency=-3 does not start",
         ),
+        ("ylva.hit_points=1..5000000000", "does not parse"),  # a number of ten digits
+        ("ylva.hit_points=1..5000000", "5,000,000 values; a sweep varies one by 1,000"),
     ],
 )
 def test_a_sweep_refuses_what_does_not_parse(tmp_path: Path, vary: str, problem: str) -> None:
     code, _, stderr = run("sweep", DUEL, "--vary", vary, "--runs", "2", "--out", str(tmp_path))
     assert code == 2
     assert problem in stderr and len(stderr.strip().splitlines()) == 1
+
+
+def test_a_grid_of_too_many_cells_is_refused_before_any_run(tmp_path: Path) -> None:
+    code, _, stderr = run(
+        "sweep", DUEL, "--vary", "ylva.hit_points=1..200", "--vary", "ylva.Sword and "
+        "shield.potential=1..60", "--runs", "2", "--out", str(tmp_path / "grid"),
+    )  # fmt: skip
+    assert code == 2
+    assert "12,000 cells; a sweep has 10,000 at most" in stderr
+    assert not (tmp_path / "grid").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "problem"),
+    [
+        (["--runs", "100000000000"], "--runs"),
+        (["--runs", "2", "--workers", "500"], "--workers"),
+        (["--runs", "2", "--max-actions", "99999999"], "--max-actions"),
+        (["--runs", "2", "--dask", "local:900"], "900 workers: this machine runs 1 to"),
+    ],
+)
+def test_a_simulation_too_big_for_the_machine_is_refused(args: list[str], problem: str) -> None:
+    code, _, stderr = run("sim", DUEL, *args)
+    assert code == 2 and problem in stderr and "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("runs", [-1, runner.MAX_RUNS + 1])
+def test_the_library_bounds_runs_and_workers_too(runs: int) -> None:
+    with pytest.raises(ValueError, match="runs: a simulation plays 1 to 1,000,000"):
+        runner.seeds(1, runs)
+    with pytest.raises(ValueError, match="workers: this machine runs 1 to"):
+        runner.check_workers(runner.MAX_WORKERS + 1)
 
 
 def sweep_args(folder: Path) -> list[str]:

@@ -35,9 +35,13 @@ PolicyOption = Annotated[
         "defensive, default, heimr-melee, scripted:FILE); others play the default.",
     ),
 ]
-RunsOption = Annotated[int, typer.Option(min=1, help="How many times to play it.")]
+RunsOption = Annotated[
+    int, typer.Option(min=1, max=runner.MAX_RUNS, help="How many times to play it.")
+]
 SeedOption = Annotated[int, typer.Option(help="The seed: the same seed, the same results.")]
-WorkersOption = Annotated[int, typer.Option(min=1, help="Local worker processes.")]
+WorkersOption = Annotated[
+    int, typer.Option(min=1, max=runner.MAX_WORKERS, help="Local worker processes.")
+]
 DaskOption = Annotated[
     str | None,
     typer.Option(help="Run on Dask: a scheduler (tcp://host:8786) or local:N workers."),
@@ -47,7 +51,12 @@ EngineOption = Annotated[
     typer.Option(help="engine, kernel (vectorised, Heimr melee) or auto (kernel if it fits)."),
 ]
 MaxActionsOption = Annotated[
-    int, typer.Option(min=1, help="Stop a run after this many actions (counted as capped).")
+    int,
+    typer.Option(
+        min=1,
+        max=runner.MAX_ACTIONS,
+        help="Stop a run after this many actions (counted as capped).",
+    ),
 ]
 
 

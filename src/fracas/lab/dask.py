@@ -16,7 +16,7 @@ from typing import Any
 from numpy.random import SeedSequence
 
 from fracas.lab.playout import Outcome
-from fracas.lab.runner import Progress, SimSpec, batches, run_batch
+from fracas.lab.runner import Progress, SimSpec, batches, check_workers, run_batch
 
 #: Seconds to wait for a scheduler to answer.
 CONNECT_TIMEOUT = 3
@@ -31,8 +31,12 @@ def parse_address(address: str) -> tuple[str, int | str]:
     """
     if address.startswith("local:"):
         count = address.partition(":")[2]
-        if not count.isdigit() or int(count) < 1:
+        if not count.isdigit() or len(count) > 6 or int(count) < 1:
             raise ValueError(f"--dask {address}: local:N needs a number of workers, as local:2")
+        try:
+            check_workers(int(count))
+        except ValueError as err:
+            raise ValueError(f"--dask {address}: {err}") from None
         return "local", int(count)
     if "://" in address or ":" in address:
         return "remote", address

@@ -35,6 +35,7 @@ import hashlib
 import io
 import itertools
 import json
+import math
 import re
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,8 +49,11 @@ from fracas.lab.results import write_atomically
 from fracas.lab.runner import Progress, Runner, SimSpec, make_spec, seeds
 
 ALIASES = {"consistency": "trained_consistency", "potential": "trained_potential"}
-_RANGE = re.compile(r"^(-?\d+)\.\.(-?\d+)(?::(\d+))?$")
-_NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+_RANGE = re.compile(r"^(-?\d{1,9})\.\.(-?\d{1,9})(?::(\d{1,9}))?$")
+_NUMBER = re.compile(r"^-?\d{1,9}(\.\d{1,9})?$")
+#: The most values one --vary may take, and the most cells in a sweep.
+MAX_VALUES = 1_000
+MAX_CELLS = 10_000
 DATABASE = "sweep.sqlite"
 
 
@@ -77,16 +81,29 @@ def _values(text: str, raw: str) -> tuple[float, ...]:
     if m is not None:
         low, high, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
         if low <= high and step > 0:
-            return tuple(range(low, high + 1, step))
+            return _few(text, range(low, high + 1, step))
     elif raw and all(_NUMBER.match(p.strip()) for p in raw.split(",")):
         found = [float(p) if "." in p else int(p) for p in raw.split(",")]
         if len(set(found)) == len(found):
-            return tuple(found)
+            return _few(text, found)
     raise _fail(
         text,
         f"the range {raw!r} does not parse: write A..B (whole numbers, A <= B), "
         "A..B:STEP, or a list such as 1,2,5",
     )
+
+
+def _few(text: str, values: Sequence[float]) -> tuple[float, ...]:
+    if len(values) > MAX_VALUES:
+        raise _fail(text, f"{len(values):,} values; a sweep varies one by {MAX_VALUES:,} at most")
+    return tuple(values)
+
+
+def check_grid(varies: Sequence[Vary]) -> None:
+    """:class:`ValueError` for a grid of more than :data:`MAX_CELLS` cells."""
+    cells = math.prod(len(v.values) for v in varies)
+    if cells > MAX_CELLS:
+        raise ValueError(f"these --vary give {cells:,} cells; a sweep has {MAX_CELLS:,} at most")
 
 
 def parse_vary(text: str) -> Vary:
@@ -240,6 +257,7 @@ def cell_spec(
 
 def plan(spec: SimSpec, varies: Sequence[Vary]) -> dict[str, SimSpec]:
     """Every cell's checked spec, by cell key: a bad path or value fails before any run."""
+    check_grid(varies)
     paths = [resolve(v, spec.setup) for v in varies]
     return {cell_key(values): cell_spec(spec, varies, paths, values) for values in grid(varies)}
 
@@ -258,8 +276,8 @@ def run_sweep(
 
     ``on_cell(done, total)`` is called after each cell is stored.
     """
-    cells = list(grid(varies))
     specs = plan(spec, varies)
+    cells = list(grid(varies))
     store = Store(folder, fingerprint(spec, varies, runs, seed))
     with closing(store):
         done = store.done()
