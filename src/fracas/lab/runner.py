@@ -38,7 +38,7 @@ from fracas.table import encounterfile
 
 ENGINES = ("engine", "kernel", "auto")
 #: The most runs one simulation plays: every outcome is kept until the statistics are
-#: taken (about 1.5 KB a run), and a million gives a win rate to within 0.001.
+#: taken (about 1 KB a run), and a million gives a win rate to within 0.001.
 MAX_RUNS = 1_000_000
 #: The most local worker processes: more than a few a core only adds start-up time.
 MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
