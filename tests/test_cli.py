@@ -102,6 +102,16 @@ def test_the_help_is_wrapped_by_the_terminal_not_where_the_source_breaks() -> No
     assert any("runs an encounter turn by turn (type 'help' at its prompt)" in li for li in lines)
 
 
+def test_every_command_is_listed_on_one_line_when_the_terminal_is_wide() -> None:
+    # A command's summary is its docstring's first paragraph, broken where the source is.
+    for group in ([], ["campaign"], ["round"]):
+        result = runner.invoke(app, [*group, "--help"], env={"COLUMNS": "240"})
+        rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+        assert len(rows) > 3
+        continued = [row for row in rows if row[1:].startswith(" " * 8)]
+        assert not continued, continued
+
+
 def test_the_console_script_runs() -> None:
     if not FRACAS.exists():
         pytest.skip(f"no console script at {FRACAS}")

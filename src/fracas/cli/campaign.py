@@ -183,8 +183,10 @@ def character_(
     date: DateOption = None,
     db: DbOption = None,
 ) -> None:
-    """Add a character or replace its sheet (checked by the ruleset's sheet model): the
-    file holds the sheet, or a campaign file with this one character ('export --character')."""
+    """Add a character or replace its sheet, checked by the ruleset's sheet model.
+
+    The file holds the sheet, or a campaign file with this one character ('export
+    --character')."""
     sheet = _run(lambda: load_yaml(file)).data
     if isinstance(sheet, dict) and set(sheet) == {"characters"} and len(sheet["characters"]) == 1:
         sheet = next(iter(sheet["characters"].values()))
@@ -365,8 +367,10 @@ def start(
     seed: Annotated[int | None, typer.Option(help="Seed the dice.")] = None,
     db: DbOption = None,
 ) -> None:
-    """Start an encounter from the campaign's sheets as they stand (play it with
-    'fracas play --table TABLE', then 'fracas campaign conclude TABLE')."""
+    """Start an encounter from the campaign's sheets as they stand.
+
+    Play it with 'fracas play --table TABLE', then end it in the books with 'fracas
+    campaign conclude TABLE'."""
     data = _run(lambda: load_yaml(file)).data
     if not isinstance(data, dict):
         fail(f"{file}: an encounter file holds a mapping")
