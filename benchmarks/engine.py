@@ -342,7 +342,9 @@ def report(rows: list[Row], ref: float, seconds: float, args: argparse.Namespace
         "a thousand in which Python's garbage collector makes a full pass is slower. "
         "The save is `Encounter.dumps()`; "
         "loading replays every action, checks it, and compares the saved events with the "
-        "replayed ones. Undo keeps a whole state every 64 actions and for the last 16, "
+        "replayed ones, with the garbage collector paused (`fracas.engine.collector`: "
+        "all the replay builds is kept, and the collector's passes over it were nearly "
+        "half of the time). Undo keeps a whole state every 64 actions and for the last 16, "
         "and replays between.",
     ]
     return "\n".join(lines) + "\n"
