@@ -145,7 +145,7 @@ def test_a_simulation_too_big_for_the_machine_is_refused(args: list[str], proble
     assert code == 2 and problem in stderr and "Traceback" not in stderr
 
 
-@pytest.mark.parametrize("runs", [-1, runner.MAX_RUNS + 1])
+@pytest.mark.parametrize("runs", [0, runner.MAX_RUNS + 1])
 def test_the_library_bounds_runs_and_workers_too(runs: int) -> None:
     with pytest.raises(ValueError, match="runs: a simulation plays 1 to 1,000,000"):
         runner.seeds(1, runs)
