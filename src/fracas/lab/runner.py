@@ -64,7 +64,7 @@ class SimSpec:
 
 
 def seeds(seed: int, runs: int) -> list[SeedSequence]:
-    """One independent seed sequence per run; :class:`ValueError` beyond :data:`MAX_RUNS`."""
+    """One independent seed sequence per run; :class:`ValueError` unless 1 to :data:`MAX_RUNS`."""
     if not 1 <= runs <= MAX_RUNS:
         raise ValueError(f"{runs} runs: a simulation plays 1 to {MAX_RUNS:,} runs")
     return SeedSequence(seed).spawn(runs)
