@@ -85,10 +85,8 @@ def test_a_table_behind_applies_only_the_new_actions(tmp_path: Path, loads: list
     same_as_fresh(theirs)
 
 
-def test_an_undo_elsewhere_is_taken_back_without_a_replay(
-    tmp_path: Path, loads: list[int]
-) -> None:
-    ours, theirs, play = two_screens(tmp_path)
+def test_an_undo_elsewhere_is_taken_back_without_a_replay(tmp_path: Path, loads: list[int]) -> None:
+    ours, theirs, _ = two_screens(tmp_path)
     loads.clear()  # the other screen's resume
     for _ in range(3):
         theirs.undo()

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fracas.table import encounterfile
 from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seats
+from fracas.table.store import ConflictError
 from fracas.table.table import Table
 from fracas.web.deps import (
     ALREADY,
@@ -187,6 +188,8 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: 
             return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         try:
             done = table.undo() if how == "undo" else table.redo()
+        except ConflictError:  # another process changed the table first
+            return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         except ValueError as err:
             return draw_gm(request, name, csrf, status=400, errors={how: str(err)})
     return draw_gm(request, name, csrf, message=f"{how}: {done}")
@@ -222,6 +225,8 @@ def act(
                 table.push(text, side)
         except FacesNeeded as need:
             return again(pending=(text, need.answers, need.request), typed=text)
+        except ConflictError:  # another process changed the table first
+            return again(status=409, errors={"action": ALREADY}, typed=text)
         except ValueError as err:
             return again(status=400, errors={"action": str(err)}, typed=text)
     return RedirectResponse(_back(request), status_code=303)
