@@ -47,7 +47,7 @@ from fracas.engine import (
     view,
 )
 from fracas.engine.encounter import _same_events, _same_rolls
-from fracas.engine.views import check_side, offered
+from fracas.engine.views import check_side, offered, side_entry, side_log
 from fracas.rules import find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
@@ -58,6 +58,9 @@ from fracas.table.store import ActionRecord, Stamp, Store, StoreError, TableReco
 __all__ = ["Table", "TableError"]
 
 GM = "gm"
+#: How many log entries a side's screen looks back for each log line it shows, at most
+#: (entries a side sees nothing of show no line).
+LOOK_BACK_LINES = 4
 
 
 class TableError(ValueError):
@@ -347,12 +350,14 @@ class Table:
     # -- what each side sees ---------------------------------------------------------------
 
     def table_view(self, side: str | None, log_tail: int | None = None) -> TableView:
-        """What the presenter needs for ``side`` (``None``: the game master)."""
+        """What the presenter needs for ``side`` (``None``: the game master); with
+        ``log_tail``, only the log entries its last ``log_tail`` lines come from are built
+        (0 or ``None``: the whole log)."""
         side = self.check_side(side)
         enc = self.encounter
-        # Entries with nothing for this side show no line: look back further than asked.
-        seen = view(enc, side, None if not log_tail else 4 * log_tail)
-        start = seen["log_start"]
+        seen = view(enc, side, 0)  # the state only: the log is built below, from the end
+        start, seen["log"] = self._log_tail(side, log_tail or 0)
+        seen["log_start"] = start
         kwargs = {} if log_tail is None else {"log_tail": log_tail}
         return TableView(
             title=self.title,
@@ -365,6 +370,26 @@ class Table:
             note=self._note(side, seen),
             **kwargs,
         )
+
+    def _log_tail(self, side: str | None, lines: int) -> tuple[int, list[list[Any]]]:
+        """Where the log entries that give its last ``lines`` lines for ``side`` begin, and
+        those entries as the side sees them (all of them when ``lines`` is 0). Built from
+        the end: an entry a side sees nothing of gives no line, so a side's window looks
+        back further, up to :data:`LOOK_BACK_LINES` entries a line."""
+        log = self.encounter.log
+        if not lines:
+            return 0, side_log(self.encounter, side)
+        entries: list[list[Any]] = []
+        shown = 0
+        start = len(log)
+        floor = max(0, start - LOOK_BACK_LINES * lines)
+        while start > floor and shown < lines:
+            start -= 1
+            entry = side_entry(log[start].events, side)
+            entries.append(entry)
+            shown += len(entry) + (side is None)  # the game master sees each action typed
+        entries.reverse()
+        return start, entries
 
     def screen(self, side: str | None, log_tail: int | None = None) -> Screen:
         return present(self.table_view(side, log_tail))
