@@ -10,9 +10,12 @@ cheap legal actions (turns ended, each rolling a parry, and a note every fifth a
 its rows written to a SQLite store in one transaction. Every figure is the server's CPU
 (``time.process_time``) of one request through the ASGI app (Starlette's TestClient, in
 this process), warm: the table already held, the median of several. An action is a
-POST of ``end`` (until its 303); an undo and a redo are POSTs that answer with the GM's
-page, as the routes do. ``--profile WHAT`` (action, undo, redo, gm, player, index)
-prints cProfile's top functions of that request at the largest size instead.
+POST of ``end`` (until its 303; the page the browser then asks for is the GM's page); an
+undo and a redo are POSTs that answer with the GM's page, as the routes do; and the GM's
+page is drawn just after another process (another store on the same file) pushed an
+action, which the page's table catches up with. ``--profile WHAT`` (action, undo, redo,
+gm, player, index) prints cProfile's top functions of that request's handler at the
+largest size instead.
 """
 
 from __future__ import annotations
@@ -106,8 +109,11 @@ class Bench:
     """One table of a given size behind the app, and the requests measured on it."""
 
     def __init__(self, folder: str, actions: int) -> None:
-        self.store = Store.open(f"sqlite:///{folder}/cost-{actions}.db")
+        url = f"sqlite:///{folder}/cost-{actions}.db"
+        self.store = Store.open(url)
         build(self.store, "t", actions)
+        #: The same table in another process (another store on the same file).
+        self.elsewhere = Table.resume(Store.open(url, migrate=False), "t")
         self.client = TestClient(create_app(self.store, TOKEN))
         self.client.get(f"/gm/login?token={TOKEN}")
         table_id = self.store.table("t").id
@@ -135,6 +141,12 @@ class Bench:
 
     def action(self) -> None:
         self.post("act", 303, action="end")
+
+    def after_elsewhere(self) -> float:
+        """The CPU of the GM's page just after another process pushed an action (the
+        page's table catches up first)."""
+        self.elsewhere.push("end")
+        return cpu(self.gm, 1)
 
     def undo(self) -> None:
         self.post("undo", 200)
@@ -176,6 +188,8 @@ def measure(bench: Bench, times: int) -> dict[str, float]:
                         spent.setdefault("redo" + suffix, []).append(cpu(bench.redo, 1))
             spent["gm" + suffix] = [cpu(bench.gm, times)]
             spent["player" + suffix] = [cpu(bench.player, times)]
+            if tail:
+                spent["elsewhere"] = [bench.after_elsewhere() for _ in range(times)]
     return {key: statistics.median(values) for key, values in spent.items()}
 
 
@@ -223,10 +237,22 @@ ROWS = (
     ("redo_tail", f"a redo, its page with the last {TAIL} log lines"),
     ("gm_tail", f"the GM's page with the last {TAIL} log lines"),
     ("player_tail", f"a player's page with the last {TAIL} log lines"),
+    (
+        "elsewhere",
+        f"the GM's page (last {TAIL} lines) just after another process's action (caught up)",
+    ),
 )
 #: The rows the target applies to: what costs the same at any length once pages show the
 #: log's last lines.
-TARGETED = ("action", "action_tail", "undo_tail", "redo_tail", "gm_tail", "player_tail")
+TARGETED = (
+    "action",
+    "action_tail",
+    "undo_tail",
+    "redo_tail",
+    "gm_tail",
+    "player_tail",
+    "elsewhere",
+)
 
 
 def report(results: dict[int, dict[str, float]], index_ms: float, seconds: float) -> str:
@@ -246,7 +272,8 @@ def report(results: dict[int, dict[str, float]], index_ms: float, seconds: float
         "Pages are measured twice: rendering the whole log, as the pages do now, and "
         f"rendering only its last {TAIL} lines (what pages that receive changes pushed do; "
         "the log's earlier lines are fetched when asked), which is the cost that does not "
-        "grow with the log.",
+        "grow with the log. An action is its POST until the 303; the browser then asks for "
+        "the GM's page.",
         "",
         f"- Date: {now}",
         f"- Machine: {platform.platform()}, {os.cpu_count()} logical cores (shared)",

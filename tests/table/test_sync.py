@@ -175,3 +175,33 @@ def test_a_table_another_screen_changes_in_the_same_process(loads: list[int]) ->
     assert first == str(other.encounter.log[-1].action)
     assert {first.split()[0], second.split()[0]} == {"ylva", "astrid"}
     assert loads == [1]  # the other screen's resume only
+
+
+@pytest.mark.parametrize("side", [None, "raiders", "shieldwall"])
+def test_a_screen_builds_only_the_log_entries_its_last_lines_come_from(
+    side: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import fracas.table.table as table_module
+
+    ruleset, setup, title = encounterfile.load(DUEL)
+    table = Table.start(Store.open("sqlite://"), "duel", ruleset, setup, title, seed=2)
+    table.push("gm begin")
+    sides = table.sides()
+    assert side is None or side in sides
+    for n in range(60):
+        table.push("end")
+        table.push(f"gm note text='for {sides[n % 2]} only' to={sides[n % 2]}")
+    whole = table.screen(side, log_tail=0).log
+    built: list[int] = []
+    real = table_module.side_entry
+
+    def counting(events: Any, who: str | None) -> Any:
+        built.append(1)
+        return real(events, who)
+
+    monkeypatch.setattr(table_module, "side_entry", counting)
+    for tail in (1, 5, 12):
+        built.clear()
+        assert table.screen(side, log_tail=tail).log == whole[-tail:]
+        assert len(built) <= table_module.LOOK_BACK_LINES * tail
+    assert not any("only" in line for line in whole if side and side not in line)

@@ -8,11 +8,11 @@ table: interfaces get :class:`~fracas.table.presenter.Screen` values, exports an
 shaped for their audience.
 
 A table another screen or process changed catches up incrementally (:meth:`Table.sync`):
-it applies the actions added since, with their recorded dice, and takes back those
-undone; the whole log is replayed only when a part of it the table holds was replaced
-in the store (an undo there, then a new action). Nothing an action costs grows with the
-log: its text is read from the side's observation, and a screen builds only the log
-lines it shows.
+it takes back the actions undone or replaced since (an undo, then a new action) and
+applies those added, with their recorded dice; the whole log is replayed only when the
+change reaches further below its head than :data:`~fracas.table.store.LOOK_BACK`
+actions. Nothing an action costs grows with the log: its text is read from the side's
+observation, and a screen builds only the log entries its last lines come from.
 
 >>> from fracas.table import encounterfile
 >>> from fracas.table.store import Store
