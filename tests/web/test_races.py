@@ -98,3 +98,20 @@ def test_a_posted_round_opened_or_closed_in_a_lost_race_answers_409(
         race(web, db_url, "append", patch)
         status, page = web.post("/gm/t/t/round/close", round=closing)
     assert status == 409 and error_of(page, "round") == ALREADY
+
+
+def test_a_player_s_action_that_loses_the_race_answers_409(
+    web: Web, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert web.act("gm begin")[0] == 303
+    table = Table.resume(web.store, "t")
+    mover = table.encounter.to_move
+    assert mover is not None
+    link = web.link(str(table._owner(mover)), may_act=True)
+    player = web.client()
+    version = str(web.store.table("t").version)
+    race(web, db_url, "append", monkeypatch)
+    answer = player.post(f"{link}/act", data={"action": "end", "version": version})
+    assert answer.status_code == 409, error_of(answer.text, "action")
+    assert (error_of(answer.text, "action") or "").startswith(ALREADY)
+    assert stored(web)[-1] == STORED
