@@ -142,11 +142,21 @@ def test_a_change_far_below_the_head_replays_the_whole_log(
     assert loads == [theirs.head] == [LOOK_BACK + 25]
     same_as_fresh(theirs)
     loads.clear()
-    for _ in range(LOOK_BACK + 5):
+    for _ in range(LOOK_BACK - 5):
         ours.undo()
     ours.push("gm note text='long ago'")
-    theirs.sync()  # the stored head is far below: all it holds up to there is still stored
-    assert (loads, theirs.head) == ([], 21)
+    theirs.sync()  # it takes back 58 entries: what it holds below is still stored
+    assert (loads, theirs.head) == ([], 31)
+    same_as_fresh(theirs)
+    loads.clear()
+    for _ in range(LOOK_BACK + 6):
+        ours.push(next(play))
+    theirs.sync()
+    assert (loads, theirs.head) == ([], LOOK_BACK + 37)
+    for _ in range(LOOK_BACK + 6):
+        ours.undo()
+    theirs.sync()  # taking back that many entries costs more than a replay
+    assert loads == [31]
     same_as_fresh(theirs)
 
 

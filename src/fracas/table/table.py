@@ -53,7 +53,7 @@ from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
 from fracas.table.presenter import Screen, TableView, present
-from fracas.table.store import ActionRecord, Stamp, Store, StoreError, TableRecord
+from fracas.table.store import LOOK_BACK, ActionRecord, Stamp, Store, StoreError, TableRecord
 
 __all__ = ["Table", "TableError"]
 
@@ -270,14 +270,16 @@ class Table:
         """Catch up if another screen or process changed the table since we read it: the
         actions undone or replaced since are taken back, those added applied with their
         recorded dice, and the dice go on from the stored state; the whole log is
-        replayed only when the change reaches far below our head
-        (:data:`~fracas.table.store.LOOK_BACK`)."""
+        replayed only when the change reaches more than
+        :data:`~fracas.table.store.LOOK_BACK` actions below our head."""
         if self.store.version(self.id) == self.version:
             return
         asked = self.encounter.dice if self.asks_dice else None
         if self._stamps is not None and len(self._stamps) == self.head:
             record, kept, added = self.store.since(self.id, self._stamps)
-            if kept is not None and self._catch_up(record, kept, added):
+            # Taking back many entries costs more than a replay (undo rebuilds states).
+            near = kept is not None and self.head - kept <= LOOK_BACK
+            if near and kept is not None and self._catch_up(record, kept, added):
                 self._dice_from(record, asked)
                 return
         fresh = Table._replayed(self.store, self.store.record(self.id), None)
