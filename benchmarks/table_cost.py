@@ -349,11 +349,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", metavar="FILE", help="put the Table cost section in FILE")
     parser.add_argument("--quick", action="store_true", help="100 and 1,000 actions only")
-    parser.add_argument("--times", type=int, default=7, help="repeats of each request")
+    parser.add_argument("--times", type=int, default=11, help="repeats of each request")
     parser.add_argument("--profile", metavar="WHAT", help="cProfile one request instead")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="fracas-cost-") as folder:
+        return run(args, folder)
+
+
+def run(args: argparse.Namespace, folder: str) -> int:
     began = time.perf_counter()
-    folder = tempfile.mkdtemp(prefix="fracas-bench-")
     sizes = SIZES[:2] if args.quick else SIZES
     if args.profile:
         profile(folder, args.profile, sizes[-1])
