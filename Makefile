@@ -59,6 +59,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/table_cost.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
 
 # Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;

@@ -16,6 +16,10 @@ and the head move together or not at all.
 1
 >>> [t.name for t in store.tables()]
 ['duel']
+
+Every read is bounded by what it needs: :meth:`Store.actions` reads a range of plies,
+:meth:`Store.action` one, :meth:`Store.count_actions` counts them from the index, and
+:meth:`Store.tables` reads a page of tables (:meth:`Store.count_tables` says how many).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     select,
     update,
 )
@@ -54,6 +59,7 @@ __all__ = [
     "DICE_MODES",
     "ActionRecord",
     "ConflictError",
+    "Stamp",
     "Store",
     "StoreBusy",
     "StoreError",
@@ -66,6 +72,9 @@ MAX_NAME = 80
 #: How long a change waits for another process's write to finish (SQLite), in ms: many
 #: tables played at once through several server processes queue for the one writer.
 BUSY_TIMEOUT_MS = 20_000
+#: How far below its head a table catching up looks for the last action it still holds
+#: (:meth:`Store.since`); a table changed further back than that is replayed whole.
+LOOK_BACK = 64
 #: How a table's dice are thrown: by fracas, or physical dice whose faces are typed in.
 DICE_MODES = ("rolled", "typed")
 
@@ -139,6 +148,22 @@ class ActionRecord:
     action: str
     entry: dict[str, Any]
     at: datetime
+    id: int = 0
+
+    @property
+    def stamp(self) -> Stamp:
+        """What tells this row from another stored at the same ply later (see :data:`Stamp`)."""
+        return (self.id, self.at)
+
+
+#: A stored action row's identity: its id and the moment it was stored. An undo followed
+#: by a new action replaces the rows above the head; SQLite may give a replacing row the
+#: id of the row it replaces, never the same moment as well.
+Stamp = tuple[int, datetime]
+
+
+def _action(row: ActionRow) -> ActionRecord:
+    return ActionRecord(row.ply, row.action, row.entry, aware(row.at), row.id)
 
 
 def default_url() -> str:
@@ -274,10 +299,23 @@ class Store:
                 then(s, row.id)
             return row.id
 
-    def tables(self) -> list[TableRecord]:
+    def tables(
+        self, offset: int = 0, limit: int | None = None, name: str = ""
+    ) -> list[TableRecord]:
+        """The tables, the last changed first (ties by newest id, so pages never overlap):
+        ``limit`` of them from ``offset``, those whose name contains ``name`` if given."""
         with self.session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.changed.desc())).all()
-            return [_record(r) for r in rows]
+            # The page's ids first: sorting the narrow columns, not every table's setup.
+            query = _named(select(TableRow.id), name)
+            query = query.order_by(TableRow.changed.desc(), TableRow.id.desc())
+            ids = s.scalars(query.offset(max(0, offset)).limit(limit)).all()
+            rows = {r.id: r for r in s.scalars(select(TableRow).where(TableRow.id.in_(ids)))}
+            return [_record(rows[i]) for i in ids if i in rows]
+
+    def count_tables(self, name: str = "") -> int:
+        """How many tables there are (whose name contains ``name``, if given)."""
+        with self.session() as s:
+            return s.scalar(_named(select(func.count(TableRow.id)), name)) or 0
 
     def table(self, name: str) -> TableRecord:
         with self.session() as s:
@@ -286,14 +324,71 @@ class Store:
                 raise StoreError(_unknown(name, [r.name for r in s.scalars(select(TableRow))]))
             return _record(row)
 
-    def actions(self, table_id: int, upto: int | None = None) -> list[ActionRecord]:
-        """The table's actions in order, up to ply ``upto`` (all, when ``None``)."""
+    def record(self, table_id: int) -> TableRecord:
+        """The table with id ``table_id`` (a name may change; an id never does)."""
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise StoreError("the table no longer exists")
+            return _record(row)
+
+    def actions(self, table_id: int, upto: int | None = None, after: int = 0) -> list[ActionRecord]:
+        """The table's actions in order, from ply ``after + 1`` up to ply ``upto`` (all,
+        when ``None``)."""
         with self.session() as s:
             query = select(ActionRow).where(ActionRow.table_id == table_id)
             if upto is not None:
                 query = query.where(ActionRow.ply <= upto)
+            if after > 0:
+                query = query.where(ActionRow.ply > after)
             rows = s.scalars(query.order_by(ActionRow.ply)).all()
-            return [ActionRecord(r.ply, r.action, r.entry, aware(r.at)) for r in rows]
+            return [_action(r) for r in rows]
+
+    def action(self, table_id: int, ply: int) -> ActionRecord | None:
+        """The action stored at ``ply`` (1 for the first), in play or undone; ``None``
+        if there is none."""
+        with self.session() as s:
+            query = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply == ply)
+            row = s.scalars(query).first()
+            return None if row is None else _action(row)
+
+    def count_actions(self, table_id: int) -> int:
+        """How many actions are stored, in play or undone (read from the index)."""
+        with self.session() as s:
+            return _count(s, table_id)
+
+    def since(
+        self, table_id: int, held: Sequence[Stamp], look_back: int = LOOK_BACK
+    ) -> tuple[TableRecord, int | None, list[ActionRecord]]:
+        """What a reader holding the rows ``held`` (the :data:`Stamp` of each action it
+        holds, in order) needs to catch up, read at one moment: the table; how many of
+        its actions are still the stored ones in play (``kept``: the rows above were
+        undone or replaced; ``None`` when that is further back than ``look_back`` actions
+        below the reader's head or the stored head); and the actions in play after those.
+        """
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise StoreError("the table no longer exists")
+            record = _record(row)
+            top = min(len(held), record.head)
+            low = max(1, top - look_back + 1)
+            query = select(ActionRow.ply, ActionRow.id, ActionRow.at).where(
+                ActionRow.table_id == table_id, ActionRow.ply >= low, ActionRow.ply <= top
+            )
+            stored = {ply: (id_, aware(at)) for ply, id_, at in s.execute(query)}
+            # A row replaced at some ply replaces every row above it: the rows the reader
+            # still holds are those below the highest that is still the same.
+            kept = next((p for p in range(top, low - 1, -1) if stored.get(p) == held[p - 1]), None)
+            if kept is None and low == 1:
+                kept = 0
+            if kept is None:
+                return record, None, []
+            after = select(ActionRow).where(
+                ActionRow.table_id == table_id, ActionRow.ply > kept, ActionRow.ply <= record.head
+            )
+            added = [_action(r) for r in s.scalars(after.order_by(ActionRow.ply))]
+            return record, kept, added
 
     def rename(self, name: str, new: str) -> None:
         check_name(new)
@@ -315,21 +410,28 @@ class Store:
         self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
     ) -> int:
         """Append an action at ``head + 1`` (dropping any undone ones above); the new version."""
+        return self.append(table_id, version, action, entry, dice)[0]
+
+    def append(
+        self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
+    ) -> tuple[int, Stamp]:
+        """:meth:`push`, giving the new version and the stored row's :data:`Stamp`."""
         with self.session() as s:
             row = self._claim(s, table_id, version)
             ply = row.head + 1
             s.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply))
-            s.add(ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=utc_now()))
-            row.head, row.dice, row.changed = ply, dice, utc_now()
-            return row.version
+            now = utc_now()
+            added = ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
+            s.add(added)
+            row.head, row.dice, row.changed = ply, dice, now
+            s.flush()
+            return row.version, (added.id, now)
 
     def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
         """Undo or redo: set how many actions are in play; the new version."""
         with self.session() as s:
             row = self._claim(s, table_id, version)
-            count = len(
-                s.scalars(select(ActionRow.ply).where(ActionRow.table_id == table_id)).all()
-            )
+            count = _count(s, table_id)
             if not 0 <= head <= count:
                 raise StoreError(f"the table has {count} actions; cannot move to {head}")
             row.head, row.changed = head, utc_now()
@@ -405,6 +507,21 @@ def check_name(name: str, what: str = "table") -> None:
             f"{name[:40]!r} is not a {what} name: use 1 to {MAX_NAME} letters, digits, '-', "
             "'_' or '.'"
         )
+
+
+def _named(query: Any, name: str) -> Any:
+    """``query`` kept to the tables whose name contains ``name`` (any case), if given."""
+    name = name.strip()[:MAX_NAME]
+    if not name:
+        return query
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return query.where(TableRow.name.ilike(f"%{escaped}%", escape="\\"))
+
+
+def _count(s: Session, table_id: int) -> int:
+    """How many actions ``table_id`` has stored: its highest ply (they are 1, 2, ...)."""
+    top = s.scalar(select(func.max(ActionRow.ply)).where(ActionRow.table_id == table_id))
+    return top or 0
 
 
 def _unknown(name: str, names: Sequence[str]) -> str:

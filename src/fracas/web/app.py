@@ -13,9 +13,9 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from fracas.table.seats import Seats
-from fracas.table.store import Store
+from fracas.table.store import ConflictError, Store
 from fracas.web.campaigns import campaigns_router
-from fracas.web.deps import first_error
+from fracas.web.deps import ALREADY, first_error
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
 from fracas.web.player import player_router
@@ -40,6 +40,11 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         return PlainTextResponse("malformed request: " + first_error(exc), status_code=400)
+
+    @app.exception_handler(ConflictError)
+    async def lost_race(request: Request, exc: ConflictError) -> Response:
+        """A change another process made first, wherever a page does not answer it itself."""
+        return PlainTextResponse(ALREADY, status_code=409)
 
     @app.get("/health")
     def health() -> PlainTextResponse:

@@ -11,8 +11,10 @@ page from another site cannot know, and a POST whose ``Origin`` header names ano
 host is refused; the cookie is SameSite=Strict besides. A player's forms need none: the
 secret is in the URL, not in an ambient cookie.
 
-Double submits: every form carries the table's version it was drawn at; a form whose
-version is no longer the table's is answered "already applied" and changes nothing.
+Double submits and races: every form carries the table's version it was drawn at; a
+form whose version is no longer the table's, or whose change lost the race to another
+process's (the store's :class:`~fracas.table.store.ConflictError`), is answered 409
+"already applied or changed meanwhile" and changes nothing.
 """
 
 from __future__ import annotations
@@ -129,7 +131,12 @@ def read_version(form: Mapping[str, Any]) -> int | None:
     return int(text) if text.isdigit() and len(text) < 12 else None
 
 
-ALREADY = "already applied: the table moved on since this page was drawn; nothing was done"
+#: The answer (409) to a form drawn before the table last changed, or whose change lost the
+#: race to another screen or process: the same words for both.
+ALREADY = (
+    "already applied or changed meanwhile: the table moved on since this page was drawn "
+    "and nothing was done: reload"
+)
 
 
 def table_version(request: Request, name: str) -> int:

@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fracas.table import encounterfile
 from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seats
+from fracas.table.store import MAX_NAME, ConflictError
 from fracas.table.table import Table
 from fracas.web.deps import (
     ALREADY,
@@ -27,7 +28,7 @@ from fracas.web.deps import (
     tables,
 )
 from fracas.web.live import FacesNeeded, push_with_faces
-from fracas.web.render import Page, render_page
+from fracas.web.render import Listing, Page, render_page
 
 __all__ = ["act", "draw_gm", "gm_router"]
 
@@ -43,10 +44,21 @@ def login(request: Request, token: str = "") -> Response:
     return response
 
 
+#: Tables on one page of the index.
+PAGE_SIZE = 50
+
+
 @gm_router.get("/", response_class=HTMLResponse)
-def index(request: Request, csrf: GmAuth) -> HTMLResponse:
-    page = Page(kind="index", csrf=csrf, tables=request.app.state.store.tables())
-    return render_page(page)
+def index(request: Request, csrf: GmAuth, start: int = 0, name: str = "") -> HTMLResponse:
+    """The tables, the last changed first, :data:`PAGE_SIZE` a page; ``name`` keeps those
+    whose name contains it."""
+    store = request.app.state.store
+    name = name.strip()[:MAX_NAME]
+    total = store.count_tables(name)
+    start = max(0, min(start, max(0, total - 1)))
+    shown = store.tables(offset=start, limit=PAGE_SIZE, name=name)
+    listing = Listing(start=start, total=total, size=PAGE_SIZE, name=name)
+    return render_page(Page(kind="index", csrf=csrf, tables=shown, listing=listing))
 
 
 @gm_router.get("/schema/encounter.json")
@@ -155,7 +167,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
-            total=len(table.store.actions(table.id)),
+            total=table.store.count_actions(table.id),
             may_act=True,
             **extra,
         )
@@ -187,6 +199,8 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: 
             return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         try:
             done = table.undo() if how == "undo" else table.redo()
+        except ConflictError:  # another process changed the table first
+            return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         except ValueError as err:
             return draw_gm(request, name, csrf, status=400, errors={how: str(err)})
     return draw_gm(request, name, csrf, message=f"{how}: {done}")
@@ -222,6 +236,8 @@ def act(
                 table.push(text, side)
         except FacesNeeded as need:
             return again(pending=(text, need.answers, need.request), typed=text)
+        except ConflictError:  # another process changed the table first
+            return again(status=409, errors={"action": ALREADY}, typed=text)
         except ValueError as err:
             return again(status=400, errors={"action": str(err)}, typed=text)
     return RedirectResponse(_back(request), status_code=303)

@@ -31,6 +31,25 @@ ENV = Environment(
 )
 
 
+@dataclass(frozen=True)
+class Listing:
+    """One page of the tables' index: the first shown (from 0), how many match, how many a
+    page shows, and the name filter."""
+
+    start: int = 0
+    total: int = 0
+    size: int = 50
+    name: str = ""
+
+    @property
+    def previous(self) -> int | None:
+        return max(0, self.start - self.size) if self.start > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.start + self.size if self.start + self.size < self.total else None
+
+
 @dataclass
 class Page:
     """What a page shows besides the screen: who looks, messages, forms' state."""
@@ -45,6 +64,7 @@ class Page:
     may_act: bool = False
     seats: Sequence[Seat] = ()
     tables: Sequence[TableRecord] = ()
+    listing: Listing = field(default_factory=Listing)
     at: int | None = None
     head: int = 0
     total: int = 0
