@@ -61,7 +61,7 @@ def create_app(
 
     @app.exception_handler(SignedOut)
     async def signed_out(request: Request, exc: SignedOut) -> Response:
-        return signed_out_page(request, message=str(exc.detail))
+        return signed_out_page(request, message=exc.why)
 
     @app.get("/health")
     def health() -> PlainTextResponse:

@@ -60,8 +60,9 @@ class SignedOut(HTTPException):
     """A GM page asked for without a GM session: answered 403 with a page saying what
     to do (see :func:`fracas.web.app.create_app`)."""
 
-    def __init__(self, detail: str = "this page is the game master's: open the GM link") -> None:
-        super().__init__(403, detail)
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(403, detail or "this page is the game master's: open the GM link")
+        self.why = detail
 
 
 def gm_session(request: Request) -> GmSession | None:
@@ -92,6 +93,7 @@ def set_gm_cookie(request: Request, response: Response, session_id: str) -> None
         GM_COOKIE,
         session_id,
         max_age=int(LIFETIME.total_seconds()),
+        expires=int(LIFETIME.total_seconds()),
         httponly=True,
         samesite="strict",
         secure=secure(request),
