@@ -217,3 +217,31 @@ def test_a_restart_keeps_the_game_master_signed_in(tmp_path: Path) -> None:
         done = client.post("/gm/t/t/act", data={"csrf": csrf, "version": "0", "action": "gm begin"})
         assert done.status_code in (200, 303)
         assert Store.open(db).table("t").version == 1
+
+
+def test_servers_starting_at_once_on_a_new_store_agree_on_one_token(tmp_path: Path) -> None:
+    import threading
+
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    Store.open(url).engine.dispose()
+    start = threading.Barrier(4)
+    made: list[str | None] = []
+    errors: list[BaseException] = []
+
+    def serve(given: str | None) -> None:
+        access = GmAccess(Store.open(url, migrate=False))
+        start.wait()
+        try:
+            made.append(access.set_token(given) and given if given else access.first_token())
+        except BaseException as err:  # reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=serve, args=(g,)) for g in (GM_TOKEN, GM_TOKEN, None, None)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    access = GmAccess(Store.open(url))
+    first = [token for token in made if token and token != GM_TOKEN]
+    assert access.check(GM_TOKEN) or any(access.check(token) for token in first)

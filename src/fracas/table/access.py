@@ -39,7 +39,7 @@ from sqlalchemy import DateTime, Integer, String, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
-from fracas.table.store import Base, Store, aware, utc_now
+from fracas.table.store import Base, Store, StoreError, aware, utc_now
 
 __all__ = ["IDLE", "LIFETIME", "GmAccess", "GmSession", "digest"]
 
@@ -148,9 +148,7 @@ class GmAccess:
         return token
 
     def _replace(self, token: str) -> None:
-        with self.store.session() as s:
-            s.execute(delete(GmSessionRow))
-            s.merge(ServerRow(name=GM_TOKEN, value=digest(token), changed=utc_now()))
+        self._put(GM_TOKEN, digest(token), end_sessions=True)
 
     # -- the address (for the link ``fracas gm-link`` prints) ---------------------------
 
@@ -159,8 +157,22 @@ class GmAccess:
         return self._value(SERVED_AT)
 
     def serve_at(self, base: str) -> None:
-        with self.store.session() as s:
-            s.merge(ServerRow(name=SERVED_AT, value=base[:400], changed=utc_now()))
+        self._put(SERVED_AT, base[:400])
+
+    def _put(self, name: str, value: str, end_sessions: bool = False) -> None:
+        """Keep ``value`` under ``name`` (ending every session in the same transaction):
+        an insert, or an update when the row exists (also when another process inserted
+        it meanwhile: servers starting at once)."""
+        for _ in range(2):
+            try:
+                with self.store.session() as s:
+                    if end_sessions:
+                        s.execute(delete(GmSessionRow))
+                    s.merge(ServerRow(name=name, value=value, changed=utc_now()))
+                return
+            except IntegrityError:
+                continue  # inserted by another process since the merge looked: update it
+        raise StoreError(f"could not keep the server's {name}: try again")
 
     def _value(self, name: str) -> str | None:
         with self.store.session() as s:
