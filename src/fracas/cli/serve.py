@@ -51,13 +51,13 @@ def serve(
     """Serve the tables on the web: the game master's pages and the players' links."""
     import uvicorn
 
-    from fracas.table.access import GmAccess
+    from fracas.table.access import MAX_TOKEN, MIN_TOKEN, GmAccess
     from fracas.web.access import public_url, trusted_networks
     from fracas.web.app import create_app
     from fracas.web.demo import demo_campaigns, demo_tables
 
-    if gm_token is not None and len(gm_token) < 16:
-        fail("--gm-token: use at least 16 characters")
+    if gm_token is not None and not MIN_TOKEN <= len(gm_token) <= MAX_TOKEN:
+        fail(f"--gm-token: use {MIN_TOKEN} to {MAX_TOKEN} characters")
     store = open_store(db)
     if demo is not None:
         try:

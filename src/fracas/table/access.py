@@ -47,6 +47,8 @@ __all__ = ["IDLE", "LIFETIME", "GmAccess", "GmSession", "digest"]
 TOKEN_BYTES = 32
 #: Longest token or session id looked up: anything longer is none of ours.
 MAX_TOKEN = 200
+#: Shortest GM token that may be set by hand.
+MIN_TOKEN = 16
 #: A session unused this long has ended (each use slides it).
 IDLE = timedelta(days=30)
 #: A session ends this long after signing in, however much it is used.
@@ -135,7 +137,13 @@ class GmAccess:
 
     def set_token(self, token: str) -> bool:
         """Make ``token`` the GM token; whether it changed. Another token than the one
-        kept revokes it and ends every session; the same one changes nothing."""
+        kept revokes it and ends every session; the same one changes nothing.
+        :class:`StoreError` for a token shorter than :data:`MIN_TOKEN` or longer than
+        :data:`MAX_TOKEN` characters."""
+        if not MIN_TOKEN <= len(token) <= MAX_TOKEN:
+            raise StoreError(
+                f"a GM token has {MIN_TOKEN} to {MAX_TOKEN} characters, not {len(token)}"
+            )
         if self.check(token):
             return False
         self._replace(token)
