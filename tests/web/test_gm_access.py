@@ -30,8 +30,8 @@ with warnings.catch_warnings():
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    store = Store.open(f"sqlite:///{tmp_path / 'tables.db'}")
+def store(db_url: str) -> Store:
+    store = Store.open(db_url)
     ruleset, setup, title = encounterfile.load(EXAMPLES / "heimr/duel.yaml")
     Table.start(store, "t", ruleset, setup, title, seed=1)
     return store
@@ -198,8 +198,8 @@ def test_the_first_start_prints_the_link_and_later_ones_keep_it(
     assert bad.exit_code != 0 and "--trusted-proxy" in bad.stderr
 
 
-def test_a_restart_keeps_the_game_master_signed_in(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'tables.db'}"
+def test_a_restart_keeps_the_game_master_signed_in(db_url: str) -> None:
+    db = db_url
     store = Store.open(db)
     ruleset, setup, title = encounterfile.load(EXAMPLES / "heimr/duel.yaml")
     Table.start(store, "t", ruleset, setup, title, seed=1)
