@@ -37,6 +37,7 @@ from fracas.table.seats import Seat
 from fracas.table.store import Store, StoreError
 from fracas.web.access import origin_allowed, secure
 from fracas.web.live import Tables
+from fracas.web.render import ENV
 
 GM_COOKIE = "fracas_gm"
 #: Longest form field read (an action, a line of faces).
@@ -81,8 +82,6 @@ def gm_auth(request: Request) -> str:
 
 def signed_out_page(request: Request, status: int = 403, message: str = "") -> HTMLResponse:
     """The page a GM page answers without a session: what to open to sign in."""
-    from fracas.web.render import ENV
-
     text = ENV.get_template("signed_out.html").render(message=message)
     return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-store"})
 

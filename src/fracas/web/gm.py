@@ -47,7 +47,7 @@ def login(request: Request, token: str = "") -> Response:
 
 
 @gm_router.post("/login")
-async def login_form(request: Request, form: Form) -> Response:
+def login_form(request: Request, form: Form) -> Response:
     """Sign in with the token pasted into the form (it stays out of the history)."""
     check_origin(request)
     return _sign_in(request, str(form.get("token", "")))
