@@ -120,6 +120,21 @@ def test_every_session_has_its_own_csrf_token(store: Store) -> None:
     assert done.status_code == 303
 
 
+def test_a_gm_link_opened_from_another_site_moves_on_from_a_page_of_this_one(
+    store: Store,
+) -> None:
+    """A redirect would stay cross-site, and the SameSite=Strict cookie would not follow."""
+    client = TestClient(create_app(store, GM_TOKEN))
+    opened = client.get(
+        f"/gm/login?token={GM_TOKEN}",
+        headers={"Sec-Fetch-Site": "cross-site"},
+        follow_redirects=False,
+    )
+    assert opened.status_code == 200 and 'http-equiv="refresh"' in opened.text
+    assert GM_COOKIE in opened.headers["set-cookie"]
+    assert client.get("/gm/").status_code == 200
+
+
 def test_signing_in_by_form_and_out(store: Store) -> None:
     web = create_app(store, GM_TOKEN)
     client = TestClient(web)

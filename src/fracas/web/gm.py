@@ -57,7 +57,16 @@ def _sign_in(request: Request, token: str) -> Response:
     signed = request.app.state.access.sign_in(token)
     if signed is None:
         raise SignedOut("wrong GM token: open the GM link the server printed")
-    response = RedirectResponse("/gm/", status_code=303)
+    response: Response = RedirectResponse("/gm/", status_code=303)
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        # The link was opened from another site (a chat, a mail): a redirect would stay
+        # cross-site, and the browser would not send the SameSite=Strict cookie with it.
+        # A page of this site that moves on by itself is same-site.
+        response = HTMLResponse(
+            '<!doctype html><meta http-equiv="refresh" content="0;url=/gm/">'
+            '<title>fracas</title><a href="/gm/">Signed in: the tables</a>',
+            headers={"Cache-Control": "no-store"},
+        )
     set_gm_cookie(request, response, signed[0])
     return response
 
