@@ -80,8 +80,16 @@ def test_an_expired_session_is_refused_with_a_page_saying_what_to_open(store: St
     assert refused.status_code == 403
     assert refused.headers["content-type"].startswith("text/html")
     assert "GM link" in refused.text and "gm-link --new" in refused.text
-    # Signing in again opens a new session; one used every day still ends after LIFETIME.
+    # Signing in again opens a new session (and clears those that ended unseen); one
+    # used every day still ends after LIFETIME.
+    other = TestClient(client.app)
+    signed_in(other)
+    with store.session() as s:
+        s.execute(update(GmSessionRow).values(seen=utc_now() - IDLE - timedelta(minutes=1)))
     signed_in(client)
+    with store.engine.connect() as connection:
+        count = connection.exec_driver_sql("SELECT COUNT(*) FROM fracas_gm_sessions").scalar()
+    assert count == 1
     assert client.get("/gm/").status_code == 200
     with store.session() as s:
         s.execute(

@@ -35,7 +35,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import DateTime, Integer, String, delete, select, update
+from sqlalchemy import DateTime, Integer, String, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -196,6 +196,12 @@ class GmAccess:
         session_id = secrets.token_urlsafe(TOKEN_BYTES)
         now = utc_now()
         with self.store.session() as s:
+            # Sessions that ended unseen (a browser that never came back) go now.
+            s.execute(
+                delete(GmSessionRow).where(
+                    or_(GmSessionRow.seen <= now - IDLE, GmSessionRow.created <= now - LIFETIME)
+                )
+            )
             row = GmSessionRow(
                 id_hash=digest(session_id), csrf=secrets.token_hex(32), created=now, seen=now
             )
