@@ -43,7 +43,8 @@ class Server:
         self.process.wait(30)
 
 
-def start(db: str) -> Server:
+def start(db: str, *extra: str) -> Server:
+    """A server on ``db``, with the ``extra`` options of ``fracas serve``."""
     port = free_port()
     command = [
         sys.executable,
@@ -56,6 +57,7 @@ def start(db: str) -> Server:
         str(port),
         "--gm-token",
         GM_TOKEN,
+        *extra,
     ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
@@ -74,8 +76,8 @@ def start(db: str) -> Server:
 
 
 @contextmanager
-def running(db: str) -> Iterator[Server]:
-    server = start(db)
+def running(db: str, *extra: str) -> Iterator[Server]:
+    server = start(db, *extra)
     try:
         yield server
     finally:

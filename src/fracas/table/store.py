@@ -215,7 +215,7 @@ class Store:
         url = url or default_url()
         try:
             if url.startswith("sqlite:///"):
-                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(url.removeprefix("sqlite:///").split("?", 1)[0]))
         except OSError as err:
             raise StoreError(f"cannot open the store {url!r}: {err.strerror}") from None
         try:
@@ -534,6 +534,26 @@ def _unknown(name: str, names: Sequence[str]) -> str:
     if names:
         return f"{text}: the tables are {', '.join(sorted(names)[:10])}"
     return f"{text}: there are no tables yet (start one with fracas play FILE)"
+
+
+def _private_file(path: Path) -> None:
+    """Create the SQLite file ``path`` readable by its owner only (0600), and each folder
+    made for it 0700, when they do not exist yet; SQLite gives its ``-wal`` and ``-shm``
+    files the database file's permissions. What exists already is left as it is."""
+    if str(path) in ("", ":memory:") or str(path).startswith("file:"):
+        return
+    missing = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made meanwhile by another process: its own choice
+        folder.chmod(0o700)  # whatever the umask
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return
+    path.chmod(0o600)  # an empty file is an empty SQLite database
 
 
 def _busy(err: OperationalError) -> bool:

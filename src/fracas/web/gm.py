@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -14,16 +13,21 @@ from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seats
 from fracas.table.store import MAX_NAME, ConflictError
 from fracas.table.table import Table
+from fracas.web.access import link_base
 from fracas.web.deps import (
     ALREADY,
     GM_COOKIE,
     Form,
     GmAuth,
     GmTable,
+    SignedOut,
     check_csrf,
+    check_origin,
     download,
     read_version,
     screen_json,
+    set_gm_cookie,
+    signed_out_page,
     table_version,
     tables,
 )
@@ -37,10 +41,44 @@ gm_router = APIRouter(prefix="/gm")
 
 @gm_router.get("/login")
 def login(request: Request, token: str = "") -> Response:
-    if not hmac.compare_digest(token.encode(), request.app.state.gm_token.encode()):
-        raise HTTPException(403, "wrong GM token")
-    response = RedirectResponse("/gm/", status_code=303)
-    response.set_cookie(GM_COOKIE, token, httponly=True, samesite="strict")
+    """The GM link: sign in with the token in the URL, or a form to paste it into."""
+    if not token:
+        return signed_out_page(request, status=200)
+    return _sign_in(request, token)
+
+
+@gm_router.post("/login")
+def login_form(request: Request, form: Form) -> Response:
+    """Sign in with the token pasted into the form (it stays out of the history)."""
+    check_origin(request)
+    return _sign_in(request, str(form.get("token", "")))
+
+
+def _sign_in(request: Request, token: str) -> Response:
+    signed = request.app.state.access.sign_in(token)
+    if signed is None:
+        raise SignedOut("wrong GM token: open the GM link the server printed")
+    response: Response = RedirectResponse("/gm/", status_code=303)
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        # The link was opened from another site (a chat, a mail): a redirect would stay
+        # cross-site, and the browser would not send the SameSite=Strict cookie with it.
+        # A page of this site that moves on by itself is same-site.
+        response = HTMLResponse(
+            '<!doctype html><meta http-equiv="refresh" content="0;url=/gm/">'
+            '<title>fracas</title><a href="/gm/">Signed in: the tables</a>',
+            headers={"Cache-Control": "no-store"},
+        )
+    set_gm_cookie(request, response, signed[0])
+    return response
+
+
+@gm_router.post("/logout")
+def logout(request: Request, csrf: GmAuth, form: Form) -> Response:
+    """End this GM session (the others, in other browsers, stay)."""
+    check_csrf(request, form, csrf)
+    request.app.state.access.sign_out(request.cookies.get(GM_COOKIE, ""))
+    response = signed_out_page(request, status=200, message="You are signed out.")
+    response.delete_cookie(GM_COOKIE, path="/", httponly=True, samesite="strict")
     return response
 
 
@@ -130,7 +168,7 @@ def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> R
                 errors={"side": f"choose one of the sides: {', '.join(table.sides())}"},
             )
         token = request.app.state.seats.open(table.id, side, may_act=form.get("may_act") == "on")
-    link = str(request.base_url).rstrip("/") + f"/p/{token}"
+    link = link_base(request) + f"/p/{token}"
     return draw_gm(request, name, csrf, new_link=(side, link))
 
 
