@@ -18,6 +18,8 @@ import httpx
 GM_TOKEN = "the-game-master-secret-for-tests"
 #: How long a server may take to answer its health URL (a wait on a condition, not a sleep).
 START_LIMIT = 60.0
+#: How many free ports a server is started on before giving up.
+PORT_TRIES = 3
 
 
 def free_port() -> int:
@@ -44,8 +46,23 @@ class Server:
 
 
 def start(db: str, *extra: str) -> Server:
-    """A server on ``db``, with the ``extra`` options of ``fracas serve``."""
-    port = free_port()
+    """A server on ``db`` with the ``extra`` options of ``fracas serve``, on a free port,
+    tried again on another when the port was taken in the moment between finding it free
+    and binding it (by another process or test worker)."""
+    for attempt in range(1, PORT_TRIES + 1):
+        try:
+            return _start(db, free_port(), extra)
+        except PortTaken:
+            if attempt == PORT_TRIES:
+                raise
+    raise AssertionError("unreachable")
+
+
+class PortTaken(RuntimeError):
+    """The server could not bind its port."""
+
+
+def _start(db: str, port: int, extra: tuple[str, ...]) -> Server:
     command = [
         sys.executable,
         "-c",
@@ -64,7 +81,10 @@ def start(db: str, *extra: str) -> Server:
     deadline = time.monotonic() + START_LIMIT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the server stopped: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            said = process.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+            if "address already in use" in said:
+                raise PortTaken(said)
+            raise RuntimeError(f"the server stopped: {said}")
         try:
             if httpx.get(f"{url}/health", timeout=1).status_code == 200:
                 return Server(process, url)
@@ -72,6 +92,7 @@ def start(db: str, *extra: str) -> Server:
             pass
         time.sleep(0.05)  # polling the condition above, not waiting a fixed time
     os.kill(process.pid, signal.SIGKILL)
+    process.wait(30)
     raise RuntimeError("the server did not answer its health URL")
 
 
