@@ -1,7 +1,9 @@
 """``fracas serve``: the tables on the web, for the game master and each side's players.
 
 It serves the same store as the terminal (``--db`` or ``FRACAS_DB``), so a table started
-with ``fracas play`` opens in the browser and back. Several servers may serve one store.
+with ``fracas play`` opens in the browser and back. Several servers may serve one store;
+``--workers N`` runs N processes on one socket (uvicorn's workers), each making its app
+from the ``FRACAS_SERVE_CONFIG`` JSON this command sets (:func:`fracas.web.app.app_from_env`).
 """
 
 from __future__ import annotations
@@ -32,13 +34,20 @@ def serve(
         Path | None,
         typer.Option(help="Create a table for every encounter file in this folder's folders."),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on the one socket (PostgreSQL suits more than 1).", min=1, max=64
+        ),
+    ] = 1,
 ) -> None:
     """Serve the tables on the web: the game master's pages and the players' links."""
+    import os
     import secrets
 
     import uvicorn
 
-    from fracas.web.app import create_app
+    from fracas.web.app import CONFIG_ENV, ServeConfig, create_app
     from fracas.web.demo import demo_campaigns, demo_tables
 
     if gm_token is not None and len(gm_token) < 16:
@@ -58,5 +67,18 @@ def serve(
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"fracas serves {store.engine.url.render_as_string(hide_password=True)}")
     typer.echo(f"Game master: http://{shown}:{port}/gm/login?token={token}", color=False)
-    web = create_app(store, token)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    if workers == 1:
+        uvicorn.run(create_app(store, token), host=host, port=port, log_level="warning")
+        return
+    url = store.engine.url.render_as_string(hide_password=False)
+    store.engine.dispose()
+    os.environ[CONFIG_ENV] = ServeConfig(db=url, gm_token=token).to_json()
+    typer.echo(f"{workers} server processes")
+    uvicorn.run(
+        "fracas.web.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+    )

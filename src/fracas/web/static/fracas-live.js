@@ -1,0 +1,102 @@
+/* fracas: a table page kept live by its event stream (see fracas/web/events.py).
+   The stream's updates morph the parts that changed (htmx's sse extension, idiomorph);
+   this script keeps the page on the version it shows: #live's data-version, the hidden
+   version of the forms a person fills in (marked data-follow), the stream's URL for a
+   reconnection; it keeps the log scrolled to its end when it was there, fetches its
+   earlier lines on demand, and resumes a stream the server closed while idle. */
+(function () {
+  "use strict";
+  var stream = document.getElementById("stream");
+  var live = document.getElementById("live");
+  if (!stream || !live) { return; }
+  var base = stream.dataset.base;
+  var paused = false;
+  var logAtEnd = true;
+  Idiomorph.defaults.ignoreActiveValue = true;
+
+  function log() { return document.getElementById("log"); }
+
+  function note(text) { document.getElementById("stream-note").textContent = text; }
+
+  function atEnd(el) { return el.scrollHeight - el.scrollTop - el.clientHeight < 8; }
+
+  function earlierButton() {
+    var button = document.getElementById("log-earlier"), el = log();
+    if (button && el) { button.hidden = !(+el.dataset.start > 0); }
+  }
+
+  function follow(version) {
+    live.dataset.version = version;
+    document.querySelectorAll("input[name=version][data-follow]").forEach(function (input) {
+      input.value = version;
+    });
+    stream.setAttribute("sse-connect", base + "/events?v=" + version);
+    earlierButton();
+  }
+
+  function reconnect() {
+    var fresh = stream.cloneNode(true);
+    fresh.setAttribute("sse-connect", base + "/events?v=" + live.dataset.version);
+    stream.replaceWith(fresh);
+    stream = fresh;
+    htmx.process(fresh);
+  }
+
+  document.body.addEventListener("htmx:sseBeforeMessage", function () {
+    var el = log();
+    logAtEnd = !el || atEnd(el);
+  });
+
+  document.body.addEventListener("htmx:sseMessage", function (e) {
+    var message = e.detail;
+    if (message.type === "update" && message.lastEventId) {
+      follow(message.lastEventId);
+      note("");
+      var el = log();
+      if (el && logAtEnd) { el.scrollTop = el.scrollHeight; }
+    } else if (message.type === "close") {
+      if (message.data === "idle") {
+        paused = true;
+        note("Paused while nothing happened: it goes on as soon as you are back.");
+      } else if (message.data === "reload") {
+        window.location.href = base;
+      } else {
+        note("This table is gone: it was deleted.");
+      }
+    }
+  });
+
+  function resume() {
+    if (paused && document.visibilityState !== "hidden") {
+      paused = false;
+      note("");
+      reconnect();
+    }
+  }
+  ["focus", "pointerdown", "keydown"].forEach(function (name) {
+    window.addEventListener(name, resume, true);
+  });
+  document.addEventListener("visibilitychange", resume);
+
+  document.body.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest("#log-earlier") : null;
+    var el = log();
+    if (!button || !el) { return; }
+    button.disabled = true;
+    fetch(button.dataset.url + "?end=" + el.dataset.start, { credentials: "same-origin" })
+      .then(function (answer) {
+        if (!answer.ok) { throw new Error(answer.status); }
+        return answer.text().then(function (text) {
+          var height = el.scrollHeight;
+          el.insertAdjacentText("afterbegin", text);
+          el.dataset.start = answer.headers.get("X-Log-Start") || "0";
+          el.scrollTop += el.scrollHeight - height;
+        });
+      })
+      .catch(function () { note("The earlier lines could not be fetched: try again."); })
+      .then(function () { button.disabled = false; earlierButton(); });
+  });
+
+  var el = log();
+  if (el) { el.scrollTop = el.scrollHeight; }
+})();
