@@ -127,6 +127,8 @@ class Group:
     news: asyncio.Event = field(default_factory=asyncio.Event)
     busy: bool = False
     again: bool = False
+    #: The newest version of the table this process has heard of.
+    known: int = -1
 
     @property
     def table_id(self) -> int:
@@ -171,8 +173,10 @@ class Hub:
         for group in [g for g in self.groups.values() if g.table_id == table_id]:
             if version == DELETED:
                 self._close(group, "gone")
-            elif group.update is None or group.update.version < version:
-                self.refresh(group)
+            elif version > group.known:
+                group.known = version
+                if group.update is None or group.update.version < version:
+                    self.refresh(group)
 
     def refresh(self, group: Group) -> None:
         """Draw the group's update anew (once, however often asked meanwhile)."""
@@ -290,8 +294,8 @@ class Hub:
         group.streams.add(stream)
         self.per_link[link] = self.per_link.get(link, 0) + 1
         self.per_address[address] = self.per_address.get(address, 0) + 1
-        behind = group.update is None or group.update.version < max(current, version)
-        if behind:
+        group.known = max(group.known, current, version)
+        if group.update is None or group.update.version < group.known:
             self.refresh(group)
         self._watch()
         return stream

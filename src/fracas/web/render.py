@@ -192,7 +192,7 @@ def _shell(drawn: Drawn) -> str:
     return html
 
 
-_TAG = re.compile(r"^<([a-z]+)")
+_TAG = re.compile(r"^<([a-z][a-z0-9]*)")
 
 
 def _oob(html: str) -> str:
