@@ -2,8 +2,9 @@
    The stream's updates morph the parts that changed (htmx's sse extension, idiomorph);
    this script keeps the page on the version it shows: #live's data-version, the hidden
    version of the forms a person fills in (marked data-follow), the stream's URL for a
-   reconnection; it keeps the log scrolled to its end when it was there, fetches its
-   earlier lines on demand, and resumes a stream the server closed while idle. */
+   reconnection; it keeps the element in use where it is on the screen and the log
+   scrolled to its end when it was there, fetches the log's earlier lines on demand, and
+   resumes a stream the server closed while idle. */
 (function () {
   "use strict";
   var stream = document.getElementById("stream");
@@ -42,9 +43,18 @@
     htmx.process(fresh);
   }
 
+  // The element a person is using stays where it is on the screen, whatever grows above.
+  var anchor = null, anchorTop = 0;
+
   document.body.addEventListener("htmx:sseBeforeMessage", function () {
     var el = log();
     logAtEnd = !el || atEnd(el);
+    anchor = document.activeElement;
+    if (anchor && anchor !== document.body) {
+      anchorTop = anchor.getBoundingClientRect().top;
+    } else {
+      anchor = null;
+    }
   });
 
   document.body.addEventListener("htmx:sseMessage", function (e) {
@@ -54,6 +64,9 @@
       note("");
       var el = log();
       if (el && logAtEnd) { el.scrollTop = el.scrollHeight; }
+      if (anchor && document.body.contains(anchor)) {
+        window.scrollBy(0, anchor.getBoundingClientRect().top - anchorTop);
+      }
     } else if (message.type === "close") {
       if (message.data === "idle") {
         paused = true;
