@@ -6,6 +6,7 @@ timeout, a deleted table; and a side's stream never carries what that side may n
 from __future__ import annotations
 
 import asyncio
+import html
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -14,15 +15,16 @@ from typing import Any
 import pytest
 from sse_starlette import ServerSentEvent
 from tests.hidden.secrets import leaks, secrets
-from tests.web.webtools import EXAMPLES
+from tests.web.webtools import EXAMPLES, Web
 
 from fracas.table import encounterfile
 from fracas.table.scripts import Script
 from fracas.table.store import Store
 from fracas.table.table import Table
 from fracas.web import events
-from fracas.web.app import create_app
+from fracas.web.app import ServeConfig, create_app
 from fracas.web.events import Busy, Hub, LiveSettings, Stream
+from fracas.web.render import LOG_PAGE
 
 #: The longest wait for an event, in seconds (a condition waited on, not a sleep).
 WAIT = 30.0
@@ -225,3 +227,36 @@ def test_a_side_s_stream_carries_no_secret_of_that_side(script: Path, tmp_path: 
 
     run(test)
     assert not found, "\n".join(dict.fromkeys(found))
+
+
+def test_a_page_shows_the_log_s_last_entries_and_fetches_earlier_ones(tmp_path: Path) -> None:
+    web = Web(f"sqlite:///{tmp_path / 't.db'}")
+    table = web.start("heimr/duel.yaml")
+    table.push("gm begin")
+    while table.head < LOG_PAGE + 12:
+        table.push(next(a for a in table.offered(None) if a.verb == "end"))
+    start = table.head - LOG_PAGE
+    page = web.page()
+    assert f'id="log" data-start="{start}"' in page
+    shown = re.search(r'id="log" data-start="\d+">(.*?)</pre>', page, flags=re.S)
+    assert shown and html.unescape(shown.group(1)).splitlines() == list(
+        table.log_lines(None, start)
+    )
+    earlier = web.gm.get(f"/gm/t/t/log?end={start}")
+    assert earlier.headers["X-Log-Start"] == "0"
+    assert earlier.text.splitlines() == list(table.log_lines(None, 0, start))
+    assert "> gm begin" in earlier.text
+    link = web.link("raiders")
+    side = web.client().get(f"{link}/log?end={start}")
+    assert side.text.splitlines() == list(table.log_lines("raiders", 0, start))
+    assert "> " not in [line[:2] for line in side.text.splitlines()]  # no action as typed
+    assert web.client().get("/gm/t/t/log?end=5").status_code == 403
+
+
+def test_a_server_s_config_goes_through_the_environment_as_json() -> None:
+    config = ServeConfig(
+        "sqlite:///x.db", "a-token-of-enough-length", live=LiveSettings(per_link=3)
+    )
+    assert ServeConfig.from_json(config.to_json()) == config
+    with pytest.raises(ValueError, match="FRACAS_SERVE_CONFIG"):
+        ServeConfig.from_json("{not json")
