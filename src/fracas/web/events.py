@@ -43,8 +43,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import anyio.to_thread
 from fastapi import APIRouter, FastAPI, Request
@@ -150,6 +151,9 @@ class Hub:
         self.store = store
         self.settings = settings or LiveSettings()
         self.groups: dict[GroupKey, Group] = {}
+        #: The groups of each table.
+        self.of_table: dict[int, set[Group]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
         self.per_link: dict[str, int] = {}
         self.per_address: dict[str, int] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -170,7 +174,7 @@ class Hub:
     def changed(self, table_id: int, version: int) -> None:
         """Table ``table_id`` is at ``version`` (:data:`DELETED`: gone): redraw its groups
         that are behind, or close them."""
-        for group in [g for g in self.groups.values() if g.table_id == table_id]:
+        for group in list(self.of_table.get(table_id, ())):
             if version == DELETED:
                 self._close(group, "gone")
             elif version > group.known:
@@ -184,7 +188,14 @@ class Hub:
             group.again = True
             return
         group.busy = True
-        asyncio.get_running_loop().create_task(self._draw(group))
+        self._task(self._draw(group))
+
+    def _task(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` in the event loop, holding on to it until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _draw(self, group: Group) -> None:
         try:
@@ -205,27 +216,33 @@ class Hub:
                     return
         except Exception:  # never leave a group stuck busy
             log.exception("drawing the live update of table %s failed", group.table_id)
-            self._close(group, "reload")
+            self._close(group, "error")
         finally:
             group.busy = False
 
     def _close(self, group: Group, why: str) -> None:
         group.closed = why
-        self.groups.pop(group.key, None)
+        self._forget(group)
         group.wake()
+
+    def _forget(self, group: Group) -> None:
+        if self.groups.get(group.key) is group:
+            del self.groups[group.key]
+            same = self.of_table[group.table_id]
+            same.discard(group)
+            if not same:
+                del self.of_table[group.table_id]
 
     # -- watching other processes -----------------------------------------------------------
 
     def _watch(self) -> None:
         if self._watcher is None or self._watcher.done():
             postgres = self.store.engine.dialect.name == "postgresql"
-            self._watcher = asyncio.get_running_loop().create_task(
-                self._listen() if postgres else self._poll()
-            )
+            self._watcher = self._task(self._listen() if postgres else self._poll())
 
     async def _check(self) -> None:
         """One query of the open tables' versions: what changed or went meanwhile."""
-        ids = sorted({g.table_id for g in self.groups.values()})
+        ids = sorted(self.of_table)
         if not ids:
             return
         found = await anyio.to_thread.run_sync(self.store.versions, ids)
@@ -290,6 +307,7 @@ class Hub:
         group = self.groups.get(key)
         if group is None:
             group = self.groups[key] = Group(key, draw)
+            self.of_table.setdefault(key[0], set()).add(group)
         stream = Stream(group, version, link, address, seat)
         group.streams.add(stream)
         self.per_link[link] = self.per_link.get(link, 0) + 1
@@ -303,8 +321,8 @@ class Hub:
     def shut(self, stream: Stream) -> None:
         group = stream.group
         group.streams.discard(stream)
-        if not group.streams and self.groups.get(group.key) is group:
-            del self.groups[group.key]
+        if not group.streams:
+            self._forget(group)
         for counts, key in ((self.per_link, stream.link), (self.per_address, stream.address)):
             counts[key] -= 1
             if not counts[key]:

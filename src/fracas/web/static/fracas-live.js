@@ -73,8 +73,10 @@
         note("Paused while nothing happened: it goes on as soon as you are back.");
       } else if (message.data === "reload") {
         window.location.href = base;
-      } else {
+      } else if (message.data === "gone") {
         note("This table is gone: it was deleted.");
+      } else {
+        note("Live updates stopped: reload the page to try again.");
       }
     }
   });
