@@ -115,6 +115,13 @@ def test_what_a_person_types_survives_changes_made_elsewhere(
         assert rolling.evaluate("document.activeElement.id") == "faces"
         assert rolling.get_attribute("#faces-form input[name=version]", "value") == "5"
         assert "Astrid Ironside ends the turn" in typing.inner_text("#log")
+        # The parts that changed were morphed in: whose turn, the rows, the offered actions.
+        for page in (typing, player):
+            assert "Ylva" in page.inner_text("#status")
+            assert "acting" in (page.get_attribute("#row-ylva", "class") or "")
+            assert "acting" not in (page.get_attribute("#row-astrid", "class") or "")
+        assert player.query_selector('form.offered button[value="ylva end"]')
+        assert typing.query_selector('#odds tr[data-action^="ylva attack"]')
         # The action typed meanwhile is taken: its form followed the table's version.
         typing.press("#action", "Enter")
         moved(typing, 5)
