@@ -78,7 +78,12 @@ def start(db: str, *options: str) -> Server:
         GM_TOKEN,
         *options,
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return launch(command, port)
+
+
+def launch(command: list[str], port: int, env: dict[str, str] | None = None) -> Server:
+    """Run ``command`` (a server on ``port``) and wait for its health URL."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_LIMIT
     while time.monotonic() < deadline:

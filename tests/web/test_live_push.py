@@ -8,18 +8,21 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 from tests.web.pg import Cluster
-from tests.web.servers import GM_TOKEN, Server, running
+from tests.web.servers import GM_TOKEN, Server, free_port, launch, running
 from tests.web.test_browser import WAIT, browser, click, moved, serve, until, version
 from tests.web.webtools import EXAMPLES, csrf_of
 
 from fracas.table import encounterfile
 from fracas.table.store import Store
 from fracas.table.table import Table
+from fracas.web.app import CONFIG_ENV, ServeConfig
+from fracas.web.events import LiveSettings
 
 __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
@@ -243,4 +246,36 @@ def test_a_killed_server_process_loses_no_acknowledged_action(
         for page in pages[2:]:
             assert lines(page) == [line.strip() for line in table.log_lines("shieldwall", 0)]
         gm.close()
+        store.engine.dispose()
+
+
+def test_a_page_paused_while_idle_resumes_when_its_reader_is_back(
+    browser: object, tmp_path: Path
+) -> None:
+    """The app made from ``FRACAS_SERVE_CONFIG`` (as each ``--workers`` process makes
+    it), with streams closed after 1 s without a change."""
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    store = Store.open(db)
+    ruleset, setup, title = encounterfile.load(EXAMPLES / "heimr/duel.yaml")
+    Table.start(store, "t", ruleset, setup, title, seed=1)
+    config = ServeConfig(db, GM_TOKEN, live=LiveSettings(idle_seconds=1.0))
+    port = free_port()
+    command = [sys.executable, "-m", "uvicorn", "fracas.web.app:app_from_env", "--factory"]
+    command += ["--port", str(port), "--log-level", "warning"]
+    server = launch(command, port, env={**os.environ, CONFIG_ENV: config.to_json()})
+    try:
+        gm = gm_client(server)
+        link = player_link(gm, "shieldwall")
+        player = new_page(browser)
+        player.goto(server.url + link)
+        until(player, "document.querySelector('#stream-note').innerText.includes('Paused')")
+        assert act_once(gm, store) == "gm begin"
+        assert version(player) == 0  # paused: nothing arrives
+        player.keyboard.press("Shift")  # the reader is back
+        shows(player, 1)
+        assert player.evaluate("window.opened") >= 2
+        assert "initiative order" in player.inner_text("#log")
+        gm.close()
+    finally:
+        server.kill()
         store.engine.dispose()
