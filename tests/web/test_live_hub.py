@@ -260,3 +260,21 @@ def test_a_server_s_config_goes_through_the_environment_as_json() -> None:
     assert ServeConfig.from_json(config.to_json()) == config
     with pytest.raises(ValueError, match="FRACAS_SERVE_CONFIG"):
         ServeConfig.from_json("{not json")
+
+
+def test_a_page_ahead_of_the_store_gets_every_part_and_stalls_no_one(tmp_path: Path) -> None:
+    store = table_at(f"sqlite:///{tmp_path / 't.db'}")
+    app = create_app(store)
+
+    async def test() -> None:
+        honest = app.state.hub.events(gm_stream(app, 0, link="honest"))
+        forged = app.state.hub.events(gm_stream(app, 999, link="forged"))
+        whole = await next_event(forged)
+        assert whole.id == "0" and 'id="log" data-start="0"' in whole.data
+        await push(store, "gm begin")
+        assert (await next_event(honest)).id == "1"
+        assert (await next_event(forged)).id == "1"
+        await honest.aclose()
+        await forged.aclose()
+
+    run(test)

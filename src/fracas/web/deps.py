@@ -11,8 +11,10 @@ page from another site cannot know, and a POST whose ``Origin`` header names ano
 host is refused; the cookie is SameSite=Strict besides. A player's forms need none: the
 secret is in the URL, not in an ambient cookie.
 
-Double submits: every form carries the table's version it was drawn at; a form whose
-version is no longer the table's is answered "already applied" and changes nothing.
+Double submits: every form carries a table's version; one whose version is no longer
+the table's is answered "already applied" and changes nothing. Buttons carry the version
+they were drawn at; the typed action and a faces prompt follow the table as the page
+receives its changes (:mod:`fracas.web.events`).
 """
 
 from __future__ import annotations

@@ -64,6 +64,11 @@ log = logging.getLogger(__name__)
 events_router = APIRouter()
 
 
+#: A page that takes longer than this (seconds) to take in one event is dropped (it will
+#: reconnect): a reader that stopped reading holds nothing for long.
+SEND_TIMEOUT = 30.0
+
+
 @dataclass(frozen=True)
 class LiveSettings:
     """The bounds of live pages (:class:`Hub`)."""
@@ -308,11 +313,13 @@ class Hub:
         if group is None:
             group = self.groups[key] = Group(key, draw)
             self.of_table.setdefault(key[0], set()).add(group)
-        stream = Stream(group, version, link, address, seat)
+        # A page cannot be ahead of the store: that version is another table's (one
+        # deleted, and made again under its name) or made up; the page gets every part.
+        stream = Stream(group, version if version <= current else -1, link, address, seat)
         group.streams.add(stream)
         self.per_link[link] = self.per_link.get(link, 0) + 1
         self.per_address[address] = self.per_address.get(address, 0) + 1
-        group.known = max(group.known, current, version)
+        group.known = max(group.known, current)
         if group.update is None or group.update.version < group.known:
             self.refresh(group)
         self._watch()
@@ -446,6 +453,7 @@ async def _open(
     return EventSourceResponse(
         live.events(stream),
         ping=live.settings.ping_seconds,
+        send_timeout=SEND_TIMEOUT,
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
 
