@@ -110,8 +110,11 @@ def test_another_process_s_change_reaches_the_streams(db_url: str) -> None:
     other = Store.open(db_url)  # another process: its commits do not call the hub
 
     async def test() -> None:
-        feed = app.state.hub.events(gm_stream(app, 0))
-        await drawn(app.state.hub)
+        hub: Hub = app.state.hub
+        feed = hub.events(gm_stream(app, 0))
+        await drawn(hub)
+        if db_url.startswith("postgresql"):
+            await asyncio.wait_for(hub.listening.wait(), WAIT)  # then only a notice tells
         await push(other, "gm begin")
         event = await next_event(feed)
         assert event.id == "1" and "gm begin" in event.data

@@ -165,6 +165,8 @@ class Hub:
         self._watcher: asyncio.Task[None] | None = None
         #: Draws made (one per group and version, however many streams): for the tests.
         self.draws = 0
+        #: Set while this process listens for PostgreSQL's notices.
+        self.listening = asyncio.Event()
         store.listeners.append(self._committed)
 
     # -- news of changes ----------------------------------------------------------------------
@@ -279,6 +281,7 @@ class Hub:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     pause = 0.5
                     await self._check()
+                    self.listening.set()
                     async for notice in connection.notifies():
                         table_id, _, version = notice.payload.partition(":")
                         if table_id.isdigit() and version.lstrip("-").isdigit():
@@ -287,6 +290,7 @@ class Hub:
                 raise
             except Exception as err:
                 log.warning("listening for table changes: %s (again in %g s)", err, pause)
+            self.listening.clear()
             await asyncio.sleep(pause)
             pause = min(pause * 2, 10.0)
 
