@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -257,14 +258,25 @@ class Hub:
             self.changed(table_id, found.get(table_id, DELETED))
 
     async def _poll(self) -> None:
-        """SQLite: the versions of the tables with open streams, while there are any."""
+        """SQLite: while streams are open, at most every ``watch_seconds``, SQLite's
+        ``data_version`` (which moves when another connection commits: microseconds, no
+        table read) and, when it moved, the versions of the tables with open streams."""
         pause = max(0.1, self.settings.watch_seconds)
-        while self.groups:
-            try:
-                await self._check()
-            except Exception:
-                log.exception("checking the tables' versions failed")
-            await asyncio.sleep(pause)
+        probe = _data_version(self.store)
+        seen: int | None = None
+        try:
+            while self.groups:
+                try:
+                    now = probe() if probe is not None else None
+                    if now is None or now != seen:
+                        await self._check()
+                        seen = now
+                except Exception:
+                    log.exception("checking the tables' versions failed")
+                await asyncio.sleep(pause)
+        finally:
+            if probe is not None:
+                probe.close()
 
     async def _listen(self) -> None:
         """PostgreSQL: every change announced on :data:`CHANNEL`, for as long as the
@@ -367,6 +379,31 @@ class Hub:
                     return
         finally:
             self.shut(stream)
+
+
+class _Probe:
+    """A connection of its own to a SQLite file, asking only ``PRAGMA data_version``."""
+
+    def __init__(self, path: str) -> None:
+        self.connection = sqlite3.connect(path, check_same_thread=False)
+
+    def __call__(self) -> int:
+        return int(self.connection.execute("PRAGMA data_version").fetchone()[0])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _data_version(store: Store) -> _Probe | None:
+    """A probe of the store's SQLite file (``None`` for another database or in memory:
+    then the versions are queried every time)."""
+    url = store.engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    try:
+        return _Probe(url.database)
+    except sqlite3.Error:
+        return None
 
 
 def _seat_closed(update: Update | None, stream: Stream) -> str | None:
