@@ -4,7 +4,8 @@
    version of the forms a person fills in (marked data-follow), the stream's URL for a
    reconnection; it keeps the element in use where it is on the screen and the log
    scrolled to its end when it was there, fetches the log's earlier lines on demand, and
-   resumes a stream the server closed while idle. */
+   pauses the stream of a page hidden for a minute or left idle by the server, and
+   resumes it when its reader is back. */
 (function () {
   "use strict";
   var stream = document.getElementById("stream");
@@ -35,12 +36,26 @@
     earlierButton();
   }
 
-  function reconnect() {
+  // A fresh copy of the stream's element in its place: htmx closes the old one's stream.
+  function replaceStream() {
     var fresh = stream.cloneNode(true);
     fresh.setAttribute("sse-connect", base + "/events?v=" + live.dataset.version);
-    stream.replaceWith(fresh);
+    stream.parentNode.insertBefore(fresh, stream);
+    htmx.remove(stream);
     stream = fresh;
-    htmx.process(fresh);
+  }
+
+  function reconnect() {
+    replaceStream();
+    htmx.process(stream);
+  }
+
+  function pause(text) {
+    if (!paused) {
+      paused = true;
+      replaceStream();
+      note(text);
+    }
   }
 
   // The element a person is using stays where it is on the screen, whatever grows above.
@@ -69,8 +84,7 @@
       }
     } else if (message.type === "close") {
       if (message.data === "idle") {
-        paused = true;
-        note("Paused while nothing happened: it goes on as soon as you are back.");
+        pause("Paused while nothing happened: it goes on as soon as you are back.");
       } else if (message.data === "reload") {
         window.location.href = base;
       } else if (message.data === "gone") {
@@ -91,7 +105,18 @@
   ["focus", "pointerdown", "keydown"].forEach(function (name) {
     window.addEventListener(name, resume, true);
   });
-  document.addEventListener("visibilitychange", resume);
+  // A page hidden for a minute lets go of its stream (and of the browser's connection).
+  var hiding = null;
+  document.addEventListener("visibilitychange", function () {
+    window.clearTimeout(hiding);
+    if (document.visibilityState === "hidden") {
+      hiding = window.setTimeout(function () {
+        pause("Paused while the page was hidden: it goes on as soon as you are back.");
+      }, 60000);
+    } else {
+      resume();
+    }
+  });
 
   document.body.addEventListener("click", function (e) {
     var button = e.target.closest ? e.target.closest("#log-earlier") : null;
