@@ -281,3 +281,29 @@ def test_a_page_ahead_of_the_store_gets_every_part_and_stalls_no_one(tmp_path: P
         await forged.aclose()
 
     run(test)
+
+
+def test_a_revoked_link_s_stream_is_closed_at_the_next_change(tmp_path: Path) -> None:
+    store = table_at(f"sqlite:///{tmp_path / 't.db'}")
+    app = create_app(store)
+    seats = app.state.seats
+    table_id = store.table("t").id
+    kept = seats.find(seats.open(table_id, "raiders"))
+    gone = seats.find(seats.open(table_id, "raiders"))
+
+    async def test() -> None:
+        hub: Hub = app.state.hub
+        key = (table_id, "raiders", False)
+        draw = events._side_draw(app, "t", "raiders", False)
+        feeds = [
+            hub.events(hub.open(key, draw, 0, 0, f"p/{s.id}", "a", s.id)) for s in (kept, gone)
+        ]
+        await drawn(hub)
+        await asyncio.to_thread(seats.revoke, table_id, gone.id)
+        await push(store, "gm begin")
+        assert (await next_event(feeds[0])).id == "1"
+        event = await next_event(feeds[1])
+        assert (event.event, event.data) == ("close", "reload")
+        await feeds[0].aclose()
+
+    run(test)
