@@ -21,6 +21,7 @@ and the head move together or not at all.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -247,7 +248,10 @@ class Store:
             ) from None
         for table_id, version in changed:  # committed: now it may be told
             for listener in self.listeners:
-                listener(table_id, version)
+                try:
+                    listener(table_id, version)
+                except Exception:  # the change stands: a listener's fault is only logged
+                    logging.getLogger(__name__).exception("a store listener failed")
 
     # -- tables -----------------------------------------------------------------------
 

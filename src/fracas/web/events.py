@@ -5,8 +5,9 @@ the version it shows) and is sent what changed; no page polls.
 once for all its pages: from its own process right after each commit (the store's
 listeners: never before the commit), from other processes by PostgreSQL
 ``LISTEN/NOTIFY`` (the store's ``pg_notify`` says "table T is at version N", never any
-data, and is delivered on commit), and on SQLite by one query of the open tables'
-versions at most ten times a second, made only while streams are open. A deleted table
+data, and is delivered on commit), and on SQLite, only while streams are open and at
+most ten times a second, by SQLite's ``data_version`` (it moves when another connection
+commits) and, when it moved, one query of the open tables' versions. A deleted table
 closes its streams in every process.
 
 **What is sent.** The open pages of a table are grouped by audience (the game master, or
