@@ -3,6 +3,7 @@ and stopped by its PID."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -12,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 
@@ -38,10 +40,27 @@ class Server:
         client.get(f"/gm/login?token={GM_TOKEN}")
         return client
 
+    def workers(self) -> list[int]:
+        """The PIDs of the server's processes under its own (``--workers``), deepest last."""
+        found: list[int] = []
+        todo = [self.process.pid]
+        while todo:
+            pid = todo.pop()
+            for task in Path(f"/proc/{pid}/task").glob("*/children"):
+                with contextlib.suppress(OSError):
+                    kids = [int(k) for k in task.read_text().split()]
+                    found += kids
+                    todo += kids
+        return found
+
     def kill(self) -> None:
-        """SIGKILL: the server gets no chance to tidy up."""
+        """SIGKILL: the server (and its worker processes) get no chance to tidy up."""
         if self.process.poll() is None:
+            workers = self.workers()
             os.kill(self.process.pid, signal.SIGKILL)
+            for pid in workers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         self.process.wait(30)
 
 
@@ -76,7 +95,12 @@ def _start(db: str, port: int, extra: tuple[str, ...]) -> Server:
         GM_TOKEN,
         *extra,
     ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return launch(command, port)
+
+
+def launch(command: list[str], port: int, env: dict[str, str] | None = None) -> Server:
+    """Run ``command`` (a server on ``port``) and wait for its health URL."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_LIMIT
     while time.monotonic() < deadline:

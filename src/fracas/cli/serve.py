@@ -1,7 +1,9 @@
 """``fracas serve``: the tables on the web, for the game master and each side's players.
 
 It serves the same store as the terminal (``--db`` or ``FRACAS_DB``), so a table started
-with ``fracas play`` opens in the browser and back. Several servers may serve one store.
+with ``fracas play`` opens in the browser and back. Several servers may serve one store;
+``--workers N`` runs N processes on one socket (uvicorn's workers), each making its app
+from the ``FRACAS_SERVE_CONFIG`` JSON this command sets (:func:`fracas.web.app.app_from_env`).
 The GM token is kept in the store as a hash: the first start prints the GM link, later
 starts keep it (``fracas gm-link --new`` replaces it). ``docs/deploy.md`` says how
 players on other machines reach it.
@@ -47,13 +49,21 @@ def serve(
         Path | None,
         typer.Option(help="Create a table for every encounter file in this folder's folders."),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on the one socket (PostgreSQL suits more than 1).", min=1, max=64
+        ),
+    ] = 1,
 ) -> None:
     """Serve the tables on the web: the game master's pages and the players' links."""
+    import os
+
     import uvicorn
 
     from fracas.table.access import MAX_TOKEN, MIN_TOKEN, GmAccess
     from fracas.web.access import public_url, trusted_networks
-    from fracas.web.app import create_app
+    from fracas.web.app import CONFIG_ENV, ServeConfig, create_app
     from fracas.web.demo import demo_campaigns, demo_tables
 
     if gm_token is not None and not MIN_TOKEN <= len(gm_token) <= MAX_TOKEN:
@@ -94,9 +104,26 @@ def serve(
                 "'fracas gm-link --new' makes a new one"
             )
     access.serve_at(base)
-    web = create_app(store, public=public, trusted_proxies=trusted_proxy or ())
+    proxies = tuple(trusted_proxy or ())
     # Forwarded headers are read by the app, from --trusted-proxy only: not by uvicorn.
-    uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
+    if workers == 1:
+        web = create_app(store, public=public, trusted_proxies=proxies)
+        uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
+        return
+    url = store.engine.url.render_as_string(hide_password=False)
+    store.engine.dispose()
+    config = ServeConfig(db=url, public=public, trusted_proxies=proxies)
+    os.environ[CONFIG_ENV] = config.to_json()
+    typer.echo(f"{workers} server processes")
+    uvicorn.run(
+        "fracas.web.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        proxy_headers=False,
+    )
 
 
 def _bracketed(host: str) -> str:

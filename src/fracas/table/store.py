@@ -25,6 +25,7 @@ Every read is bounded by what it needs: :meth:`Store.actions` reads a range of p
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -48,6 +49,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -77,6 +79,11 @@ BUSY_TIMEOUT_MS = 20_000
 LOOK_BACK = 64
 #: How a table's dice are thrown: by fracas, or physical dice whose faces are typed in.
 DICE_MODES = ("rolled", "typed")
+#: PostgreSQL channel announcing every change of a table as ``"ID:VERSION"`` (delivered on
+#: commit; never any data): how the other server processes learn of it.
+CHANNEL = "fracas_tables"
+#: The version a deleted table is announced at.
+DELETED = -1
 
 
 class StoreError(ValueError):
@@ -208,6 +215,9 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        #: Called with (table id, new version) after each change is committed, never before
+        #: (:data:`DELETED` for a deleted table): the live pages of this process.
+        self.listeners: list[Callable[[int, int], None]] = []
 
     @classmethod
     def open(cls, url: str | None = None, migrate: bool = True) -> Store:
@@ -249,8 +259,10 @@ class Store:
         database another writer keeps locked longer than :data:`BUSY_TIMEOUT_MS` is
         :class:`StoreBusy`, with nothing changed."""
         try:
-            with self._sessions() as session, session.begin():
-                yield session
+            with self._sessions() as session:
+                with session.begin():
+                    yield session
+                changed = session.info.pop(_CHANGED, ())
         except OperationalError as err:
             if not _busy(err):
                 raise
@@ -258,6 +270,12 @@ class Store:
                 f"the store stayed busy with another writer for {BUSY_TIMEOUT_MS / 1000:g} s: "
                 "nothing was changed, try again"
             ) from None
+        for table_id, version in changed:  # committed: now it may be told
+            for listener in self.listeners:
+                try:
+                    listener(table_id, version)
+                except Exception:  # the change stands: a listener's fault is only logged
+                    logging.getLogger(__name__).exception("a store listener failed")
 
     # -- tables -----------------------------------------------------------------------
 
@@ -403,6 +421,7 @@ class Store:
         with self.session() as s:
             s.execute(delete(ActionRow).where(ActionRow.table_id == record.id))
             s.execute(delete(TableRow).where(TableRow.id == record.id))
+            _changed(s, record.id, DELETED)
 
     # -- changes (each one transaction, checked against the version read) --------------
 
@@ -474,6 +493,7 @@ class Store:
         )
         if bumped.rowcount != 1:  # type: ignore[attr-defined]
             raise ConflictError("the table was changed meanwhile (another screen?): reloaded")
+        _changed(s, table_id, version + 1)
         row = s.get(TableRow, table_id, populate_existing=True)
         assert row is not None
         return row
@@ -484,6 +504,24 @@ class Store:
             if version is None:
                 raise StoreError("the table no longer exists")
             return version
+
+    def versions(self, table_ids: Sequence[int]) -> dict[int, int]:
+        """The version of each of these tables that still exists, in one query."""
+        with self.session() as s:
+            query = select(TableRow.id, TableRow.version).where(TableRow.id.in_(table_ids))
+            return {row.id: row.version for row in s.execute(query)}
+
+
+_CHANGED = "fracas_changed"
+
+
+def _changed(s: Session, table_id: int, version: int) -> None:
+    """Note a change of the table, to be announced once the transaction commits: to this
+    process's :attr:`Store.listeners`, and on PostgreSQL to every process listening on
+    :data:`CHANNEL` (``pg_notify`` inside the transaction is delivered on commit only)."""
+    s.info.setdefault(_CHANGED, []).append((table_id, version))
+    if s.get_bind().dialect.name == "postgresql":
+        s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
 
 
 def valid_name(name: str) -> bool:

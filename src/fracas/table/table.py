@@ -52,7 +52,7 @@ from fracas.rules import find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
-from fracas.table.presenter import Screen, TableView, present
+from fracas.table.presenter import Screen, TableView, log_text, present
 from fracas.table.store import LOOK_BACK, ActionRecord, Stamp, Store, StoreError, TableRecord
 
 __all__ = ["Table", "TableError"]
@@ -447,6 +447,25 @@ class Table:
 
     def is_over(self) -> bool:
         return self.encounter.is_over()
+
+    # -- the log in pages --------------------------------------------------------------------
+
+    def log_lines(self, side: str | None, start: int, end: int | None = None) -> tuple[str, ...]:
+        """The log lines of entries ``start`` to ``end`` (the head when ``None``) as
+        ``side`` is shown them by the presenter (the game master's with each action as
+        typed): a page of the log, costing only its entries."""
+        side = self.check_side(side)
+        log = self.encounter.log
+        end = len(log) if end is None else max(0, min(end, len(log)))
+        start = max(0, min(start, end))
+        typed = tuple(str(e.action) for e in log[start:end]) if side is None else ()
+        seen = {"log": side_log(self.encounter, side, start, end)}
+        return tuple(log_text(_log_view(side, seen, typed)))
+
+
+def _log_view(side: str | None, seen: Mapping[str, Any], typed: tuple[str, ...]) -> TableView:
+    """A view holding only log entries, for the presenter's :func:`log_text`."""
+    return TableView("", "", side, seen, (), typed, None, None)
 
 
 def _dice_state(dice: DiceSource) -> dict[str, Any] | None:

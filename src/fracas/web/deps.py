@@ -16,10 +16,12 @@ that a page from another site cannot know, and a POST whose ``Origin`` is not th
 SameSite=Strict besides. A player's forms need none: the secret is in the URL, not in an
 ambient cookie.
 
-Double submits and races: every form carries the table's version it was drawn at; a
-form whose version is no longer the table's, or whose change lost the race to another
-process's (the store's :class:`~fracas.table.store.ConflictError`), is answered 409
-"already applied or changed meanwhile" and changes nothing.
+Double submits and races: every form carries a table's version; one whose version is no
+longer the table's, or whose change lost the race to another process's (the store's
+:class:`~fracas.table.store.ConflictError`), is answered 409 "already applied or changed
+meanwhile" and changes nothing. Buttons carry the version they were drawn at; the typed
+action and a faces prompt follow the table as the page receives its changes
+(:mod:`fracas.web.events`).
 """
 
 from __future__ import annotations
