@@ -48,9 +48,14 @@ browser:
 			>/dev/null 2>&1 || echo "could not install$$missing: their tests will be skipped"; \
 	fi
 
-# pytest exits 5 when it collects nothing; that is not a failure here.
+# The tests run on a worker process per core (pytest-xdist; TEST_WORKERS=0 runs them in
+# this one); worksteal hands a worker that is done some of the queue of one still busy.
+# pytest exits 5 when it collects nothing; that is not a failure here. Bytecode is cached
+# for the run (PYTHONDONTWRITEBYTECODE unset): every worker and every server a test starts
+# would otherwise compile the sources again.
+TEST_WORKERS ?= auto
 pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal; rc=$$?; if [ $$rc -eq 5 ]; then exit 0; else exit $$rc; fi
 
 test: lint typecheck browser pytest
 
@@ -59,6 +64,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/table_cost.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
 
 # Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;

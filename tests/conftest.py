@@ -1,26 +1,32 @@
 """Test-suite plumbing: the `rule` marker and build/rules-coverage.json.
 
 A test names the catalogue rules it checks with ``@pytest.mark.rule("H-DICE-1")``.
-At the end of the run every rule ID maps to the passing tests that cite it.
+At the end of the run every rule ID maps to the passing tests that cite it. Under
+pytest-xdist each worker attaches a test's rule IDs to its reports (``user_properties``)
+and the controller, which receives every report, gathers them and writes the file.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-ROOT = Path(__file__).resolve().parent.parent
-COVERAGE_FILE = ROOT / "build" / "rules-coverage.json"
-CATALOGUE = ROOT.parent / "shared" / "rules" / "CATALOGUE.md"
+#: The name under which a report carries its test's rule IDs.
+RULES = "rules"
+#: tests/test_rules_coverage.py runs pytest on a few tests of its own.
+pytest_plugins = ["pytester"]
 
-# CI runs a bounded number of Hypothesis examples so `make test` stays quick.
+# Hypothesis stays bounded: CI runs a fixed, small number of examples; `make test` a few
+# more, drawn afresh each run. HYPOTHESIS_PROFILE=thorough searches longer, by hand.
 settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True)
-settings.register_profile("dev", max_examples=150, deadline=None)
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
@@ -34,32 +40,39 @@ _cited: dict[str, set[str]] = defaultdict(set)
 _passed: dict[str, bool] = {}
 
 
-def _rule_ids(item: pytest.Item) -> list[str]:
-    return [rid for mark in item.iter_markers("rule") for rid in mark.args]
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    """Attach the rule IDs the test cites to each of its reports."""
     outcome = yield
-    report = outcome.get_result()
-    ids = _rule_ids(item)
+    ids = [rid for mark in item.iter_markers("rule") for rid in mark.args]
+    if ids:
+        outcome.get_result().user_properties.append((RULES, ids))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count a report towards its rules (in the one process that writes the file)."""
+    ids = [rid for name, value in report.user_properties if name == RULES for rid in value]
     if not ids:
         return
-    ok = _passed.get(item.nodeid, True)
+    ok = _passed.get(report.nodeid, True)
     if report.when == "call":
         ok = ok and report.passed
     elif report.failed or report.skipped:
         ok = False
-    _passed[item.nodeid] = ok
+    _passed[report.nodeid] = ok
     for rid in ids:
-        _cited[rid].add(item.nodeid)
+        _cited[rid].add(report.nodeid)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if not _cited:
-        return
+    if not _cited or hasattr(session.config, "workerinput"):
+        return  # nothing cited, or an xdist worker: its controller writes the file
     coverage = {
         rid: sorted(n for n in nodes if _passed.get(n)) for rid, nodes in sorted(_cited.items())
     }
-    COVERAGE_FILE.parent.mkdir(parents=True, exist_ok=True)
-    COVERAGE_FILE.write_text(json.dumps(coverage, indent=2) + "\n", encoding="utf-8")
+    path = session.config.rootpath / "build" / "rules-coverage.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(json.dumps(coverage, indent=2) + "\n")
+    os.replace(temporary, path)

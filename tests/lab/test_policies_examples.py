@@ -8,6 +8,7 @@ example is reported, not failed: some examples are lopsided by design.
 
 from __future__ import annotations
 
+import fcntl
 import importlib
 import json
 import os
@@ -132,18 +133,22 @@ def summary(path: Path, endings: list[Ending]) -> dict[str, Any]:
 
 
 def record(name: str, result: Mapping[str, Any]) -> None:
+    """Merge one example's result into the report: under a lock, since test workers
+    (pytest-xdist) record at the same time, and through a file of this process's own."""
     REPORT.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        data = json.loads(REPORT.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = {}
-    data[name] = result
-    tmp = REPORT.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, REPORT)
+    with open(REPORT.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            data = json.loads(REPORT.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        data[name] = result
+        tmp = REPORT.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, REPORT)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")

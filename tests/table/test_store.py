@@ -110,3 +110,51 @@ def test_a_database_locked_past_the_wait_is_one_message_and_loses_nothing(
         other.close()
     table.push("gm begin")
     assert [a.action for a in Store.open(f"sqlite:///{path}").actions(table.id)] == ["gm begin"]
+
+
+def test_reads_are_bounded_by_what_is_asked() -> None:
+    store = Store.open("sqlite://")
+    tid = store.create("duel", "heimr", {})
+    v = 0
+    for n in range(1, 8):
+        v = store.push(tid, v, f"a{n}", {"action": f"a{n}"}, None)
+    v = store.move_head(tid, v, 5)
+    assert [a.ply for a in store.actions(tid, after=2, upto=4)] == [3, 4]
+    assert [a.ply for a in store.actions(tid, after=5)] == [6, 7]  # undone ones too
+    assert store.count_actions(tid) == 7
+    found = store.action(tid, 6)
+    assert found is not None and found.action == "a6"
+    assert store.action(tid, 8) is None
+    with pytest.raises(StoreError, match="has 7 actions; cannot move to 8"):
+        store.move_head(tid, v, 8)
+
+
+def test_a_replaced_row_has_another_stamp_even_with_the_same_id() -> None:
+    store = Store.open("sqlite://")
+    tid = store.create("duel", "heimr", {})
+    v, first = store.append(tid, 0, "a", {"action": "a"}, None)
+    v, second = store.append(tid, v, "b", {"action": "b"}, None)
+    v = store.move_head(tid, v, 1)
+    v, again = store.append(tid, v, "b", {"action": "b"}, None)
+    assert again != second  # SQLite may give it the id of the row it replaced
+    record, kept, added = store.since(tid, [first, second])
+    assert (record.head, kept, [a.stamp for a in added]) == (2, 1, [again])
+    record, kept, added = store.since(tid, [first, again])
+    assert (kept, added) == (2, [])
+
+
+def test_tables_come_a_page_at_a_time_in_a_stable_order() -> None:
+    store = Store.open("sqlite://")
+    for n in range(7):
+        store.create(f"duel-{n}", "heimr", {})
+    store.create("ford", "classic", {})
+    pages = [[t.name for t in store.tables(offset=o, limit=3)] for o in (0, 3, 6)]
+    assert [n for page in pages for n in page] == [t.name for t in store.tables()]
+    assert sorted(n for page in pages for n in page) == sorted(t.name for t in store.tables())
+    assert pages[0][0] == "ford"  # the last made (changed) first
+    assert store.count_tables() == 8
+    assert store.count_tables("DUEL") == 7
+    assert [t.name for t in store.tables(name="for")] == ["ford"]
+    store.create("ford_2", "classic", {})
+    assert store.count_tables("%") == 0  # no wildcards
+    assert [t.name for t in store.tables(name="_")] == ["ford_2"]

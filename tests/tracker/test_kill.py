@@ -38,13 +38,23 @@ def export(db: Path, name: str, out: Path) -> dict[str, object]:
     return data
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_killed_tracker_resumes_with_every_acknowledged_action(tmp_path: Path, seed: int) -> None:
-    script = [str(EXAMPLE.with_suffix(".yaml")), "--script", str(EXAMPLE.with_suffix(".script"))]
-    whole = fracas(tmp_path / "whole.db", "play", *script, "--table", "ambush")
-    assert whole.returncode == 0, whole.stderr
-    expected = export(tmp_path / "whole.db", "ambush", tmp_path / "whole.json")
+SCRIPT = [str(EXAMPLE.with_suffix(".yaml")), "--script", str(EXAMPLE.with_suffix(".script"))]
 
+
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The export of the encounter played through uninterrupted (once for every seed)."""
+    folder = tmp_path_factory.mktemp("whole")
+    whole = fracas(folder / "whole.db", "play", *SCRIPT, "--table", "ambush")
+    assert whole.returncode == 0, whole.stderr
+    return export(folder / "whole.db", "ambush", folder / "whole.json")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_killed_tracker_resumes_with_every_acknowledged_action(
+    tmp_path: Path, seed: int, expected: dict[str, object]
+) -> None:
+    script = SCRIPT
     actions = len(Script.read(EXAMPLE.with_suffix(".script")).lines)
     kill_after = random.Random(seed).randrange(1, actions - 1)
     db = tmp_path / "killed.db"

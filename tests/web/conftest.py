@@ -23,9 +23,12 @@ def postgres() -> Iterator[Cluster]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A new, empty store of each kind."""
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new, empty store of each kind (a PostgreSQL database is dropped after its test)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tables.db'}"
+        yield f"sqlite:///{tmp_path / 'tables.db'}"
+        return
     cluster: Cluster = request.getfixturevalue("postgres")
-    return cluster.database()
+    url = cluster.database()
+    yield url
+    cluster.drop(url)

@@ -1,7 +1,12 @@
 """``fracas serve``: the tables on the web, for the game master and each side's players.
 
 It serves the same store as the terminal (``--db`` or ``FRACAS_DB``), so a table started
-with ``fracas play`` opens in the browser and back. Several servers may serve one store.
+with ``fracas play`` opens in the browser and back. Several servers may serve one store;
+``--workers N`` runs N processes on one socket (uvicorn's workers), each making its app
+from the ``FRACAS_SERVE_CONFIG`` JSON this command sets (:func:`fracas.web.app.app_from_env`).
+The GM token is kept in the store as a hash: the first start prints the GM link, later
+starts keep it (``fracas gm-link --new`` replaces it). ``docs/deploy.md`` says how
+players on other machines reach it.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from typing import Annotated
 import typer
 
 from fracas.cli.app import app, fail
+from fracas.cli.gmlink import PublicUrlOption, gm_line
 from fracas.cli.play import DbOption, open_store
 
 
@@ -25,24 +31,43 @@ def serve(
         typer.Option(
             "--gm-token",
             envvar="FRACAS_GM_TOKEN",
-            help="The game master's secret (default: a new random one, printed in the GM link).",
+            help="Set the game master's secret (at least 16 characters; default: the one "
+            "kept from an earlier start, or a new random one printed in the GM link).",
+        ),
+    ] = None,
+    public: PublicUrlOption = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            envvar="FRACAS_TRUSTED_PROXIES",
+            help="A reverse proxy's address or network (repeatable): its forwarded headers "
+            "(client address, scheme, host) are believed; nobody else's.",
         ),
     ] = None,
     demo: Annotated[
         Path | None,
         typer.Option(help="Create a table for every encounter file in this folder's folders."),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on the one socket (PostgreSQL suits more than 1).", min=1, max=64
+        ),
+    ] = 1,
 ) -> None:
     """Serve the tables on the web: the game master's pages and the players' links."""
-    import secrets
+    import os
 
     import uvicorn
 
-    from fracas.web.app import create_app
+    from fracas.table.access import MAX_TOKEN, MIN_TOKEN, GmAccess
+    from fracas.web.access import public_url, trusted_networks
+    from fracas.web.app import CONFIG_ENV, ServeConfig, create_app
     from fracas.web.demo import demo_campaigns, demo_tables
 
-    if gm_token is not None and len(gm_token) < 16:
-        fail("--gm-token: use at least 16 characters")
+    if gm_token is not None and not MIN_TOKEN <= len(gm_token) <= MAX_TOKEN:
+        fail(f"--gm-token: use {MIN_TOKEN} to {MAX_TOKEN} characters")
     store = open_store(db)
     if demo is not None:
         try:
@@ -54,9 +79,57 @@ def serve(
             typer.echo(f"demo tables created: {', '.join(made)}")
         if prepared:
             typer.echo(f"demo campaigns and encounters prepared: {', '.join(prepared)}")
-    token = gm_token or secrets.token_urlsafe(32)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    try:
+        base = public_url(public) if public else f"http://{_bracketed(shown)}:{port}"
+        trusted_networks(trusted_proxy or ())
+    except ValueError as err:
+        fail(str(err))
     typer.echo(f"fracas serves {store.engine.url.render_as_string(hide_password=True)}")
-    typer.echo(f"Game master: http://{shown}:{port}/gm/login?token={token}", color=False)
-    web = create_app(store, token)
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    access = GmAccess(store)
+    if gm_token is not None:
+        had = access.has_token()
+        replaced = access.set_token(gm_token) and had
+        typer.echo(gm_line(base, gm_token), color=False)
+        if replaced:
+            typer.echo("A new GM token: the old link opens nothing, every GM was signed out.")
+    else:
+        token = access.first_token()
+        if token is not None:
+            typer.echo(gm_line(base, token), color=False)
+            typer.echo("Keep this link: the store keeps only its hash, so it is shown once.")
+        else:
+            typer.echo(
+                f"Game master: the GM link is unchanged ({base}/gm/login?token=…); "
+                "'fracas gm-link --new' makes a new one"
+            )
+    access.serve_at(base)
+    proxies = tuple(trusted_proxy or ())
+    # Forwarded headers are read by the app, from --trusted-proxy only: not by uvicorn.
+    if workers == 1:
+        web = create_app(store, public=public, trusted_proxies=proxies)
+        uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
+        return
+    url = store.engine.url.render_as_string(hide_password=False)
+    store.engine.dispose()
+    config = ServeConfig(db=url, public=public, trusted_proxies=proxies)
+    os.environ[CONFIG_ENV] = config.to_json()
+    typer.echo(f"{workers} server processes")
+    uvicorn.run(
+        "fracas.web.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="warning",
+        proxy_headers=False,
+    )
+
+
+def _bracketed(host: str) -> str:
+    """An IPv6 address as a URL writes it.
+
+    >>> _bracketed("::1"), _bracketed("127.0.0.1")
+    ('[::1]', '127.0.0.1')
+    """
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host

@@ -33,7 +33,8 @@ def resolve(text: str, encounter: Encounter[Any], side: str | None = None) -> Ac
         raise NotationError(
             f"that line is {len(text)} characters long; an action is at most {MAX_LINE}"
         )
-    seen = view(encounter, side)["state"].get("combatants", {})
+    # The side's observation only: none of its log (an action costs the same at any length).
+    seen = view(encounter, side, log_tail=0)["state"].get("combatants", {})
     # Some rulesets let a whole side act (a side's initiative roll, a declaration).
     sides = encounter.ruleset.sides(encounter.state)
     actors = [GM, *sides, *seen] if side is None else [side, *seen]

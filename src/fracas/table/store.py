@@ -16,11 +16,16 @@ and the head move together or not at all.
 1
 >>> [t.name for t in store.tables()]
 ['duel']
+
+Every read is bounded by what it needs: :meth:`Store.actions` reads a range of plies,
+:meth:`Store.action` one, :meth:`Store.count_actions` counts them from the index, and
+:meth:`Store.tables` reads a page of tables (:meth:`Store.count_tables` says how many).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -42,7 +47,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -54,6 +61,7 @@ __all__ = [
     "DICE_MODES",
     "ActionRecord",
     "ConflictError",
+    "Stamp",
     "Store",
     "StoreBusy",
     "StoreError",
@@ -66,8 +74,16 @@ MAX_NAME = 80
 #: How long a change waits for another process's write to finish (SQLite), in ms: many
 #: tables played at once through several server processes queue for the one writer.
 BUSY_TIMEOUT_MS = 20_000
+#: How far below its head a table catching up looks for the last action it still holds
+#: (:meth:`Store.since`); a table changed further back than that is replayed whole.
+LOOK_BACK = 64
 #: How a table's dice are thrown: by fracas, or physical dice whose faces are typed in.
 DICE_MODES = ("rolled", "typed")
+#: PostgreSQL channel announcing every change of a table as ``"ID:VERSION"`` (delivered on
+#: commit; never any data): how the other server processes learn of it.
+CHANNEL = "fracas_tables"
+#: The version a deleted table is announced at.
+DELETED = -1
 
 
 class StoreError(ValueError):
@@ -139,6 +155,22 @@ class ActionRecord:
     action: str
     entry: dict[str, Any]
     at: datetime
+    id: int = 0
+
+    @property
+    def stamp(self) -> Stamp:
+        """What tells this row from another stored at the same ply later (see :data:`Stamp`)."""
+        return (self.id, self.at)
+
+
+#: A stored action row's identity: its id and the moment it was stored. An undo followed
+#: by a new action replaces the rows above the head; SQLite may give a replacing row the
+#: id of the row it replaces, never the same moment as well.
+Stamp = tuple[int, datetime]
+
+
+def _action(row: ActionRow) -> ActionRecord:
+    return ActionRecord(row.ply, row.action, row.entry, aware(row.at), row.id)
 
 
 def default_url() -> str:
@@ -183,6 +215,9 @@ class Store:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        #: Called with (table id, new version) after each change is committed, never before
+        #: (:data:`DELETED` for a deleted table): the live pages of this process.
+        self.listeners: list[Callable[[int, int], None]] = []
 
     @classmethod
     def open(cls, url: str | None = None, migrate: bool = True) -> Store:
@@ -190,7 +225,7 @@ class Store:
         url = url or default_url()
         try:
             if url.startswith("sqlite:///"):
-                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(url.removeprefix("sqlite:///").split("?", 1)[0]))
         except OSError as err:
             raise StoreError(f"cannot open the store {url!r}: {err.strerror}") from None
         try:
@@ -224,8 +259,10 @@ class Store:
         database another writer keeps locked longer than :data:`BUSY_TIMEOUT_MS` is
         :class:`StoreBusy`, with nothing changed."""
         try:
-            with self._sessions() as session, session.begin():
-                yield session
+            with self._sessions() as session:
+                with session.begin():
+                    yield session
+                changed = session.info.pop(_CHANGED, ())
         except OperationalError as err:
             if not _busy(err):
                 raise
@@ -233,6 +270,12 @@ class Store:
                 f"the store stayed busy with another writer for {BUSY_TIMEOUT_MS / 1000:g} s: "
                 "nothing was changed, try again"
             ) from None
+        for table_id, version in changed:  # committed: now it may be told
+            for listener in self.listeners:
+                try:
+                    listener(table_id, version)
+                except Exception:  # the change stands: a listener's fault is only logged
+                    logging.getLogger(__name__).exception("a store listener failed")
 
     # -- tables -----------------------------------------------------------------------
 
@@ -274,10 +317,23 @@ class Store:
                 then(s, row.id)
             return row.id
 
-    def tables(self) -> list[TableRecord]:
+    def tables(
+        self, offset: int = 0, limit: int | None = None, name: str = ""
+    ) -> list[TableRecord]:
+        """The tables, the last changed first (ties by newest id, so pages never overlap):
+        ``limit`` of them from ``offset``, those whose name contains ``name`` if given."""
         with self.session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.changed.desc())).all()
-            return [_record(r) for r in rows]
+            # The page's ids first: sorting the narrow columns, not every table's setup.
+            query = _named(select(TableRow.id), name)
+            query = query.order_by(TableRow.changed.desc(), TableRow.id.desc())
+            ids = s.scalars(query.offset(max(0, offset)).limit(limit)).all()
+            rows = {r.id: r for r in s.scalars(select(TableRow).where(TableRow.id.in_(ids)))}
+            return [_record(rows[i]) for i in ids if i in rows]
+
+    def count_tables(self, name: str = "") -> int:
+        """How many tables there are (whose name contains ``name``, if given)."""
+        with self.session() as s:
+            return s.scalar(_named(select(func.count(TableRow.id)), name)) or 0
 
     def table(self, name: str) -> TableRecord:
         with self.session() as s:
@@ -286,14 +342,71 @@ class Store:
                 raise StoreError(_unknown(name, [r.name for r in s.scalars(select(TableRow))]))
             return _record(row)
 
-    def actions(self, table_id: int, upto: int | None = None) -> list[ActionRecord]:
-        """The table's actions in order, up to ply ``upto`` (all, when ``None``)."""
+    def record(self, table_id: int) -> TableRecord:
+        """The table with id ``table_id`` (a name may change; an id never does)."""
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise StoreError("the table no longer exists")
+            return _record(row)
+
+    def actions(self, table_id: int, upto: int | None = None, after: int = 0) -> list[ActionRecord]:
+        """The table's actions in order, from ply ``after + 1`` up to ply ``upto`` (all,
+        when ``None``)."""
         with self.session() as s:
             query = select(ActionRow).where(ActionRow.table_id == table_id)
             if upto is not None:
                 query = query.where(ActionRow.ply <= upto)
+            if after > 0:
+                query = query.where(ActionRow.ply > after)
             rows = s.scalars(query.order_by(ActionRow.ply)).all()
-            return [ActionRecord(r.ply, r.action, r.entry, aware(r.at)) for r in rows]
+            return [_action(r) for r in rows]
+
+    def action(self, table_id: int, ply: int) -> ActionRecord | None:
+        """The action stored at ``ply`` (1 for the first), in play or undone; ``None``
+        if there is none."""
+        with self.session() as s:
+            query = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply == ply)
+            row = s.scalars(query).first()
+            return None if row is None else _action(row)
+
+    def count_actions(self, table_id: int) -> int:
+        """How many actions are stored, in play or undone (read from the index)."""
+        with self.session() as s:
+            return _count(s, table_id)
+
+    def since(
+        self, table_id: int, held: Sequence[Stamp], look_back: int = LOOK_BACK
+    ) -> tuple[TableRecord, int | None, list[ActionRecord]]:
+        """What a reader holding the rows ``held`` (the :data:`Stamp` of each action it
+        holds, in order) needs to catch up, read at one moment: the table; how many of
+        its actions are still the stored ones in play (``kept``: the rows above were
+        undone or replaced; ``None`` when that is further back than ``look_back`` actions
+        below the reader's head or the stored head); and the actions in play after those.
+        """
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                raise StoreError("the table no longer exists")
+            record = _record(row)
+            top = min(len(held), record.head)
+            low = max(1, top - look_back + 1)
+            query = select(ActionRow.ply, ActionRow.id, ActionRow.at).where(
+                ActionRow.table_id == table_id, ActionRow.ply >= low, ActionRow.ply <= top
+            )
+            stored = {ply: (id_, aware(at)) for ply, id_, at in s.execute(query)}
+            # A row replaced at some ply replaces every row above it: the rows the reader
+            # still holds are those below the highest that is still the same.
+            kept = next((p for p in range(top, low - 1, -1) if stored.get(p) == held[p - 1]), None)
+            if kept is None and low == 1:
+                kept = 0
+            if kept is None:
+                return record, None, []
+            after = select(ActionRow).where(
+                ActionRow.table_id == table_id, ActionRow.ply > kept, ActionRow.ply <= record.head
+            )
+            added = [_action(r) for r in s.scalars(after.order_by(ActionRow.ply))]
+            return record, kept, added
 
     def rename(self, name: str, new: str) -> None:
         check_name(new)
@@ -308,6 +421,7 @@ class Store:
         with self.session() as s:
             s.execute(delete(ActionRow).where(ActionRow.table_id == record.id))
             s.execute(delete(TableRow).where(TableRow.id == record.id))
+            _changed(s, record.id, DELETED)
 
     # -- changes (each one transaction, checked against the version read) --------------
 
@@ -315,21 +429,28 @@ class Store:
         self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
     ) -> int:
         """Append an action at ``head + 1`` (dropping any undone ones above); the new version."""
+        return self.append(table_id, version, action, entry, dice)[0]
+
+    def append(
+        self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
+    ) -> tuple[int, Stamp]:
+        """:meth:`push`, giving the new version and the stored row's :data:`Stamp`."""
         with self.session() as s:
             row = self._claim(s, table_id, version)
             ply = row.head + 1
             s.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply))
-            s.add(ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=utc_now()))
-            row.head, row.dice, row.changed = ply, dice, utc_now()
-            return row.version
+            now = utc_now()
+            added = ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
+            s.add(added)
+            row.head, row.dice, row.changed = ply, dice, now
+            s.flush()
+            return row.version, (added.id, now)
 
     def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
         """Undo or redo: set how many actions are in play; the new version."""
         with self.session() as s:
             row = self._claim(s, table_id, version)
-            count = len(
-                s.scalars(select(ActionRow.ply).where(ActionRow.table_id == table_id)).all()
-            )
+            count = _count(s, table_id)
             if not 0 <= head <= count:
                 raise StoreError(f"the table has {count} actions; cannot move to {head}")
             row.head, row.changed = head, utc_now()
@@ -372,6 +493,7 @@ class Store:
         )
         if bumped.rowcount != 1:  # type: ignore[attr-defined]
             raise ConflictError("the table was changed meanwhile (another screen?): reloaded")
+        _changed(s, table_id, version + 1)
         row = s.get(TableRow, table_id, populate_existing=True)
         assert row is not None
         return row
@@ -382,6 +504,24 @@ class Store:
             if version is None:
                 raise StoreError("the table no longer exists")
             return version
+
+    def versions(self, table_ids: Sequence[int]) -> dict[int, int]:
+        """The version of each of these tables that still exists, in one query."""
+        with self.session() as s:
+            query = select(TableRow.id, TableRow.version).where(TableRow.id.in_(table_ids))
+            return {row.id: row.version for row in s.execute(query)}
+
+
+_CHANGED = "fracas_changed"
+
+
+def _changed(s: Session, table_id: int, version: int) -> None:
+    """Note a change of the table, to be announced once the transaction commits: to this
+    process's :attr:`Store.listeners`, and on PostgreSQL to every process listening on
+    :data:`CHANNEL` (``pg_notify`` inside the transaction is delivered on commit only)."""
+    s.info.setdefault(_CHANGED, []).append((table_id, version))
+    if s.get_bind().dialect.name == "postgresql":
+        s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
 
 
 def valid_name(name: str) -> bool:
@@ -407,6 +547,21 @@ def check_name(name: str, what: str = "table") -> None:
         )
 
 
+def _named(query: Any, name: str) -> Any:
+    """``query`` kept to the tables whose name contains ``name`` (any case), if given."""
+    name = name.strip()[:MAX_NAME]
+    if not name:
+        return query
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return query.where(TableRow.name.ilike(f"%{escaped}%", escape="\\"))
+
+
+def _count(s: Session, table_id: int) -> int:
+    """How many actions ``table_id`` has stored: its highest ply (they are 1, 2, ...)."""
+    top = s.scalar(select(func.max(ActionRow.ply)).where(ActionRow.table_id == table_id))
+    return top or 0
+
+
 def _unknown(name: str, names: Sequence[str]) -> str:
     import difflib
 
@@ -417,6 +572,26 @@ def _unknown(name: str, names: Sequence[str]) -> str:
     if names:
         return f"{text}: the tables are {', '.join(sorted(names)[:10])}"
     return f"{text}: there are no tables yet (start one with fracas play FILE)"
+
+
+def _private_file(path: Path) -> None:
+    """Create the SQLite file ``path`` readable by its owner only (0600), and each folder
+    made for it 0700, when they do not exist yet; SQLite gives its ``-wal`` and ``-shm``
+    files the database file's permissions. What exists already is left as it is."""
+    if str(path) in ("", ":memory:") or str(path).startswith("file:"):
+        return
+    missing = [folder for folder in (path.parent, *path.parent.parents) if not folder.exists()]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made meanwhile by another process: its own choice
+        folder.chmod(0o700)  # whatever the umask
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return
+    path.chmod(0o600)  # an empty file is an empty SQLite database
 
 
 def _busy(err: OperationalError) -> bool:

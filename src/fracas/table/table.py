@@ -7,6 +7,13 @@ the store the same way. The live :class:`~fracas.engine.Encounter` never leaves 
 table: interfaces get :class:`~fracas.table.presenter.Screen` values, exports and events
 shaped for their audience.
 
+A table another screen or process changed catches up incrementally (:meth:`Table.sync`):
+it takes back the actions undone or replaced since (an undo, then a new action) and
+applies those added, with their recorded dice; the whole log is replayed only when the
+change reaches further below its head than :data:`~fracas.table.store.LOOK_BACK`
+actions. Nothing an action costs grows with the log: its text is read from the side's
+observation, and a screen builds only the log entries its last lines come from.
+
 >>> from fracas.table import encounterfile
 >>> from fracas.table.store import Store
 >>> store = Store.open("sqlite://")
@@ -26,10 +33,12 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from fracas.dice import DiceError
 from fracas.engine import (
     Action,
     DiceSource,
     Encounter,
+    EngineError,
     Event,
     RandomDice,
     Ruleset,
@@ -37,17 +46,21 @@ from fracas.engine import (
     ScriptedDice,
     view,
 )
-from fracas.engine.views import check_side, offered
+from fracas.engine.encounter import _same_events, _same_rolls
+from fracas.engine.views import check_side, offered, side_entry, side_log
 from fracas.rules import find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
-from fracas.table.presenter import Screen, TableView, present
-from fracas.table.store import Store, StoreError, TableRecord
+from fracas.table.presenter import Screen, TableView, log_text, present
+from fracas.table.store import LOOK_BACK, ActionRecord, Stamp, Store, StoreError, TableRecord
 
 __all__ = ["Table", "TableError"]
 
 GM = "gm"
+#: How many log entries a side's screen looks back for each log line it shows, at most
+#: (entries a side sees nothing of show no line).
+LOOK_BACK_LINES = 4
 
 
 class TableError(ValueError):
@@ -57,7 +70,13 @@ class TableError(ValueError):
 class Table:
     """An encounter at the table: the encounter, its store, its dice mode and presenter."""
 
-    def __init__(self, store: Store, record: TableRecord, encounter: Encounter[Any]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        record: TableRecord,
+        encounter: Encounter[Any],
+        stamps: list[Stamp] | None = None,
+    ) -> None:
         self.store = store
         self.id = record.id
         self.name = record.name
@@ -66,6 +85,9 @@ class Table:
         self.encounter = encounter
         self.rolled: DiceSource = encounter.dice
         self._outcome: tuple[int, int, Outcome] | None = None
+        # The stored rows of the log's entries, one each, to tell when the store replaced
+        # one (None: unknown, so :meth:`sync` replays the whole log).
+        self._stamps = stamps
 
     # -- opening ------------------------------------------------------------------------
 
@@ -85,13 +107,18 @@ class Table:
         encounter: Encounter[Any] = Encounter(ruleset, setup, RandomDice(seed))
         dice = _dice_state(encounter.dice)
         store.create(name, ruleset.id, encounter.setup, title=title, dice=dice, then=then)
-        return cls(store, store.table(name), encounter)
+        return cls(store, store.table(name), encounter, [])
 
     @classmethod
     def resume(cls, store: Store, name: str, dice: DiceSource | None = None) -> Table:
         """The table as it was stored: every action up to its head, replayed."""
-        record = store.table(name)
-        entries = [a.entry for a in store.actions(record.id, upto=record.head)]
+        return cls._replayed(store, store.table(name), dice)
+
+    @classmethod
+    def _replayed(cls, store: Store, record: TableRecord, dice: DiceSource | None) -> Table:
+        rows = store.actions(record.id, upto=record.head)
+        entries = [a.entry for a in rows]
+        name = record.name
         save = {
             "_v": 1,
             "ruleset": record.ruleset,
@@ -103,7 +130,7 @@ class Table:
             encounter = Encounter.load(save, find(record.ruleset), dice)
         except SaveError as err:
             raise StoreError(f"table {name!r} does not replay: {err}") from None
-        return cls(store, record, encounter)
+        return cls(store, record, encounter, [a.stamp for a in rows])
 
     @classmethod
     def import_save(
@@ -121,7 +148,8 @@ class Table:
             dice=_dice_state(encounter.dice),
         )
         record = store.table(name)
-        table = cls(store, record, Encounter(encounter.ruleset, encounter.setup, encounter.dice))
+        fresh = Encounter(encounter.ruleset, encounter.setup, encounter.dice)
+        table = cls(store, record, fresh, [])
         for entry in encounter.log:
             table._commit(entry.action, replaying=entry)
         return table
@@ -176,7 +204,7 @@ class Table:
         finally:
             enc.dice = saved
         try:
-            self.version = self.store.push(
+            self.version, stamp = self.store.append(
                 self.id,
                 self.version,
                 str(action),
@@ -187,6 +215,7 @@ class Table:
             enc.pop()
             enc.dice.rewind(mark)
             raise
+        self._stamped(stamp)
         return events
 
     def undo(self) -> Action:
@@ -195,24 +224,32 @@ class Table:
         if not self.encounter.log:
             raise TableError("nothing to undo: the encounter is at its start")
         entry = self.encounter.pop()
+        stamp = self._stamps.pop() if self._stamps is not None else None
         try:
             self.version = self.store.move_head(self.id, self.version, self.head)
         except BaseException:
             self._replay_one(entry.action, [f for r in entry.rolls for f in r.faces])
+            if stamp is not None:
+                self._stamped(stamp)
             raise
         return entry.action
 
     def redo(self) -> Action:
         """Put back the last action undone, with the dice it rolled."""
         self.sync()
-        above = self.store.actions(self.id)[self.head :]
-        if not above:
+        record = self.store.action(self.id, self.head + 1)
+        if record is None:
             raise TableError("nothing to redo")
-        record = above[0]
         faces = [f for roll in record.entry.get("rolls", []) for f in roll["faces"]]
-        self._replay_one(Action.parse(record.action), faces)
-        self.version = self.store.move_head(self.id, self.version, self.head)
-        return Action.parse(record.action)
+        action = Action.parse(record.action)
+        self._replay_one(action, faces)
+        try:
+            self.version = self.store.move_head(self.id, self.version, self.head)
+        except BaseException:
+            self.encounter.pop()
+            raise
+        self._stamped(record.stamp)
+        return action
 
     def _replay_one(self, action: Action, faces: list[int]) -> None:
         enc = self.encounter
@@ -222,16 +259,79 @@ class Table:
         finally:
             enc.dice = saved
 
+    def _stamped(self, stamp: Stamp) -> None:
+        """Note the stored row of the entry just added to the log."""
+        if self._stamps is not None:
+            self._stamps.append(stamp)
+            if len(self._stamps) != self.head:
+                self._stamps = None
+
     def sync(self) -> None:
-        """Reload if another screen or process changed the table since we read it."""
+        """Catch up if another screen or process changed the table since we read it: the
+        actions undone or replaced since are taken back, those added applied with their
+        recorded dice, and the dice go on from the stored state; the whole log is
+        replayed only when the change reaches more than
+        :data:`~fracas.table.store.LOOK_BACK` actions below our head."""
         if self.store.version(self.id) == self.version:
             return
         asked = self.encounter.dice if self.asks_dice else None
-        fresh = Table.resume(self.store, self.name)
+        if self._stamps is not None and len(self._stamps) == self.head:
+            record, kept, added = self.store.since(self.id, self._stamps)
+            # Taking back many entries costs more than a replay (undo rebuilds states).
+            near = kept is not None and self.head - kept <= LOOK_BACK
+            if near and kept is not None and self._catch_up(record, kept, added):
+                self._dice_from(record, asked)
+                return
+        fresh = Table._replayed(self.store, self.store.record(self.id), None)
         self.encounter, self.version = fresh.encounter, fresh.version
+        self._stamps = fresh._stamps
         self.rolled = self.encounter.dice
         if asked is not None:
             self.encounter.dice = asked
+
+    def _catch_up(self, record: TableRecord, kept: int, added: list[ActionRecord]) -> bool:
+        """Keep the first ``kept`` entries and apply ``added`` after them; ``False`` when
+        one does not replay as recorded (the table is then left for a whole replay)."""
+        stamps = self._stamps
+        assert stamps is not None
+        if [a.ply for a in added] != list(range(kept + 1, record.head + 1)):
+            return False
+        enc = self.encounter
+        while len(enc.log) > kept:
+            enc.pop()
+            stamps.pop()
+        for row in added:
+            if not self._apply_stored(row.entry):
+                return False
+            stamps.append(row.stamp)
+        self.version = record.version
+        return True
+
+    def _apply_stored(self, entry: Any) -> bool:
+        """Apply a stored log entry with its recorded faces: whether it replays as recorded
+        (as :meth:`Encounter.load` checks each entry)."""
+        enc = self.encounter
+        try:
+            faces = [f for roll in entry.get("rolls", []) for f in roll["faces"]]
+            scripted = ScriptedDice(faces)
+            saved, enc.dice = enc.dice, scripted
+            try:
+                enc.push(Action.parse(entry["action"]))
+            finally:
+                enc.dice = saved
+        except (EngineError, DiceError, KeyError, TypeError, AttributeError):
+            return False
+        done = enc.log[-1]
+        return (
+            not scripted.remaining()
+            and _same_events(done.events, entry.get("events", []))
+            and _same_rolls(done.rolls, entry)
+        )
+
+    def _dice_from(self, record: TableRecord, asked: DiceSource | None) -> None:
+        """Roll on from the stored dice (as a resumed table would)."""
+        self.rolled = _stored_dice(record.dice)
+        self.encounter.dice = self.rolled if asked is None else asked
 
     # -- dice ----------------------------------------------------------------------------
 
@@ -252,12 +352,14 @@ class Table:
     # -- what each side sees ---------------------------------------------------------------
 
     def table_view(self, side: str | None, log_tail: int | None = None) -> TableView:
-        """What the presenter needs for ``side`` (``None``: the game master)."""
+        """What the presenter needs for ``side`` (``None``: the game master); with
+        ``log_tail``, only the log entries its last ``log_tail`` lines come from are built
+        (0 or ``None``: the whole log)."""
         side = self.check_side(side)
         enc = self.encounter
-        # Entries with nothing for this side show no line: look back further than asked.
-        seen = view(enc, side, None if not log_tail else 4 * log_tail)
-        start = seen["log_start"]
+        seen = view(enc, side, 0)  # the state only: the log is built below, from the end
+        start, seen["log"] = self._log_tail(side, log_tail or 0)
+        seen["log_start"] = start
         kwargs = {} if log_tail is None else {"log_tail": log_tail}
         return TableView(
             title=self.title,
@@ -270,6 +372,26 @@ class Table:
             note=self._note(side, seen),
             **kwargs,
         )
+
+    def _log_tail(self, side: str | None, lines: int) -> tuple[int, list[list[Any]]]:
+        """Where the log entries that give its last ``lines`` lines for ``side`` begin, and
+        those entries as the side sees them (all of them when ``lines`` is 0). Built from
+        the end: an entry a side sees nothing of gives no line, so a side's window looks
+        back further, up to :data:`LOOK_BACK_LINES` entries a line."""
+        log = self.encounter.log
+        if not lines:
+            return 0, side_log(self.encounter, side)
+        entries: list[list[Any]] = []
+        shown = 0
+        start = len(log)
+        floor = max(0, start - LOOK_BACK_LINES * lines)
+        while start > floor and shown < lines:
+            start -= 1
+            entry = side_entry(log[start].events, side)
+            entries.append(entry)
+            shown += len(entry) + (side is None)  # the game master sees each action typed
+        entries.reverse()
+        return start, entries
 
     def screen(self, side: str | None, log_tail: int | None = None) -> Screen:
         return present(self.table_view(side, log_tail))
@@ -326,6 +448,35 @@ class Table:
     def is_over(self) -> bool:
         return self.encounter.is_over()
 
+    # -- the log in pages --------------------------------------------------------------------
+
+    def log_lines(self, side: str | None, start: int, end: int | None = None) -> tuple[str, ...]:
+        """The log lines of entries ``start`` to ``end`` (the head when ``None``) as
+        ``side`` is shown them by the presenter (the game master's with each action as
+        typed): a page of the log, costing only its entries."""
+        side = self.check_side(side)
+        log = self.encounter.log
+        end = len(log) if end is None else max(0, min(end, len(log)))
+        start = max(0, min(start, end))
+        typed = tuple(str(e.action) for e in log[start:end]) if side is None else ()
+        seen = {"log": side_log(self.encounter, side, start, end)}
+        return tuple(log_text(_log_view(side, seen, typed)))
+
+
+def _log_view(side: str | None, seen: Mapping[str, Any], typed: tuple[str, ...]) -> TableView:
+    """A view holding only log entries, for the presenter's :func:`log_text`."""
+    return TableView("", "", side, seen, (), typed, None, None)
+
 
 def _dice_state(dice: DiceSource) -> dict[str, Any] | None:
     return dice.snapshot() if isinstance(dice, RandomDice) else None
+
+
+def _stored_dice(spec: Any) -> DiceSource:
+    """The dice a stored state describes (as :meth:`Encounter.load` restores them)."""
+    if isinstance(spec, dict) and spec.get("kind") == "random":
+        try:
+            return RandomDice.restore(spec)
+        except (KeyError, TypeError, ValueError):
+            pass
+    return RandomDice()

@@ -1,21 +1,32 @@
 """The web app: a game master's router (behind the GM's secret) and a player's router
 (behind a seat's secret link), over one store. :mod:`fracas.web.deps` says how access,
-CSRF and double submits are handled.
+CSRF and double submits are handled, :mod:`fracas.web.events` how pages stay live.
+
+:func:`create_app` makes the app from a store (as the tests do); :func:`app_from_env`
+makes it from :class:`ServeConfig` JSON in the ``FRACAS_SERVE_CONFIG`` environment
+variable: how each of ``fracas serve --workers N``'s processes makes its own.
 """
 
 from __future__ import annotations
 
-import secrets
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from fracas.table.access import GmAccess
 from fracas.table.seats import Seats
-from fracas.table.store import Store
+from fracas.table.store import ConflictError, Store
+from fracas.web.access import ForwardedHeaders, public_url, trusted_networks
 from fracas.web.campaigns import campaigns_router
-from fracas.web.deps import first_error
+from fracas.web.deps import ALREADY, SignedOut, first_error, signed_out_page
+from fracas.web.events import Hub, LiveSettings, events_router
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
 from fracas.web.player import player_router
@@ -24,22 +35,96 @@ from fracas.web.prep_battlefields import battlefields_router
 from fracas.web.prep_encounters import encounters_router
 from fracas.web.rounds import rounds_router
 
-__all__ = ["create_app"]
+__all__ = ["CONFIG_ENV", "ServeConfig", "app_from_env", "create_app"]
+
+#: The environment variable holding a :class:`ServeConfig` as JSON, for each process.
+CONFIG_ENV = "FRACAS_SERVE_CONFIG"
 
 
-def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) -> FastAPI:
-    """The app over ``store``; ``gm_token`` (random when not given) opens the GM pages."""
+@dataclass(frozen=True)
+class ServeConfig:
+    """What a server process is made from (``fracas serve``'s options): JSON-ready. The
+    GM token is settled once by ``fracas serve`` before its processes start, so a process
+    is given none and uses the store's."""
+
+    db: str
+    gm_token: str | None = None
+    poll_ms: int = 500
+    public: str | None = None
+    trusted_proxies: tuple[str, ...] = ()
+    live: LiveSettings = field(default_factory=LiveSettings)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> ServeConfig:
+        """The config in ``text``; :class:`ValueError` naming the first problem."""
+        try:
+            data: dict[str, Any] = json.loads(text)
+            live = LiveSettings(**data.pop("live", {}))
+            known = {f.name for f in fields(cls)}
+            given = {k: v for k, v in data.items() if k in known}
+            given["trusted_proxies"] = tuple(given.get("trusted_proxies", ()))
+            return cls(**given, live=live)
+        except (ValueError, TypeError) as err:
+            raise ValueError(f"{CONFIG_ENV} is not a server's config: {err}") from None
+
+
+def app_from_env() -> FastAPI:
+    """The app of one server process, from ``FRACAS_SERVE_CONFIG`` (``uvicorn --factory``)."""
+    config = ServeConfig.from_json(os.environ.get(CONFIG_ENV, ""))
+    return create_app(
+        Store.open(config.db),
+        config.gm_token,
+        config.poll_ms,
+        public=config.public,
+        trusted_proxies=config.trusted_proxies,
+        live=config.live,
+    )
+
+
+def create_app(
+    store: Store,
+    gm_token: str | None = None,
+    poll_ms: int = 500,
+    public: str | None = None,
+    trusted_proxies: Sequence[str] = (),
+    live: LiveSettings | None = None,
+) -> FastAPI:
+    """The app over ``store``. ``gm_token``, when given, becomes the GM token (kept as a
+    hash; see :mod:`fracas.table.access`); else the store's own opens the GM pages (one
+    nobody knows is made if it has none: ``fracas gm-link --new`` replaces it). Links
+    carry ``public`` (``--public-url``) when given; forwarded headers are read from the
+    ``trusted_proxies`` only (``ValueError`` for a malformed address). ``poll_ms`` paces
+    the play-by-post status; ``live`` bounds the live pages' streams."""
     app = FastAPI(title="fracas", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
     app.state.tables = Tables(store)
     app.state.seats = Seats(store)
-    app.state.gm_token = gm_token or secrets.token_urlsafe(32)
+    app.state.access = access = GmAccess(store)
+    if gm_token is not None:
+        access.set_token(gm_token)
+    else:
+        access.first_token()
+    app.state.public_url = public_url(public) if public else None
+    app.add_middleware(ForwardedHeaders, trusted=trusted_networks(trusted_proxies))
     app.state.poll_ms = poll_ms
+    app.state.hub = Hub(store, live)
     app.mount("/static", StaticFiles(packages=[("fracas.web", "static")]), name="static")
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         return PlainTextResponse("malformed request: " + first_error(exc), status_code=400)
+
+    @app.exception_handler(ConflictError)
+    async def lost_race(request: Request, exc: ConflictError) -> Response:
+        """A change another process made first, wherever a page does not answer it itself."""
+        return PlainTextResponse(ALREADY, status_code=409)
+
+    @app.exception_handler(SignedOut)
+    async def signed_out(request: Request, exc: SignedOut) -> Response:
+        return signed_out_page(request, message=exc.why)
 
     @app.get("/health")
     def health() -> PlainTextResponse:
@@ -49,6 +134,7 @@ def create_app(store: Store, gm_token: str | None = None, poll_ms: int = 500) ->
     def root() -> RedirectResponse:
         return RedirectResponse("/gm/", status_code=303)
 
+    app.include_router(events_router)
     app.include_router(gm_router)
     app.include_router(player_router)
     app.include_router(rounds_router)

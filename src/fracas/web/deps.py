@@ -1,36 +1,47 @@
 """What every web page stands on: the GM's and a seat's authentication, CSRF, forms read
 with bounds, and a few answers shared by the GM's and the players' pages.
 
-Access: the server knows one GM token (printed as a link when it starts, or set with
-``--gm-token``). ``/gm/login?token=…`` puts it in a cookie (HttpOnly, SameSite=Strict);
-every GM page checks it. A player's link ``/p/<token>`` is resolved to its table and side
-before anything else is done; it reaches only that side's pages, never a GM page.
+Access: the server knows one GM token, kept in the store as a hash (made at the first
+start, set with ``--gm-token``, replaced with ``fracas gm-link --new``). ``/gm/login``
+with it starts a GM session (:mod:`fracas.table.access`): a random session id, not the
+token, goes in the cookie (HttpOnly, SameSite=Strict, Secure under https, with an
+expiry); every GM page looks the session up in the store, so every server process and
+the next start honour it. Without one, a GM page answers 403 with a page saying to open
+the GM link. A player's link ``/p/<token>`` is resolved to its table and side before
+anything else is done; it reaches only that side's pages, never a GM page.
 
-CSRF: every GM form carries a hidden ``csrf`` field, an HMAC of the GM's token that a
-page from another site cannot know, and a POST whose ``Origin`` header names another
-host is refused; the cookie is SameSite=Strict besides. A player's forms need none: the
-secret is in the URL, not in an ambient cookie.
+CSRF: every GM form carries a hidden ``csrf`` field, the session's own random token
+that a page from another site cannot know, and a POST whose ``Origin`` is not this site
+(``--public-url`` when given, else the request's host) is refused; the cookie is
+SameSite=Strict besides. A player's forms need none: the secret is in the URL, not in an
+ambient cookie.
 
-Double submits: every form carries the table's version it was drawn at; a form whose
-version is no longer the table's is answered "already applied" and changes nothing.
+Double submits and races: every form carries a table's version; one whose version is no
+longer the table's, or whose change lost the race to another process's (the store's
+:class:`~fracas.table.store.ConflictError`), is answered 409 "already applied or changed
+meanwhile" and changes nothing. Buttons carry the version they were drawn at; the typed
+action and a faces prompt follow the table as the page receives its changes
+(:mod:`fracas.web.events`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import hmac
 from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import FormData
 
+from fracas.table.access import LIFETIME, GmAccess, GmSession
 from fracas.table.seats import Seat
 from fracas.table.store import Store, StoreError
+from fracas.web.access import origin_allowed, secure
 from fracas.web.live import Tables
+from fracas.web.render import ENV
 
 GM_COOKIE = "fracas_gm"
 #: Longest form field read (an action, a line of faces).
@@ -50,17 +61,47 @@ def first_error(exc: RequestValidationError) -> str:
 # -- dependencies ----------------------------------------------------------------------------
 
 
-def csrf_token(gm_token: str) -> str:
-    return hmac.new(gm_token.encode(), b"fracas csrf", hashlib.sha256).hexdigest()
+class SignedOut(HTTPException):
+    """A GM page asked for without a GM session: answered 403 with a page saying what
+    to do (see :func:`fracas.web.app.create_app`)."""
+
+    def __init__(self, detail: str = "") -> None:
+        super().__init__(403, detail or "this page is the game master's: open the GM link")
+        self.why = detail
+
+
+def gm_session(request: Request) -> GmSession | None:
+    """The GM's session this request's cookie opens, if any."""
+    access: GmAccess = request.app.state.access
+    return access.session(request.cookies.get(GM_COOKIE, ""))
 
 
 def gm_auth(request: Request) -> str:
-    """The GM's CSRF token, once the GM cookie is checked (403 without it)."""
-    token: str = request.app.state.gm_token
-    given = request.cookies.get(GM_COOKIE, "")
-    if not hmac.compare_digest(given.encode(), token.encode()):
-        raise HTTPException(403, "this page is the game master's: open the GM link")
-    return csrf_token(token)
+    """The GM session's CSRF token, once its cookie is checked (403 without it)."""
+    session = gm_session(request)
+    if session is None:
+        raise SignedOut()
+    return session.csrf
+
+
+def signed_out_page(request: Request, status: int = 403, message: str = "") -> HTMLResponse:
+    """The page a GM page answers without a session: what to open to sign in."""
+    text = ENV.get_template("signed_out.html").render(message=message)
+    return HTMLResponse(text, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+def set_gm_cookie(request: Request, response: Response, session_id: str) -> None:
+    """Give the browser its GM session: never the token, never to scripts or other sites."""
+    response.set_cookie(
+        GM_COOKIE,
+        session_id,
+        max_age=int(LIFETIME.total_seconds()),
+        expires=int(LIFETIME.total_seconds()),
+        httponly=True,
+        samesite="strict",
+        secure=secure(request),
+        path="/",
+    )
 
 
 GmAuth = Annotated[str, Depends(gm_auth)]
@@ -115,10 +156,13 @@ async def read_form(request: Request) -> dict[str, Any]:
 Form = Annotated[dict[str, Any], Depends(read_form)]
 
 
-def check_csrf(request: Request, form: Mapping[str, Any], expected: str) -> None:
-    origin = request.headers.get("origin")
-    if origin and origin != "null" and origin.split("://", 1)[-1] != request.headers.get("host"):
+def check_origin(request: Request) -> None:
+    if not origin_allowed(request):
         raise HTTPException(403, "a form from another site: refused")
+
+
+def check_csrf(request: Request, form: Mapping[str, Any], expected: str) -> None:
+    check_origin(request)
     if not hmac.compare_digest(str(form.get("csrf", "")).encode(), expected.encode()):
         raise HTTPException(403, "this form has no valid CSRF token: reload the page")
 
@@ -129,7 +173,12 @@ def read_version(form: Mapping[str, Any]) -> int | None:
     return int(text) if text.isdigit() and len(text) < 12 else None
 
 
-ALREADY = "already applied: the table moved on since this page was drawn; nothing was done"
+#: The answer (409) to a form drawn before the table last changed, or whose change lost the
+#: race to another screen or process: the same words for both.
+ALREADY = (
+    "already applied or changed meanwhile: the table moved on since this page was drawn "
+    "and nothing was done: reload"
+)
 
 
 def table_version(request: Request, name: str) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -12,22 +11,28 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fracas.table import encounterfile
 from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seats
+from fracas.table.store import MAX_NAME, ConflictError
 from fracas.table.table import Table
+from fracas.web.access import link_base
 from fracas.web.deps import (
     ALREADY,
     GM_COOKIE,
     Form,
     GmAuth,
     GmTable,
+    SignedOut,
     check_csrf,
+    check_origin,
     download,
     read_version,
     screen_json,
+    set_gm_cookie,
+    signed_out_page,
     table_version,
     tables,
 )
 from fracas.web.live import FacesNeeded, push_with_faces
-from fracas.web.render import Page, render_page
+from fracas.web.render import Listing, Page, render_page
 
 __all__ = ["act", "draw_gm", "gm_router"]
 
@@ -36,17 +41,62 @@ gm_router = APIRouter(prefix="/gm")
 
 @gm_router.get("/login")
 def login(request: Request, token: str = "") -> Response:
-    if not hmac.compare_digest(token.encode(), request.app.state.gm_token.encode()):
-        raise HTTPException(403, "wrong GM token")
-    response = RedirectResponse("/gm/", status_code=303)
-    response.set_cookie(GM_COOKIE, token, httponly=True, samesite="strict")
+    """The GM link: sign in with the token in the URL, or a form to paste it into."""
+    if not token:
+        return signed_out_page(request, status=200)
+    return _sign_in(request, token)
+
+
+@gm_router.post("/login")
+def login_form(request: Request, form: Form) -> Response:
+    """Sign in with the token pasted into the form (it stays out of the history)."""
+    check_origin(request)
+    return _sign_in(request, str(form.get("token", "")))
+
+
+def _sign_in(request: Request, token: str) -> Response:
+    signed = request.app.state.access.sign_in(token)
+    if signed is None:
+        raise SignedOut("wrong GM token: open the GM link the server printed")
+    response: Response = RedirectResponse("/gm/", status_code=303)
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        # The link was opened from another site (a chat, a mail): a redirect would stay
+        # cross-site, and the browser would not send the SameSite=Strict cookie with it.
+        # A page of this site that moves on by itself is same-site.
+        response = HTMLResponse(
+            '<!doctype html><meta http-equiv="refresh" content="0;url=/gm/">'
+            '<title>fracas</title><a href="/gm/">Signed in: the tables</a>',
+            headers={"Cache-Control": "no-store"},
+        )
+    set_gm_cookie(request, response, signed[0])
     return response
 
 
+@gm_router.post("/logout")
+def logout(request: Request, csrf: GmAuth, form: Form) -> Response:
+    """End this GM session (the others, in other browsers, stay)."""
+    check_csrf(request, form, csrf)
+    request.app.state.access.sign_out(request.cookies.get(GM_COOKIE, ""))
+    response = signed_out_page(request, status=200, message="You are signed out.")
+    response.delete_cookie(GM_COOKIE, path="/", httponly=True, samesite="strict")
+    return response
+
+
+#: Tables on one page of the index.
+PAGE_SIZE = 50
+
+
 @gm_router.get("/", response_class=HTMLResponse)
-def index(request: Request, csrf: GmAuth) -> HTMLResponse:
-    page = Page(kind="index", csrf=csrf, tables=request.app.state.store.tables())
-    return render_page(page)
+def index(request: Request, csrf: GmAuth, start: int = 0, name: str = "") -> HTMLResponse:
+    """The tables, the last changed first, :data:`PAGE_SIZE` a page; ``name`` keeps those
+    whose name contains it."""
+    store = request.app.state.store
+    name = name.strip()[:MAX_NAME]
+    total = store.count_tables(name)
+    start = max(0, min(start, max(0, total - 1)))
+    shown = store.tables(offset=start, limit=PAGE_SIZE, name=name)
+    listing = Listing(start=start, total=total, size=PAGE_SIZE, name=name)
+    return render_page(Page(kind="index", csrf=csrf, tables=shown, listing=listing))
 
 
 @gm_router.get("/schema/encounter.json")
@@ -118,7 +168,7 @@ def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> R
                 errors={"side": f"choose one of the sides: {', '.join(table.sides())}"},
             )
         token = request.app.state.seats.open(table.id, side, may_act=form.get("may_act") == "on")
-    link = str(request.base_url).rstrip("/") + f"/p/{token}"
+    link = link_base(request) + f"/p/{token}"
     return draw_gm(request, name, csrf, new_link=(side, link))
 
 
@@ -155,7 +205,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
-            total=len(table.store.actions(table.id)),
+            total=table.store.count_actions(table.id),
             may_act=True,
             **extra,
         )
@@ -187,6 +237,8 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: 
             return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         try:
             done = table.undo() if how == "undo" else table.redo()
+        except ConflictError:  # another process changed the table first
+            return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
         except ValueError as err:
             return draw_gm(request, name, csrf, status=400, errors={how: str(err)})
     return draw_gm(request, name, csrf, message=f"{how}: {done}")
@@ -222,6 +274,8 @@ def act(
                 table.push(text, side)
         except FacesNeeded as need:
             return again(pending=(text, need.answers, need.request), typed=text)
+        except ConflictError:  # another process changed the table first
+            return again(status=409, errors={"action": ALREADY}, typed=text)
         except ValueError as err:
             return again(status=400, errors={"action": str(err)}, typed=text)
     return RedirectResponse(_back(request), status_code=303)

@@ -1,10 +1,17 @@
-"""Pages from the presenter's screens: one Jinja2 template per page, whose ``live`` block
-is also served alone as the fragment a poll swaps in (the same template, so the page
-and its updates never differ).
+"""Pages from the presenter's screens: one Jinja2 template per page. A table's page is
+drawn from the parts in ``table_parts.html`` (each under a stable id); the same parts,
+drawn alone by :func:`draw_parts`, are what a page's event stream sends when they change
+(:mod:`fracas.web.events`), so the page and its updates never differ. Its ``live`` block
+is also served alone (``…/live``) as the whole live region.
+
+A page shows only the last :data:`LOG_PAGE` entries of the log; earlier ones are fetched
+a page at a time (``…/log?end=N``), so drawing a page costs the same however long the
+log is.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +28,7 @@ from fracas.table.store import TableRecord
 from fracas.table.table import Table
 from fracas.web.battlefield import Shapes, layout
 
-__all__ = ["Page", "render_page"]
+__all__ = ["LOG_PAGE", "Drawn", "Page", "draw_parts", "render_page"]
 
 ENV = Environment(
     loader=PackageLoader("fracas.web", "templates"),
@@ -29,6 +36,27 @@ ENV = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+#: Log entries a page shows at first, and fetched each time "earlier lines" is pressed.
+LOG_PAGE = 50
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One page of the tables' index: the first shown (from 0), how many match, how many a
+    page shows, and the name filter."""
+
+    start: int = 0
+    total: int = 0
+    size: int = 50
+    name: str = ""
+
+    @property
+    def previous(self) -> int | None:
+        return max(0, self.start - self.size) if self.start > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.start + self.size if self.start + self.size < self.total else None
 
 
 @dataclass
@@ -45,6 +73,7 @@ class Page:
     may_act: bool = False
     seats: Sequence[Seat] = ()
     tables: Sequence[TableRecord] = ()
+    listing: Listing = field(default_factory=Listing)
     at: int | None = None
     head: int = 0
     total: int = 0
@@ -82,24 +111,42 @@ def _odds(table: Table, screen: Screen) -> list[AttackOdds | NoOdds]:
     return [odds for odds in found if odds is not None]
 
 
+def parts() -> Any:
+    """The macros of ``table_parts.html``."""
+    return ENV.get_template("table_parts.html").module
+
+
+def table_context(page: Page) -> dict[str, Any]:
+    """What a table's page (or its parts) is drawn from: the screen of ``page.side``,
+    through the presenter, and the last :data:`LOG_PAGE` entries of its log."""
+    table = page.table
+    assert table is not None
+    # The screen's own log is not drawn (the page's comes from log_lines): ask for little.
+    screen: Screen = table.screen(page.side, log_tail=1)
+    shapes: Shapes | None = None
+    if screen.battlefield:
+        shapes = layout(screen.battlefield, screen.people)
+    start = max(0, table.head - LOG_PAGE)
+    return {
+        "page": page,
+        "parts": parts(),
+        "screen": screen,
+        "gm": isinstance(screen, GmScreen),
+        "version": table.version,
+        "groups": grouped(screen.offered) if page.at is None else [],
+        "shapes": shapes,
+        "sides": table.sides() if page.side is None else [],
+        "odds": _odds(table, screen) if page.side is None and page.at is None else [],
+        "log": table.log_lines(page.side, start),
+        "log_start": start,
+    }
+
+
 def render_page(page: Page, status: int = 200, fragment: bool = False) -> HTMLResponse:
     context: dict[str, Any] = {"page": page}
     name = "index.html"
     if page.table is not None:
-        table = page.table
-        screen: Screen = table.screen(page.side, log_tail=0)
-        shapes: Shapes | None = None
-        if screen.battlefield:
-            shapes = layout(screen.battlefield, screen.people)
-        context.update(
-            screen=screen,
-            gm=isinstance(screen, GmScreen),
-            version=table.version,
-            groups=grouped(screen.offered) if page.at is None else [],
-            shapes=shapes,
-            sides=table.sides() if page.side is None else [],
-            odds=_odds(table, screen) if page.side is None and page.at is None else [],
-        )
+        context = table_context(page)
         name = "table.html"
     template = ENV.get_template(name)
     if fragment:
@@ -107,3 +154,107 @@ def render_page(page: Page, status: int = 200, fragment: bool = False) -> HTMLRe
     else:
         html = template.render(context)
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+# -- the parts an event stream sends --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A table's parts as one audience sees them at one version: each part's HTML by its
+    id, the ids of the rows in order, and the log's last entries."""
+
+    version: int
+    head: int
+    parts: Mapping[str, str]
+    rows: tuple[str, ...]
+    log: tuple[str, ...]
+    log_start: int
+
+    def whole(self) -> str:
+        """Every part, as out-of-band morphs, and the log replaced: brings any page of
+        this audience to this version."""
+        skip = {f"row-{r}" for r in self.rows} | {"field-ground", "field-people"}
+        out = [_oob(html) for key, html in self.parts.items() if key not in skip]
+        out.append(_oob(str(parts().log(self.log, self.log_start))))
+        return "\n".join(out)
+
+    def step(self, before: Drawn, appended: Sequence[str]) -> str:
+        """Only what changed since ``before`` (the version just before this one, whose
+        log this one extends by ``appended``), as out-of-band morphs."""
+        out: list[str] = []
+        same_rows = before.rows == self.rows
+        ground = ("field-ground", "field-people")
+        same_field = _shell(before) == _shell(self)
+        for key, html in self.parts.items():
+            if before.parts.get(key) == html:
+                continue
+            if key == "rows" and same_rows:
+                continue
+            if key.startswith("row-"):
+                if same_rows:
+                    out.append(f"<template>{_oob(html)}</template>")
+            elif key in ground:
+                if same_field:
+                    out.append(f"<svg>{_oob(html)}</svg>")
+            elif key != "field" or not same_field:
+                out.append(_oob(html))
+        if appended:
+            out.append(str(parts().log_more(appended)))
+        return "\n".join(out)
+
+
+def _shell(drawn: Drawn) -> str:
+    """The battlefield part without its ground and people."""
+    html = drawn.parts.get("field", "")
+    for key in ("field-ground", "field-people"):
+        html = html.replace(drawn.parts.get(key, "\0"), "")
+    return html
+
+
+_TAG = re.compile(r"^<([a-z][a-z0-9]*)")
+
+
+def _oob(html: str) -> str:
+    """``html`` (one element with an id) marked to be morphed into the page's element of
+    that id."""
+    return _TAG.sub(r'<\1 hx-swap-oob="morph"', html.strip(), count=1)
+
+
+def draw_parts(page: Page) -> Drawn:
+    """The parts of ``page``'s table for its audience, as :class:`Drawn`: every one from
+    that audience's screen, through the presenter, as the page draws them."""
+    context = table_context(page)
+    macros = context["parts"]
+    screen: Screen = context["screen"]
+    shapes: Shapes | None = context["shapes"]
+    version = context["version"]
+    drawn: dict[str, str] = {
+        "title": str(macros.title(screen)),
+        "status": str(macros.status(screen)),
+        "note": str(macros.note(screen)),
+        "rows": str(macros.rows(screen)),
+    }
+    for row in screen.rows:
+        drawn[f"row-{row.id}"] = str(macros.row(row))
+    drawn["field"] = str(macros.field(shapes))
+    if shapes is not None:
+        drawn["field-ground"] = str(macros.ground(shapes))
+        drawn["field-people"] = str(macros.tokens(shapes))
+    if page.may_act:
+        drawn["offered"] = str(macros.offered(context["groups"], version))
+    if context["gm"]:
+        drawn["odds-box"] = str(macros.odds(context["odds"]))
+        drawn["undo-box"] = str(macros.undo(version))
+        drawn["redo-box"] = str(macros.redo(version, page.head, page.total))
+        drawn["timeline"] = str(macros.timeline(page.base, page.head, None))
+    copy = ENV.get_template("rounds_copy.html").render(context)
+    drawn["copy-box"] = f'<div id="copy-box">{copy}</div>'
+    return Drawn(
+        version=version,
+        head=page.table.head if page.table is not None else 0,
+        parts=drawn,
+        rows=tuple(r.id for r in screen.rows),
+        log=tuple(context["log"]),
+        log_start=context["log_start"],
+    )

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fracas.engine import Action
 from fracas.table.posts import FORMATS
 from fracas.table.rounds import PostedRound, Rounds, plays_by_post, results
+from fracas.table.store import ConflictError
 from fracas.table.table import Table
 from fracas.web.deps import ALREADY, MAX_FIELD, Form, GmAuth, GmTable, SideSeat, check_csrf, tables
 from fracas.web.gm import draw_gm as gm_page
@@ -152,6 +153,8 @@ def gm_open(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respon
             for side, text in defaults.items():
                 _whole(text, f"the default for {side}")
             rounds.open(table, deadline, defaults)
+        except ConflictError:  # another process changed the table first
+            return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         except ValueError as err:
             return gm_page(request, name, csrf, status=400, errors={"round": str(err)})
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
@@ -167,6 +170,8 @@ def gm_close(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respo
             return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         try:
             rounds.close(table)
+        except ConflictError:
+            return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         except ValueError as err:
             return gm_page(request, name, csrf, status=400, errors={"round": str(err)})
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
@@ -206,6 +211,9 @@ def side_post(request: Request, seat: SideSeat, token: str, form: Form) -> Respo
         try:
             _whole(text, "the post")
             Rounds(table.store).post(table, seat.side, text)
+        except ConflictError:
+            errors = {"post": ALREADY}
+            return player_page(request, seat, token, status=409, errors=errors, draft=text)
         except ValueError as err:
             errors = {"post": str(err)}
             return player_page(request, seat, token, status=400, errors=errors, draft=text)
@@ -224,7 +232,10 @@ def _status(request: Request, name: str, side: str | None, base: str, seen: str)
         if not plays_by_post(table):
             raise HTTPException(404, f"{table.ruleset.name} is not played by post")
         rounds = Rounds(table.store)
-        rounds.close_if_due(table)
+        try:
+            rounds.close_if_due(table)
+        except ConflictError:  # another page closed it first: it shows as closed next time
+            return Response(status_code=409, headers={"Cache-Control": "no-store"})
         page = Page(
             kind="gm" if side is None else "side",
             csrf="",

@@ -1,0 +1,545 @@
+"""Live pages: each table page opens one Server-Sent Events stream (``…/events?v=N``, N
+the version it shows) and is sent what changed; no page polls.
+
+**The hub.** Each server process has one :class:`Hub`. It learns that a table changed
+once for all its pages: from its own process right after each commit (the store's
+listeners: never before the commit), from other processes by PostgreSQL
+``LISTEN/NOTIFY`` (the store's ``pg_notify`` says "table T is at version N", never any
+data, and is delivered on commit), and on SQLite, only while streams are open and at
+most ten times a second, by SQLite's ``data_version`` (it moves when another connection
+commits) and, when it moved, one query of the open tables' versions. A deleted table
+closes its streams in every process.
+
+**What is sent.** The open pages of a table are grouped by audience (the game master, or
+a side with or without the right to act). For each group and version the update is drawn
+once, in a worker thread, from that audience's screen through the presenter (as the page
+is: :func:`fracas.web.render.draw_parts`), and the same bytes go to every stream of the
+group. A page one change behind gets only the parts that changed (rows, battlefield
+ground or tokens, status, the actions offered, the odds...) as out-of-band morphs
+(idiomorph) and the new log lines appended; a page further behind, or reconnecting, gets
+every part and the log's last entries. The event's id is the version, so a browser that
+reconnects (to any process) says where it was with ``Last-Event-ID``, and the page keeps
+its stream URL on the version it shows.
+
+**Nothing a person is doing is swapped away.** The parts sent never include the typed
+*Action* form, a pending faces prompt, the player links, the dice mode or any form's CSRF
+field: those are never replaced, so what is typed there, the focus and the scroll stay.
+Idiomorph keeps the focused element and, in a part that is replaced, the value a person
+is changing. Versions: the *Action* box and the faces prompt carry a hidden ``version``
+that *follows* the table (the page sets it to each version it receives), so an action
+typed while another side acted is not refused as "already applied"; it is checked when it
+arrives, and refused if the table cannot take it then. The offered-action buttons, Undo
+and Redo carry the version they were drawn at inside the parts that are redrawn with every
+change: a button drawn at an older version (a second click, or a click on a page that had
+not yet received the change) is still refused as "already applied".
+
+**Bounds.** Streams are asynchronous (no thread held per open page), at most
+:attr:`LiveSettings.per_link` per link and :attr:`LiveSettings.per_address` per client
+address (429 past that), and closed after :attr:`LiveSettings.idle_seconds` without a
+change: the page then says it paused and reconnects when its reader comes back to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import anyio.to_thread
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import PlainTextResponse, Response
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from fracas.table.rounds import live_refusal
+from fracas.table.store import CHANNEL, DELETED, Store, StoreError
+from fracas.table.table import Table
+from fracas.web.deps import GmAuth, GmTable, SideSeat, tables
+from fracas.web.render import LOG_PAGE, Drawn, Page, draw_parts
+
+__all__ = ["Hub", "LiveSettings", "Update", "events_router"]
+
+log = logging.getLogger(__name__)
+events_router = APIRouter()
+
+
+#: A page that takes longer than this (seconds) to take in one event is dropped (it will
+#: reconnect): a reader that stopped reading holds nothing for long.
+SEND_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class LiveSettings:
+    """The bounds of live pages (:class:`Hub`)."""
+
+    #: Streams open at once through one link (a player's, or the GM's for one table).
+    per_link: int = 12
+    #: Streams open at once from one client address.
+    per_address: int = 200
+    #: A stream that carried no change for this long is closed (the page resumes it).
+    idle_seconds: float = 1800.0
+    #: A comment sent this often keeps proxies from closing a quiet stream.
+    ping_seconds: float = 20.0
+    #: SQLite: seconds between two queries of the open tables' versions (at least 0.1).
+    watch_seconds: float = 0.1
+    #: How soon a browser reconnects a lost stream, in milliseconds.
+    retry_ms: int = 1000
+
+
+@dataclass(frozen=True)
+class Update:
+    """A group's parts at one version: ``whole`` for any page, ``step`` for a page at
+    version ``since`` (``None`` when only ``whole`` will do)."""
+
+    drawn: Drawn
+    whole: str
+    since: int | None = None
+    step: str | None = None
+    #: A side's group: its seats still open (by id), with whether each may act.
+    seats: Mapping[int, bool] | None = None
+
+    @property
+    def version(self) -> int:
+        return self.drawn.version
+
+
+#: Draws a group's update in a worker thread, from its previous parts (``None`` at first).
+Draw = Callable[[Drawn | None], Update]
+GroupKey = tuple[int, str | None, bool]
+
+
+@dataclass(eq=False)
+class Stream:
+    """One open page."""
+
+    group: Group
+    version: int
+    link: str
+    address: str
+    seat: int | None = None
+
+
+@dataclass(eq=False)
+class Group:
+    """The open pages of one table for one audience, and its latest update."""
+
+    key: GroupKey
+    draw: Draw
+    streams: set[Stream] = field(default_factory=set)
+    update: Update | None = None
+    closed: str | None = None
+    #: Set (and replaced) each time there is news for the streams.
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+    busy: bool = False
+    again: bool = False
+    #: The newest version of the table this process has heard of.
+    known: int = -1
+
+    @property
+    def table_id(self) -> int:
+        return self.key[0]
+
+    def wake(self) -> None:
+        news, self.news = self.news, asyncio.Event()
+        news.set()
+
+
+class Busy(Exception):
+    """Too many streams for a link or an address."""
+
+
+class Hub:
+    """This process's live pages: their streams, grouped, and what it knows of changes."""
+
+    def __init__(self, store: Store, settings: LiveSettings | None = None) -> None:
+        self.store = store
+        self.settings = settings or LiveSettings()
+        self.groups: dict[GroupKey, Group] = {}
+        #: The groups of each table.
+        self.of_table: dict[int, set[Group]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.per_link: dict[str, int] = {}
+        self.per_address: dict[str, int] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        #: Draws made (one per group and version, however many streams): for the tests.
+        self.draws = 0
+        #: Set while this process listens for PostgreSQL's notices.
+        self.listening = asyncio.Event()
+        store.listeners.append(self._committed)
+
+    # -- news of changes ----------------------------------------------------------------------
+
+    def _committed(self, table_id: int, version: int) -> None:
+        """A change committed in this process (called from the thread that made it)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop is shutting down
+                loop.call_soon_threadsafe(self.changed, table_id, version)
+
+    def changed(self, table_id: int, version: int) -> None:
+        """Table ``table_id`` is at ``version`` (:data:`DELETED`: gone): redraw its groups
+        that are behind, or close them."""
+        for group in list(self.of_table.get(table_id, ())):
+            if version == DELETED:
+                self._close(group, "gone")
+            elif version > group.known:
+                group.known = version
+                if group.update is None or group.update.version < version:
+                    self.refresh(group)
+
+    def refresh(self, group: Group) -> None:
+        """Draw the group's update anew (once, however often asked meanwhile)."""
+        if group.busy:
+            group.again = True
+            return
+        group.busy = True
+        self._task(self._draw(group))
+
+    def _task(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run ``work`` in the event loop, holding on to it until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _draw(self, group: Group) -> None:
+        try:
+            while True:
+                group.again = False
+                before = None if group.update is None else group.update.drawn
+                try:
+                    update = await anyio.to_thread.run_sync(group.draw, before)
+                except StoreError as err:  # the table is gone (or renamed)
+                    log.info("closing the live pages of table %s: %s", group.table_id, err)
+                    self._close(group, "gone")
+                    return
+                self.draws += 1
+                if group.update is None or update.version > group.update.version:
+                    group.update = update
+                    group.wake()
+                if not group.again:
+                    return
+        except Exception:  # never leave a group stuck busy
+            log.exception("drawing the live update of table %s failed", group.table_id)
+            self._close(group, "error")
+        finally:
+            group.busy = False
+
+    def _close(self, group: Group, why: str) -> None:
+        group.closed = why
+        self._forget(group)
+        group.wake()
+
+    def _forget(self, group: Group) -> None:
+        if self.groups.get(group.key) is group:
+            del self.groups[group.key]
+            same = self.of_table[group.table_id]
+            same.discard(group)
+            if not same:
+                del self.of_table[group.table_id]
+
+    # -- watching other processes -----------------------------------------------------------
+
+    def _watch(self) -> None:
+        if self._watcher is None or self._watcher.done():
+            postgres = self.store.engine.dialect.name == "postgresql"
+            self._watcher = self._task(self._listen() if postgres else self._poll())
+
+    async def _check(self) -> None:
+        """One query of the open tables' versions: what changed or went meanwhile."""
+        ids = sorted(self.of_table)
+        if not ids:
+            return
+        found = await anyio.to_thread.run_sync(self.store.versions, ids)
+        for table_id in ids:
+            self.changed(table_id, found.get(table_id, DELETED))
+
+    async def _poll(self) -> None:
+        """SQLite: while streams are open, at most every ``watch_seconds``, SQLite's
+        ``data_version`` (which moves when another connection commits: microseconds, no
+        table read) and, when it moved, the versions of the tables with open streams."""
+        pause = max(0.1, self.settings.watch_seconds)
+        probe = _data_version(self.store)
+        seen: int | None = None
+        try:
+            while self.groups:
+                try:
+                    now = probe() if probe is not None else None
+                    if now is None or now != seen:
+                        await self._check()
+                        seen = now
+                except Exception:
+                    log.exception("checking the tables' versions failed")
+                await asyncio.sleep(pause)
+        finally:
+            if probe is not None:
+                probe.close()
+
+    async def _listen(self) -> None:
+        """PostgreSQL: every change announced on :data:`CHANNEL`, for as long as the
+        process serves; after (re)connecting, one check of what changed meanwhile."""
+        import psycopg
+
+        url = self.store.engine.url.set(drivername="postgresql")
+        conninfo = url.render_as_string(hide_password=False)
+        pause = 0.5
+        while True:
+            try:
+                connection = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    pause = 0.5
+                    await self._check()
+                    self.listening.set()
+                    async for notice in connection.notifies():
+                        table_id, _, version = notice.payload.partition(":")
+                        if table_id.isdigit() and version.lstrip("-").isdigit():
+                            self.changed(int(table_id), int(version))
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("listening for table changes: %s (again in %g s)", err, pause)
+            self.listening.clear()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 10.0)
+
+    # -- streams ------------------------------------------------------------------------------
+
+    def open(
+        self,
+        key: GroupKey,
+        draw: Draw,
+        version: int,
+        current: int,
+        link: str,
+        address: str,
+        seat: int | None = None,
+    ) -> Stream:
+        """A new stream of the group ``key`` for a page at ``version`` (the table being at
+        ``current``); :class:`Busy` past the caps."""
+        self.loop = asyncio.get_running_loop()
+        if self.per_link.get(link, 0) >= self.settings.per_link:
+            raise Busy(f"{self.settings.per_link} live pages are open through this link already")
+        if self.per_address.get(address, 0) >= self.settings.per_address:
+            raise Busy(f"{self.settings.per_address} live pages are open from this address")
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = Group(key, draw)
+            self.of_table.setdefault(key[0], set()).add(group)
+        # A page cannot be ahead of the store: that version is another table's (one
+        # deleted, and made again under its name) or made up; the page gets every part.
+        stream = Stream(group, version if version <= current else -1, link, address, seat)
+        group.streams.add(stream)
+        self.per_link[link] = self.per_link.get(link, 0) + 1
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        group.known = max(group.known, current)
+        if group.update is None or group.update.version < group.known:
+            self.refresh(group)
+        self._watch()
+        return stream
+
+    def shut(self, stream: Stream) -> None:
+        group = stream.group
+        group.streams.discard(stream)
+        if not group.streams:
+            self._forget(group)
+        for counts, key in ((self.per_link, stream.link), (self.per_address, stream.address)):
+            counts[key] -= 1
+            if not counts[key]:
+                del counts[key]
+
+    def streams(self) -> int:
+        return sum(len(g.streams) for g in self.groups.values())
+
+    async def events(self, stream: Stream) -> AsyncIterator[ServerSentEvent]:
+        """What ``stream``'s page is sent, until it closes, goes idle or its table goes."""
+        group = stream.group
+        idle = self.settings.idle_seconds
+        try:
+            yield ServerSentEvent(comment="fracas", retry=self.settings.retry_ms)
+            while True:
+                update = group.update
+                why = group.closed or _seat_closed(update, stream)
+                if why:
+                    yield ServerSentEvent(why, event="close")
+                    return
+                if update is not None and update.version > stream.version:
+                    step = update.since == stream.version and update.step is not None
+                    data = update.step if step else update.whole
+                    stream.version = update.version
+                    yield ServerSentEvent(data, event="update", id=str(update.version))
+                    continue
+                try:
+                    await asyncio.wait_for(group.news.wait(), timeout=idle)
+                except TimeoutError:
+                    yield ServerSentEvent("idle", event="close")
+                    return
+        finally:
+            self.shut(stream)
+
+
+class _Probe:
+    """A connection of its own to a SQLite file, asking only ``PRAGMA data_version``."""
+
+    def __init__(self, path: str) -> None:
+        self.connection = sqlite3.connect(path, check_same_thread=False)
+
+    def __call__(self) -> int:
+        return int(self.connection.execute("PRAGMA data_version").fetchone()[0])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _data_version(store: Store) -> _Probe | None:
+    """A probe of the store's SQLite file (``None`` for another database or in memory:
+    then the versions are queried every time)."""
+    url = store.engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        return None
+    try:
+        return _Probe(url.database)
+    except sqlite3.Error:
+        return None
+
+
+def _seat_closed(update: Update | None, stream: Stream) -> str | None:
+    """``reload`` when the stream's seat was revoked or changed what it may do (as the
+    latest update found them)."""
+    if stream.seat is None or update is None or update.seats is None:
+        return None
+    if update.seats.get(stream.seat) != stream.group.key[2]:
+        return "reload"
+    return None
+
+
+def hub(request: Request) -> Hub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+def address(request: Request) -> str:
+    """The client's address, as the streams are counted by."""
+    return request.client.host if request.client else "unknown"
+
+
+def _asked_version(request: Request, v: int) -> int:
+    last = request.headers.get("last-event-id", "").strip()
+    return int(last) if last.isdigit() and len(last) < 12 else v
+
+
+def _update(page: Page, before: Drawn | None) -> Update:
+    """The update of ``page``'s audience (its table held), from its parts ``before``."""
+    table = page.table
+    assert table is not None
+    drawn = draw_parts(page)
+    update = Update(drawn, drawn.whole())
+    if before is None or drawn.version != before.version + 1:
+        return update
+    if drawn.head == before.head + 1:  # one action pushed, or redone
+        appended = table.log_lines(page.side, before.head, drawn.head)
+    elif drawn.head == before.head and drawn.log == before.log:  # the dice saved, say
+        appended = ()
+    else:  # an undo: the log lost lines
+        return update
+    return Update(drawn, update.whole, before.version, drawn.step(before, appended))
+
+
+def _gm_draw(app: FastAPI, name: str) -> Draw:
+    def draw(before: Drawn | None) -> Update:
+        with app.state.tables.hold(name) as table:
+            page = Page(
+                kind="gm",
+                csrf="",
+                table=table,
+                base=f"/gm/t/{name}",
+                may_act=True,
+                head=table.head,
+                total=table.store.count_actions(table.id),
+            )
+            return _update(page, before)
+
+    return draw
+
+
+def _side_draw(app: FastAPI, table_name: str, side: str, may_act: bool) -> Draw:
+    def draw(before: Drawn | None) -> Update:
+        with app.state.tables.hold(table_name) as table:
+            refused = live_refusal(table, side) if may_act else None
+            page = Page(kind="side", csrf="", table=table, side=side)
+            page.may_act = may_act and refused is None
+            seats = {s.id: s.may_act for s in app.state.seats.of_table(table.id) if s.side == side}
+            return replace(_update(page, before), seats=seats)
+
+    return draw
+
+
+async def _open(
+    request: Request,
+    key: GroupKey,
+    draw: Draw,
+    v: int,
+    current: int,
+    link: str,
+    seat: int | None = None,
+) -> Response:
+    live = hub(request)
+    version = _asked_version(request, v)
+    try:
+        stream = live.open(key, draw, version, current, link, address(request), seat)
+    except Busy as err:
+        return PlainTextResponse(f"{err}: close some", status_code=429)
+    return EventSourceResponse(
+        live.events(stream),
+        ping=live.settings.ping_seconds,
+        send_timeout=SEND_TIMEOUT,
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+@events_router.get("/gm/t/{name}/events")
+async def gm_events(request: Request, name: GmTable, _: GmAuth, v: int = -1) -> Response:
+    """The GM's page of table ``name`` (at version ``v``): its stream of changes."""
+    record = await anyio.to_thread.run_sync(request.app.state.store.table, name)
+    draw = _gm_draw(request.app, name)
+    return await _open(request, (record.id, None, True), draw, v, record.version, f"gm/{name}")
+
+
+@events_router.get("/p/{token}/events")
+async def side_events(request: Request, seat: SideSeat, token: str, v: int = -1) -> Response:
+    """A side's page through its link (at version ``v``): its stream of changes."""
+    record = await anyio.to_thread.run_sync(request.app.state.store.table, seat.table)
+    key = (record.id, seat.side, seat.may_act)
+    group = hub(request).groups.get(key)
+    draw = group.draw if group else _side_draw(request.app, seat.table, seat.side, seat.may_act)
+    return await _open(request, key, draw, v, record.version, f"p/{seat.id}", seat.id)
+
+
+# -- earlier lines of the log ------------------------------------------------------------------
+
+
+def _earlier(table: Table, side: str | None, end: int) -> Response:
+    end = max(0, min(end, table.head))
+    start = max(0, end - LOG_PAGE)
+    lines = table.log_lines(side, start, end)
+    return PlainTextResponse(
+        "".join(line + "\n" for line in lines),
+        headers={"X-Log-Start": str(start), "Cache-Control": "no-store"},
+    )
+
+
+@events_router.get("/gm/t/{name}/log")
+def gm_log(request: Request, name: GmTable, _: GmAuth, end: int = 0) -> Response:
+    """The log lines of the :data:`LOG_PAGE` entries before entry ``end``."""
+    with tables(request).hold(name) as table:
+        return _earlier(table, None, end)
+
+
+@events_router.get("/p/{token}/log")
+def side_log(request: Request, seat: SideSeat, end: int = 0) -> Response:
+    """The side's log lines of the :data:`LOG_PAGE` entries before entry ``end``."""
+    with tables(request).hold(seat.table) as table:
+        return _earlier(table, seat.side, end)
