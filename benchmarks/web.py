@@ -142,11 +142,11 @@ def serving(db: str, workers: int = 2) -> Iterator[tuple[psutil.Process, str]]:
         TOKEN,
         "--workers",
         str(workers),
+        # Every page of the run comes from this one address.
+        "--streams-per-address",
+        "10000",
     ]
-    env = {**os.environ, "FRACAS_LIVE_PER_ADDRESS": "10000"}
-    process = subprocess.Popen(
-        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
-    )
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
