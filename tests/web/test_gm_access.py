@@ -268,3 +268,40 @@ def test_servers_starting_at_once_on_a_new_store_agree_on_one_token(tmp_path: Pa
     access = GmAccess(Store.open(url))
     first = [token for token in made if token and token != GM_TOKEN]
     assert access.check(GM_TOKEN) or any(access.check(token) for token in first)
+
+
+def test_serve_hands_its_options_to_one_process_or_to_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process gets the app itself; with --workers each process makes its app from
+    FRACAS_SERVE_CONFIG, and both carry the public URL, the trusted proxies and the
+    bound on live pages from one address."""
+    import uvicorn
+
+    from fracas.web.app import CONFIG_ENV, ServeConfig
+
+    served: list[tuple[object, dict[str, object]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append((app, options)))
+    monkeypatch.delenv(CONFIG_ENV, raising=False)
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    common = ["--public-url", "https://t.example.org", "--trusted-proxy", "10.0.0.1"]
+    common += ["--streams-per-address", "7"]
+    runner = CliRunner()
+    one = runner.invoke(cli, ["serve", "--db", url, *common])
+    assert one.exit_code == 0, one.output
+    app, options = served.pop()
+    assert app.state.hub.settings.per_address == 7  # type: ignore[attr-defined]
+    assert app.state.public_url == "https://t.example.org"  # type: ignore[attr-defined]
+    many = runner.invoke(cli, ["serve", "--db", url, "--workers", "2", *common])
+    assert many.exit_code == 0, many.output
+    target, options = served.pop()
+    assert target == "fracas.web.app:app_from_env" and options["workers"] == 2
+    assert options["factory"] is True and options["proxy_headers"] is False
+    import os
+
+    config = ServeConfig.from_json(os.environ[CONFIG_ENV])
+    assert config.gm_token is None  # settled once, by serve, before the processes start
+    assert config.public == "https://t.example.org"
+    assert config.trusted_proxies == ("10.0.0.1",)
+    assert config.live.per_address == 7
+    assert runner.invoke(cli, ["serve", "--db", url, "--streams-per-address", "0"]).exit_code

@@ -55,6 +55,15 @@ def serve(
             help="Server processes on the one socket (PostgreSQL suits more than 1).", min=1, max=64
         ),
     ] = 1,
+    streams_per_address: Annotated[
+        int,
+        typer.Option(
+            help="Live pages open at once from one address, in each process (a proxy not "
+            "given with --trusted-proxy is one address for all its users).",
+            min=1,
+            max=100_000,
+        ),
+    ] = 200,
 ) -> None:
     """Serve the tables on the web: the game master's pages and the players' links."""
     import os
@@ -65,6 +74,7 @@ def serve(
     from fracas.web.access import public_url, trusted_networks
     from fracas.web.app import CONFIG_ENV, ServeConfig, create_app
     from fracas.web.demo import demo_campaigns, demo_tables
+    from fracas.web.events import LiveSettings
 
     if gm_token is not None and not MIN_TOKEN <= len(gm_token) <= MAX_TOKEN:
         fail(f"--gm-token: use {MIN_TOKEN} to {MAX_TOKEN} characters")
@@ -105,14 +115,15 @@ def serve(
             )
     access.serve_at(base)
     proxies = tuple(trusted_proxy or ())
+    live = LiveSettings(per_address=streams_per_address)
     # Forwarded headers are read by the app, from --trusted-proxy only: not by uvicorn.
     if workers == 1:
-        web = create_app(store, public=public, trusted_proxies=proxies)
+        web = create_app(store, public=public, trusted_proxies=proxies, live=live)
         uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
         return
     url = store.engine.url.render_as_string(hide_password=False)
     store.engine.dispose()
-    config = ServeConfig(db=url, public=public, trusted_proxies=proxies)
+    config = ServeConfig(db=url, public=public, trusted_proxies=proxies, live=live)
     os.environ[CONFIG_ENV] = config.to_json()
     typer.echo(f"{workers} server processes")
     uvicorn.run(
