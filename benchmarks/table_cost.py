@@ -32,7 +32,6 @@ import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +57,6 @@ DUEL = ROOT / "examples/heimr/duel.yaml"
 SIZES = (100, 1_000, 10_000)
 #: Tables in the store whose index (``/gm/``) is measured.
 INDEX_TABLES = 3_000
-#: The log lines a page shows once pages render only the last lines of the log.
-TAIL = 50
 #: The targets (issue 19): at the largest size, at most this many times the smallest's.
 RATIO = 1.5
 INDEX_MS = 50.0
@@ -155,41 +152,18 @@ class Bench:
         self.post("redo", 200)
 
 
-class Tail:
-    """Pages render only their log's last :data:`TAIL` lines while this is on (what the
-    pages pushed changes to do); off, they render the whole log, as today."""
-
-    def __init__(self) -> None:
-        self.real = Table.screen
-
-    def __enter__(self) -> None:
-        real = self.real
-
-        def screen(table: Table, side: str | None, log_tail: int | None = None) -> Any:
-            return real(table, side, log_tail=log_tail if log_tail else TAIL)
-
-        Table.screen = screen  # type: ignore[method-assign]
-
-    def __exit__(self, *_: object) -> None:
-        Table.screen = self.real  # type: ignore[method-assign]
-
-
 def measure(bench: Bench, times: int) -> dict[str, float]:
     """Every request's CPU on ``bench``'s table (act, undo, redo: the log grows one a round)."""
     bench.gm(), bench.player()  # warm: the table held, the templates compiled
     spent: dict[str, list[float]] = {}
-    for tail in (False, True):
-        with Tail() if tail else nullcontext():
-            suffix = "_tail" if tail else ""
-            for _ in range(times):
-                for key, request in (("action", bench.action), ("undo", bench.undo)):
-                    spent.setdefault(key + suffix, []).append(cpu(request, 1))
-                    if key == "undo":
-                        spent.setdefault("redo" + suffix, []).append(cpu(bench.redo, 1))
-            spent["gm" + suffix] = [cpu(bench.gm, times)]
-            spent["player" + suffix] = [cpu(bench.player, times)]
-            if tail:
-                spent["elsewhere"] = [bench.after_elsewhere() for _ in range(times)]
+    for _ in range(times):
+        for key, request in (("action", bench.action), ("undo", bench.undo)):
+            spent.setdefault(key, []).append(cpu(request, 1))
+            if key == "undo":
+                spent.setdefault("redo", []).append(cpu(bench.redo, 1))
+    spent["gm"] = [cpu(bench.gm, times)]
+    spent["player"] = [cpu(bench.player, times)]
+    spent["elsewhere"] = [bench.after_elsewhere() for _ in range(times)]
     return {key: statistics.median(values) for key, values in spent.items()}
 
 
@@ -228,30 +202,11 @@ def index_cost(folder: str, times: int) -> float:
 
 ROWS = (
     ("action", "an action (POST `end` until its 303)"),
-    ("undo", "an undo (POST, answered with the GM's page, whole log)"),
-    ("redo", "a redo (POST, answered with the GM's page, whole log)"),
-    ("gm", "the GM's page, whole log (as rendered now)"),
-    ("player", "a player's page, whole log (as rendered now)"),
-    ("action_tail", f"an action, pages with the last {TAIL} log lines"),
-    ("undo_tail", f"an undo, its page with the last {TAIL} log lines"),
-    ("redo_tail", f"a redo, its page with the last {TAIL} log lines"),
-    ("gm_tail", f"the GM's page with the last {TAIL} log lines"),
-    ("player_tail", f"a player's page with the last {TAIL} log lines"),
-    (
-        "elsewhere",
-        f"the GM's page (last {TAIL} lines) just after another process's action (caught up)",
-    ),
-)
-#: The rows the target applies to: what costs the same at any length once pages show the
-#: log's last lines.
-TARGETED = (
-    "action",
-    "action_tail",
-    "undo_tail",
-    "redo_tail",
-    "gm_tail",
-    "player_tail",
-    "elsewhere",
+    ("undo", "an undo (POST, answered with the GM's page)"),
+    ("redo", "a redo (POST, answered with the GM's page)"),
+    ("gm", "the GM's page"),
+    ("player", "a player's page"),
+    ("elsewhere", "the GM's page just after another process's action (caught up)"),
 )
 
 
@@ -269,11 +224,9 @@ def report(results: dict[int, dict[str, float]], index_ms: float, seconds: float
         "its log (turns ended, each rolling a parry, and a note every fifth action), on "
         "SQLite, warm (the table held), the median of several; in brackets, the ratio to the "
         f"{first:,}-action figure. The target is at most {RATIO}x at {last:,} actions. "
-        "Pages are measured twice: rendering the whole log, as the pages do now, and "
-        f"rendering only its last {TAIL} lines (what pages that receive changes pushed do; "
-        "the log's earlier lines are fetched when asked), which is the cost that does not "
-        "grow with the log. An action is its POST until the 303; the browser then asks for "
-        "the GM's page.",
+        "A page shows the log's last entries (earlier ones are fetched when asked), so "
+        "what it costs does not grow with the log. An action is its POST until the 303; "
+        "the browser then asks for the GM's page, and open pages are sent the change.",
         "",
         f"- Date: {now}",
         f"- Machine: {platform.platform()}, {os.cpu_count()} logical cores (shared)",
@@ -286,7 +239,7 @@ def report(results: dict[int, dict[str, float]], index_ms: float, seconds: float
     for key, label in ROWS:
         base = results[first][key]
         cells = [f"{results[n][key] * 1e3:.1f} ms ({results[n][key] / base:.2f}x)" for n in sizes]
-        target = f"≤ {RATIO}x" if key in TARGETED else ""
+        target = f"≤ {RATIO}x"
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {target} |")
     verdict = "met" if index_ms <= INDEX_MS else "missed"
     lines += [
@@ -336,12 +289,11 @@ def profile(folder: str, what: str, actions: int) -> None:
         "index": lambda: index(request, bench.csrf),
     }
     handler = handlers[what]
-    with Tail():
-        handler()
-        profiler = cProfile.Profile()
-        profiler.enable()
-        handler()
-        profiler.disable()
+    handler()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    handler()
+    profiler.disable()
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
 
 
