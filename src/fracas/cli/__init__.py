@@ -4,7 +4,7 @@ Each command group lives in its own module and registers itself on
 :data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
 ``tables``, ``export``, ``import``, ``post``, ``round``), dice (``roll``, ``odds``,
 ``demo``), the Heimr chase (``chase``), the lab (``sim``, ``sweep``) and the web
-(``serve``).
+(``serve``); ``rulesets`` lists the rule systems installed.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fracas.cli import dice  # noqa: F401
 from fracas.cli import chase  # noqa: F401
 from fracas.cli import lab  # noqa: F401
 from fracas.cli import serve  # noqa: F401
+from fracas.cli import rulesets  # noqa: F401
 
 # isort: on
 from fracas.cli.app import app

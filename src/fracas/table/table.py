@@ -30,6 +30,7 @@ from fracas.engine import (
     Action,
     DiceSource,
     Encounter,
+    EngineError,
     Event,
     RandomDice,
     Ruleset,
@@ -38,7 +39,7 @@ from fracas.engine import (
     view,
 )
 from fracas.engine.views import check_side, offered
-from fracas.rules import find
+from fracas.rules import check_version, find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
@@ -84,7 +85,15 @@ class Table:
         belongs with it in the same transaction (:meth:`Store.create`)."""
         encounter: Encounter[Any] = Encounter(ruleset, setup, RandomDice(seed))
         dice = _dice_state(encounter.dice)
-        store.create(name, ruleset.id, encounter.setup, title=title, dice=dice, then=then)
+        store.create(
+            name,
+            ruleset.id,
+            encounter.setup,
+            title=title,
+            dice=dice,
+            then=then,
+            ruleset_version=ruleset.version or None,
+        )
         return cls(store, store.table(name), encounter)
 
     @classmethod
@@ -100,7 +109,11 @@ class Table:
             "dice": record.dice,
         }
         try:
-            encounter = Encounter.load(save, find(record.ruleset), dice)
+            ruleset = check_version(record.ruleset, record.ruleset_version)
+        except EngineError as err:
+            raise StoreError(f"table {name!r}: {err}") from None
+        try:
+            encounter = Encounter.load(save, ruleset, dice)
         except SaveError as err:
             raise StoreError(f"table {name!r} does not replay: {err}") from None
         return cls(store, record, encounter)
@@ -119,6 +132,7 @@ class Table:
             encounter.setup,
             title=title,
             dice=_dice_state(encounter.dice),
+            ruleset_version=encounter.ruleset.version or None,
         )
         record = store.table(name)
         table = cls(store, record, Encounter(encounter.ruleset, encounter.setup, encounter.dice))
