@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas import dice
-from fracas.cli import attack, attack_odds
+from fracas.cli import attack_odds
 from fracas.cli.app import app, fail
 from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.errors import quote
@@ -581,9 +581,7 @@ def odds(
 
     Example: fracas odds heimr C3P2 vs C2P1
     """
-    if system == "heimr" and expression[:1] == ["attack"]:
-        return attack.odds_command(expression[1:], as_json)  # one attack: fracas.cli.attack
-    if expression[:1] == ["attack"]:
+    if expression[:1] == ["attack"]:  # one attack: the ruleset's own odds command
         return attack_odds.odds_command(system, expression[1:], as_json)
     mech = _parse(system, expression)
     if plot is not None and not plot.parent.is_dir():

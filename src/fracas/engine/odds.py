@@ -5,15 +5,17 @@ what the rules would roll without deciding anything."""
 
 from __future__ import annotations
 
+import argparse
 import random
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import NoReturn
 
 from fracas.dice import Mechanic, Roll
 from fracas.engine.dicesource import DiceSource
 
-__all__ = ["AttackOdds", "NoOdds", "Probe", "spread"]
+__all__ = ["AttackOdds", "NoOdds", "Probe", "Words", "best_choice", "choose", "spread", "vs_groups"]
 
 
 @dataclass(frozen=True)
@@ -92,3 +94,39 @@ class Probe(DiceSource):
     def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
         self.asked.append((mechanic, purpose))
         return mechanic.roll(self._rng)
+
+
+def choose(lines: list[AttackOdds]) -> list[AttackOdds]:
+    """The lines with the defender's best marked, when it has a choice."""
+    if len(lines) < 2:
+        return lines
+    best = best_choice(lines)
+    return [replace(x, best=x is best) for x in lines]
+
+
+class Words(argparse.ArgumentParser):
+    """The words of ``fracas odds RULESET attack ...``: a mistake is a :class:`ValueError`
+    ending with the usage, never an exit."""
+
+    def __init__(self, prog: str, usage: str) -> None:
+        super().__init__(prog=prog, add_help=False)
+        self.usage_text = usage
+        self.add_argument("words", nargs="*")
+
+    def error(self, message: str) -> NoReturn:
+        raise ValueError(f"{message} ({self.usage_text})")
+
+
+def vs_groups(words: Sequence[str]) -> list[list[str]]:
+    """The words split at each ``vs``: the attack first, then one group a defence.
+
+    >>> vs_groups(["d8", "vs", "block", "d6"])
+    [['d8'], ['block', 'd6']]
+    """
+    out: list[list[str]] = [[]]
+    for w in words:
+        if w.lower() == "vs":
+            out.append([])
+        else:
+            out[-1].append(w)
+    return out

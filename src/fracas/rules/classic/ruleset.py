@@ -30,6 +30,11 @@ class ClassicRules(Ruleset[ClassicState]):
 
     id: ClassVar[str] = "heimr-classic"
     name: ClassVar[str] = "Heimr Tabletop Rulebook"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.classic.attack_odds",
+        "commands": "fracas.rules.classic.attack_odds",
+    }
 
     def check_campaign(self, document: YamlDocument) -> None:
         ClassicCampaign.from_documents(document)

@@ -36,6 +36,11 @@ class DieStepRules(Ruleset[DieStepState]):
 
     id: ClassVar[str] = "diestep"
     name: ClassVar[str] = "Die-step rules"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.diestep.attack_odds",
+        "commands": "fracas.rules.diestep.attack_odds",
+    }
 
     def check_campaign(self, document: YamlDocument) -> None:
         package = YamlDocument(package_data(), name="fracas/rules/diestep/data")

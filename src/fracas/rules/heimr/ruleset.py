@@ -46,6 +46,11 @@ class HeimrRules(Ruleset[HeimrState]):
 
     id: ClassVar[str] = "heimr"
     name: ClassVar[str] = "Heimr Tabletop RPG Core"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.heimr.attack_odds",
+        "commands": "fracas.rules.heimr.commands",
+    }
 
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).

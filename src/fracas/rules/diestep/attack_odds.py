@@ -22,10 +22,27 @@ from typing import Any
 
 from fracas.dice import Opposed
 from fracas.dice.diestep import DieStep
-from fracas.engine import Action, EngineError
-from fracas.table.odds.base import AttackOdds, NoOdds, Probe, best_choice, spread
+from fracas.engine import Action, Encounter, EngineError
+from fracas.engine.odds import (
+    AttackOdds,
+    NoOdds,
+    Probe,
+    Words,
+    best_choice,
+    choose,
+    spread,
+    vs_groups,
+)
 
-__all__ = ["ATTACKS", "DefenceLine", "diestep_odds", "meet"]
+__all__ = [
+    "ATTACKS",
+    "DefenceLine",
+    "attack_odds",
+    "diestep_lines",
+    "diestep_odds",
+    "meet",
+    "odds_lines",
+]
 
 #: The verbs that attack one target (D-ATK-1, D-UNARMED-1, D-GRAB-1, D-OA-1).
 ATTACKS = ("attack", "opportunity", "strike", "grab", "spell", "crush", "throw")
@@ -134,3 +151,56 @@ def _line(
 
 def _pct(p: Fraction) -> str:
     return f"{float(p) * 100:.1f}%"
+
+
+# -- from the numbers alone (fracas odds diestep attack) ------------------------
+
+
+def diestep_lines(
+    attack: DieStep, defences: Sequence[tuple[str, DieStep]], grab: bool = False
+) -> list[AttackOdds]:
+    """``attack`` against each named defence die (D-ATK-2, D-DMG-1; a grab holds, D-GRAB-1)."""
+    lines = []
+    for name, defence in defences:
+        line = meet(attack, defence)
+        note = line.hold_note() if grab else None
+        lines.append(
+            AttackOdds(
+                "attack",
+                attack.notation(),
+                f"{name} {defence.notation()}",
+                (),
+                line.hit,
+                line.damage(grab),
+                note,
+                defence=name,
+            )
+        )
+    return choose(lines)
+
+
+DIESTEP_USAGE = "fracas odds diestep attack d8 [vs [block|parry|dodge|take] d6 adv]... [--grab]"
+
+
+def odds_lines(words: Sequence[str]) -> list[AttackOdds]:
+    from fracas.dice.diestep import DieStep
+
+    p = Words("fracas odds diestep attack", DIESTEP_USAGE)
+    p.add_argument("--grab", action="store_true")
+    args = p.parse_args(list(words))
+    groups = vs_groups(args.words)
+    if len(groups) < 2 or not groups[0]:
+        raise ValueError(f"expected 'd8 vs d6' ({DIESTEP_USAGE})")
+    defences = []
+    for group in groups[1:]:
+        named = bool(group) and group[0].isalpha()
+        name, rest = (group[0].lower(), group[1:]) if named else ("take", group)
+        if not rest:
+            raise ValueError(f"expected the defence's die after 'vs {name}' ({DIESTEP_USAGE})")
+        defences.append((name, DieStep.parse(" ".join(rest))))
+    return diestep_lines(DieStep.parse(" ".join(groups[0])), defences, args.grab)
+
+
+def attack_odds(encounter: Encounter[Any], action: Action) -> AttackOdds | NoOdds | None:
+    """The odds capability (:class:`fracas.engine.capabilities.Odds`)."""
+    return diestep_odds(encounter, action)

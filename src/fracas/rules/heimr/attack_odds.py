@@ -18,10 +18,10 @@ from fractions import Fraction
 from typing import Any
 
 from fracas.dice.heimr import HeimrChallenge
-from fracas.engine import Action
-from fracas.table.odds.base import AttackOdds, NoOdds, spread
+from fracas.engine import Action, Encounter
+from fracas.engine.odds import AttackOdds, NoOdds, spread
 
-__all__ = ["NO_FATIGUE", "beats_held", "heimr_odds"]
+__all__ = ["NO_FATIGUE", "attack_odds", "beats_held", "heimr_odds"]
 
 #: The fatigue of a roll fatigue cannot fail (not physical, H-FAT-1): below any roll.
 NO_FATIGUE = -1000
@@ -97,7 +97,8 @@ def _rolled_now(
     rolls it: its distribution against the attack's (H-DEF-2, H-ACT-3, H-MOD-1)."""
     from fracas.dice.heimr import MAX_CONSISTENCY
     from fracas.rules.heimr import combat
-    from fracas.rules.heimr.odds import Side, attack_odds
+    from fracas.rules.heimr.odds import Side
+    from fracas.rules.heimr.odds import attack_odds as duel_odds
 
     ranged = not weapon.melee
     held = target.defence
@@ -116,7 +117,7 @@ def _rolled_now(
     consistency = skill.consistency + sum(v for _, v in mods)
     consistency = max(-MAX_CONSISTENCY, min(MAX_CONSISTENCY, consistency))
     attacking = attacker.stats.abilities[weapon.ability]
-    odds = attack_odds(
+    odds = duel_odds(
         Side(
             challenge.consistency,
             challenge.potential,
@@ -177,3 +178,8 @@ def beats_held(
         if defence_failed or defence is None or raw + challenge.potential > defence:
             chance += p
     return chance
+
+
+def attack_odds(encounter: Encounter[Any], action: Action) -> AttackOdds | NoOdds | None:
+    """The odds capability (:class:`fracas.engine.capabilities.Odds`)."""
+    return heimr_odds(encounter.state, action)

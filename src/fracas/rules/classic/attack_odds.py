@@ -7,15 +7,16 @@ present state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from fracas.engine import Action
-from fracas.table.odds.base import AttackOdds, NoOdds
-from fracas.table.odds.numbers import classic_line
+from fracas.dice.classic import ClassicRoll
+from fracas.engine import Action, Encounter
+from fracas.engine.odds import AttackOdds, NoOdds, Words, spread, vs_groups
 
-__all__ = ["classic_odds"]
+__all__ = ["attack_odds", "classic_line", "classic_odds", "odds_lines"]
 
 
 def classic_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
@@ -83,3 +84,50 @@ def _dodge(state: Any, attacker: Any, target: Any, melee: bool) -> Any:
     spend = target.plan.willpower.get("dodge", 0)
     base = target.stat("dodge") + 2 * min(spend, target.willpower)
     return ClassicRoll.parse(f"d20{base + total(combat.dodge_modifiers(state, target, melee)):+d}")
+
+
+# -- from the numbers alone (fracas odds heimr-classic attack) ------------------------
+
+
+def classic_line(
+    attack: ClassicRoll, need: int, dodge: ClassicRoll | None, damage: int
+) -> AttackOdds:
+    """At least ``need`` (HC-CS-1), then not dodged: the dodge must be strictly higher, a
+    tie hits (HC-DODGE-1)."""
+    dodges = dodge.pmf() if dodge is not None else None
+    hit = Fraction(0)
+    for result, q in attack.pmf().items():
+        if result < need:
+            continue
+        if dodges is None:
+            hit += q
+        else:
+            hit += q * sum((d for v, d in dodges.items() if v <= result), Fraction(0))
+    against = f"defence {need}" + (f", dodge {dodge.notation()}" if dodge else "")
+    spread_ = spread({damage: hit}, 1 - hit)
+    return AttackOdds("attack", f"{attack.notation()}>={need}", against, (), hit, spread_)
+
+
+CLASSIC_USAGE = "fracas odds heimr-classic attack d20+N vs DEFENCE [--dodge d20+M] [--damage N]"
+
+
+def odds_lines(words: Sequence[str]) -> list[AttackOdds]:
+    from fracas.dice.classic import ClassicRoll
+
+    p = Words("fracas odds heimr-classic attack", CLASSIC_USAGE)
+    p.add_argument("--dodge")
+    p.add_argument("--damage", type=int, default=1)
+    args = p.parse_args(list(words))
+    groups = vs_groups(args.words)
+    if len(groups) != 2 or len(groups[0]) != 1 or len(groups[1]) != 1:
+        raise ValueError(f"expected 'd20+7 vs 18' ({CLASSIC_USAGE})")
+    if not groups[1][0].lstrip("-").isdigit():
+        raise ValueError(f"the defence is a number, not {groups[1][0]!r} ({CLASSIC_USAGE})")
+    dodge = ClassicRoll.parse(args.dodge) if args.dodge else None
+    attack = ClassicRoll.parse(groups[0][0])
+    return [classic_line(attack, int(groups[1][0]), dodge, args.damage)]
+
+
+def attack_odds(encounter: Encounter[Any], action: Action) -> AttackOdds | NoOdds | None:
+    """The odds capability (:class:`fracas.engine.capabilities.Odds`)."""
+    return classic_odds(encounter.state, action)

@@ -5,8 +5,8 @@
         --consistency 2 --gap 2 --dice 3,8,5,2,9,4
 
 The file is a campaign or an encounter file; from an encounter, a character's placement
-(its fatigue, say) is used. registered on :mod:`fracas.cli.app`;
-bad input ends with exit status 2 and one message on stderr.
+(its fatigue, say) is used. Heimr's own command (its ``commands`` capability, :mod:`.commands`) adds
+:data:`app` to ``fracas``; bad input ends with exit status 2 and one message on stderr.
 """
 
 from __future__ import annotations
@@ -19,14 +19,17 @@ from typing import Annotated, Any
 import typer
 from pydantic import ValidationError
 
-from fracas.cli.app import app, fail
+from fracas.cli.app import fail
 from fracas.engine import DiceSource, RandomDice, ScriptedDice
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.chase import MAX_TURNS, Chase, ChaseTurn, Runner
 from fracas.rules.heimr.setup import Placement, combatant
 from fracas.yamlfile import load_yaml, unknown_name
 
-__all__ = ["chase_command", "load_runner"]
+__all__ = ["app", "chase_command", "load_runner"]
+
+#: The command, added to ``fracas`` by :func:`fracas.rules.heimr.commands.typer_apps`.
+app = typer.Typer()
 
 OUTCOMES = {
     "caught": "caught: {chaser} reaches {target}",

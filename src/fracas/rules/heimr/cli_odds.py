@@ -30,7 +30,7 @@ from typing import NoReturn, cast
 from rich.console import Console
 from rich.table import Table
 
-from fracas.cli.app import fail
+from fracas.cli.app import fail  # an interface module of the ruleset: see .commands
 from fracas.dice import HeimrChallenge
 from fracas.rules.heimr.combat import AIM_PENALTY
 from fracas.rules.heimr.odds import BODY_PARTS, AttackOdds, Side, attack_between, attack_odds

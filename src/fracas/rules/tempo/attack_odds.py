@@ -28,10 +28,28 @@ from itertools import pairwise
 from typing import Any
 
 from fracas.dice import PrismaticCheck, parse
-from fracas.engine import Action, EngineError
-from fracas.table.odds.base import AttackOdds, NoOdds, Probe, best_choice, spread
+from fracas.engine import Action, Encounter, EngineError
+from fracas.engine.odds import (
+    AttackOdds,
+    NoOdds,
+    Probe,
+    Words,
+    best_choice,
+    choose,
+    spread,
+    vs_groups,
+)
 
-__all__ = ["TempoLine", "at_least", "difference_at_least", "exchange", "tempo_odds"]
+__all__ = [
+    "TempoLine",
+    "at_least",
+    "attack_odds",
+    "difference_at_least",
+    "exchange",
+    "odds_lines",
+    "tempo_lines",
+    "tempo_odds",
+]
 
 Q = Fraction(5, 6)
 #: The effects of an outcome row that do damage (T-RES-2).
@@ -242,3 +260,115 @@ def _line(
         note,
         command=" ".join(words),
     )
+
+
+def _pct(p: Fraction) -> str:
+    return f"{100 * float(p):.1f}%"
+
+
+# -- from the numbers alone (fracas odds tempo attack) ------------------------
+
+
+def tempo_lines(
+    own: PrismaticCheck,
+    answers: Sequence[tuple[str, PrismaticCheck | None]],
+    defence: int,
+    armour: int = 0,
+    damage: str = "d6",
+    action: str = "Melee Attack",
+    attacker_defence: int | None = None,
+    attacker_armour: int = 0,
+) -> list[AttackOdds]:
+    """``own`` (the attack's check) against the target's Combat Defence and armour, once
+    for each answer: a reaction's verb with its check, or ``pass`` with none (T-RES-1,
+    T-RES-2, T-ACT-2). The attacker's defence and armour read a Counter-Attack's hit back.
+    The outcome tables are the shipped ones."""
+    from fracas.rules.tempo.tables import TempoTables
+
+    tables = TempoTables.load()
+    name = tables.by_verb(action.lower().replace(" ", "-")) or action
+    if name not in tables.actions:
+        raise ValueError(f"no action {action!r} (one of {', '.join(tables.actions)})")
+    named = {"Combat Defence": defence, "Combat Defence (Armoured)": defence + armour}
+    theirs = (
+        {}
+        if attacker_defence is None
+        else {
+            "Combat Defence": attacker_defence,
+            "Combat Defence (Armoured)": attacker_defence + attacker_armour,
+        }
+    )
+    rows = tables.actions[name].outcomes
+    lines: list[AttackOdds] = []
+    for verb, check in answers:
+        if verb == "pass":
+            if check is not None:
+                raise ValueError("'vs pass' takes no check")
+            line, against = exchange(own.modifier, rows, named), "let go"
+        else:
+            reaction = tables.by_verb(verb)
+            if reaction is None or tables.actions[reaction].kind != "reactive":
+                known = [tables.verb(n) for n, s in tables.actions.items() if s.kind == "reactive"]
+                raise ValueError(f"{verb!r} is no reaction (one of {', '.join(known)})")
+            if check is None:
+                raise ValueError(f"expected the check after 'vs {verb}', e.g. pool+1")
+            their_rows = tables.actions[reaction].outcomes
+            line = exchange(own.modifier, rows, named, check.modifier, their_rows, theirs)
+            against = f"{reaction} {check.notation()}"
+        note = f"hits back {_pct(line.hit_back)}" if line.hit_back else None
+        lines.append(
+            AttackOdds(
+                name,
+                own.notation(),
+                against,
+                (),
+                line.lands,
+                line.damage(damage, armour),
+                note,
+                defence=verb,
+            )
+        )
+    return choose(lines)
+
+
+TEMPO_USAGE = (
+    "fracas odds tempo attack pool+N [vs REACTION pool+M | vs pass]... --defence N "
+    "[--armour N] [--damage DICE] [--action NAME]"
+)
+
+
+def odds_lines(words: Sequence[str]) -> list[AttackOdds]:
+    from fracas.dice import PrismaticCheck
+
+    p = Words("fracas odds tempo attack", TEMPO_USAGE)
+    p.add_argument("--defence", type=int, required=True)
+    p.add_argument("--armour", type=int, default=0)
+    p.add_argument("--damage", default="d6")
+    p.add_argument("--action", default="Melee Attack")
+    p.add_argument("--attacker-defence", type=int)
+    p.add_argument("--attacker-armour", type=int, default=0)
+    args = p.parse_args(list(words))
+    groups = vs_groups(args.words)
+    if len(groups[0]) != 1:
+        raise ValueError(f"expected the attack's check first, e.g. pool+2 ({TEMPO_USAGE})")
+    answers: list[tuple[str, PrismaticCheck | None]] = []
+    for group in groups[1:] or [["pass"]]:
+        if len(group) > 2:
+            raise ValueError(f"expected 'vs REACTION pool+M' or 'vs pass' ({TEMPO_USAGE})")
+        check = PrismaticCheck.parse(group[1]) if len(group) == 2 else None
+        answers.append((group[0].lower() if group else "", check))
+    return tempo_lines(
+        PrismaticCheck.parse(groups[0][0]),
+        answers,
+        args.defence,
+        args.armour,
+        args.damage,
+        args.action,
+        args.attacker_defence,
+        args.attacker_armour,
+    )
+
+
+def attack_odds(encounter: Encounter[Any], action: Action) -> AttackOdds | NoOdds | None:
+    """The odds capability (:class:`fracas.engine.capabilities.Odds`)."""
+    return tempo_odds(encounter, action)
