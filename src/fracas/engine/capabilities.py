@@ -54,6 +54,7 @@ __all__ = [
     "Kernel",
     "LabStats",
     "Odds",
+    "Outcome",
     "Policies",
     "Policy",
     "RollOwners",
@@ -165,6 +166,18 @@ class Vocabulary:
     tired: tuple[str, int] | None = None  # own view's field and the value that is tired
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How one simulated fight ended (what the lab counts, and a kernel returns)."""
+
+    winner: str | None  # the side left standing, None for a draw or no result
+    rounds: int  # rounds played (the state's round counter where it has one)
+    hp_left: dict[str, int]  # combatant id -> hit points (or the ruleset's equivalent)
+    injuries: dict[str, int]  # combatant id -> number of injuries / wounds
+    actions: int  # actions pushed
+    capped: bool  # stopped by the action cap, not by the rules
+
+
 class Kernel(Protocol):
     """A fast, exact mirror of the full rules for some fights (a lab engine)."""
 
@@ -175,8 +188,11 @@ class Kernel(Protocol):
         """The first reason the kernel cannot play this fight, or ``None``."""
         ...
 
-    def simulate(self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int) -> Any:
-        """One outcome per seed (:class:`fracas.lab.results.Outcome`), as the engine gives."""
+    def simulate(
+        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int
+    ) -> list[Outcome]:
+        """One :class:`Outcome` per seed (a NumPy ``SeedSequence``), as the engine's
+        playouts would give them."""
         ...
 
 
@@ -370,7 +386,7 @@ class LabStats(Protocol):
         ...
 
 
-class _PlainStats:
+class PlainStats:
     def standing(self, seen: Mapping[str, Any]) -> bool:
         return not (seen.get("dead") or seen.get("unconscious") or seen.get("down"))
 
@@ -379,7 +395,7 @@ class _PlainStats:
 
 
 #: The fallback statistics (and the base a ruleset's own may extend).
-PLAIN_STATS: LabStats = _PlainStats()
+PLAIN_STATS: LabStats = PlainStats()
 
 
 def stats(ruleset: object) -> LabStats:

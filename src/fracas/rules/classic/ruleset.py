@@ -34,6 +34,8 @@ class ClassicRules(Ruleset[ClassicState]):
     capabilities: ClassVar[Mapping[str, object]] = {
         "odds": "fracas.rules.classic.attack_odds",
         "commands": "fracas.rules.classic.attack_odds",
+        "policies": "fracas.rules.classic.policies:POLICIES",
+        "stats": "fracas.rules.classic.policies:STATS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

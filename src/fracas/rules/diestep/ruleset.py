@@ -40,6 +40,8 @@ class DieStepRules(Ruleset[DieStepState]):
     capabilities: ClassVar[Mapping[str, object]] = {
         "odds": "fracas.rules.diestep.attack_odds",
         "commands": "fracas.rules.diestep.attack_odds",
+        "policies": "fracas.rules.diestep.policies:POLICIES",
+        "stats": "fracas.rules.diestep.policies:STATS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

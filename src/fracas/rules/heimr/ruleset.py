@@ -50,6 +50,8 @@ class HeimrRules(Ruleset[HeimrState]):
     capabilities: ClassVar[Mapping[str, object]] = {
         "odds": "fracas.rules.heimr.attack_odds",
         "commands": "fracas.rules.heimr.commands",
+        "policies": "fracas.rules.heimr.policies:POLICIES",
+        "stats": "fracas.rules.heimr.policies:STATS",
     }
 
     def __init__(self) -> None:

@@ -34,6 +34,7 @@ class SidesRules(Ruleset[SidesState]):
     capabilities: ClassVar[Mapping[str, object]] = {
         "odds": "fracas.rules.sides.attack_odds",
         "commands": "fracas.rules.sides.attack_odds",
+        "policies": "fracas.rules.sides.policies:POLICIES",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

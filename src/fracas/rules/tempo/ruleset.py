@@ -28,6 +28,7 @@ class TempoRules(Ruleset[TempoState]):
     capabilities: ClassVar[Mapping[str, object]] = {
         "odds": "fracas.rules.tempo.attack_odds",
         "commands": "fracas.rules.tempo.attack_odds",
+        "policies": "fracas.rules.tempo.policies:POLICIES",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

@@ -4,7 +4,7 @@ One call plays every run of one setup side by side. Each pass of the main loop i
 turn of every fight still going: the same rules as :mod:`fracas.rules.heimr` (initiative
 H-INIT-1, pre-rolled defences H-DEF-2, repeated-defence penalties and the parry limit
 H-DEF-3, attacks H-ATK-2..5, fatigue H-FAT-1..3, injuries H-HP-1..2, the dying clock
-H-HP-5) with :class:`fracas.lab.policies.heimr_melee.MeleePolicy`'s decisions. The
+H-HP-5) with :class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. The
 agreement tests play the same builds through the engine and compare win rates.
 
 Dice: a Heimr challenge is drawn in one uniform from the exact joint distribution of
@@ -39,9 +39,10 @@ from typing import Any
 
 import numpy
 
-from fracas.lab.kernel.dice import GUIDE, MAX_CONSISTENCY, ChallengeTable, challenge_table
-from fracas.lab.kernel.fights import Fights
-from fracas.lab.kernel.roster import (
+from fracas.engine.capabilities import Outcome
+from fracas.rules.heimr.kernel.dice import GUIDE, MAX_CONSISTENCY, ChallengeTable, challenge_table
+from fracas.rules.heimr.kernel.fights import Fights
+from fracas.rules.heimr.kernel.roster import (
     BLOCK,
     DODGE,
     NONE,
@@ -52,7 +53,6 @@ from fracas.lab.kernel.roster import (
     STANCES,
     Roster,
 )
-from fracas.lab.playout import Outcome
 from fracas.rules.heimr.setup import build
 from fracas.rules.heimr.state import Combatant, HeimrState, Weapon
 
@@ -68,6 +68,7 @@ __all__ = [
     "STANCES",
     "ChallengeTable",
     "Fights",
+    "HeimrKernel",
     "Outcome",
     "Roster",
     "challenge_table",
@@ -176,3 +177,18 @@ def simulate(
         fights.begin()
         out += fights.play()
     return out
+
+
+class HeimrKernel:
+    """The kernel as Heimr's policies capability offers it
+    (:class:`fracas.engine.capabilities.Kernel`)."""
+
+    policy = POLICY
+
+    def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
+        return why_not("heimr", setup, policies)
+
+    def simulate(
+        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int = 2000
+    ) -> list[Outcome]:
+        return simulate("heimr", setup, seeds, max_actions)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.legal import actor_of, verb_of
+from fracas.engine.legal import actor_of, verb_of
 
 
 def first(legal: Sequence[Action], *verbs: str) -> Action | None:

@@ -10,13 +10,14 @@ GM begins the fight and moves the round on when nobody else is waited for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.policies._tactics import (
+from fracas.engine.capabilities import Kernel, Policy, Vocabulary
+from fracas.rules.tactics import (
     GameMaster,
     acting,
     best,
@@ -85,3 +86,32 @@ class GmPolicy(GameMaster):
     """sides' GM begins the fight and moves each round on; it never ends it by fiat."""
 
     verbs = ("begin", "next")
+
+
+class Policies:
+    """sides's policies capability
+    (:class:`fracas.engine.capabilities.Policies`)."""
+
+    #: Its verbs as the lab's baseline policies use them, each list best first.
+    vocabulary = Vocabulary(
+        attacks=("attack", "charge", "shoot"),
+        approach=("move",),
+        defences=(),
+        finish=("act", "done", "hold", "pass"),
+        begin=("begin", "next"),
+        approach_foe=True,
+        never=(("dir", "away"),),
+    )
+
+    def named(self) -> Mapping[str, Callable[[], Policy]]:
+        return {"default": DefaultPolicy}
+
+    def gm(self) -> Policy:
+        return GmPolicy()
+
+    def kernel(self) -> Kernel | None:
+        return None
+
+
+#: The capability object the ruleset names.
+POLICIES = Policies()

@@ -13,13 +13,14 @@ and parries a counter-attack; it lets go only what it cannot answer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.policies._tactics import GameMaster, best, combatants, first
+from fracas.engine.capabilities import Kernel, Policy, Vocabulary
+from fracas.rules.tactics import GameMaster, best, combatants, first
 
 #: Proactive verbs by preference, from the most pressing.
 OWN_TURN = (
@@ -92,3 +93,37 @@ class GmPolicy(GameMaster):
     """tempo needs no game master's action; given one to choose, it takes the first."""
 
     verbs = ()
+
+
+class Policies:
+    """tempo's policies capability
+    (:class:`fracas.engine.capabilities.Policies`)."""
+
+    #: Its verbs as the lab's baseline policies use them, each list best first.
+    vocabulary = Vocabulary(
+        attacks=(
+            "melee-attack",
+            "counter-attack",
+            "ct-counter-attack",
+            "ranged-attack",
+            "counter-fire",
+            "unarmed-attack",
+        ),
+        approach=(),
+        defences=("parry", "ct-parry", "dodge", "evade", "wind"),
+        finish=("pass", "recover"),
+        begin=(),
+    )
+
+    def named(self) -> Mapping[str, Callable[[], Policy]]:
+        return {"default": DefaultPolicy}
+
+    def gm(self) -> Policy:
+        return GmPolicy()
+
+    def kernel(self) -> Kernel | None:
+        return None
+
+
+#: The capability object the ruleset names.
+POLICIES = Policies()

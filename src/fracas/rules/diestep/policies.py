@@ -11,13 +11,14 @@ fight.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.policies._tactics import (
+from fracas.engine.capabilities import Kernel, PlainStats, Policy, Vocabulary
+from fracas.rules.tactics import (
     GameMaster,
     acting,
     best,
@@ -126,3 +127,44 @@ class GmPolicy(GameMaster):
     """diestep's game master begins the fight; it never ends one by fiat."""
 
     verbs = ("begin",)
+
+
+class Stats(PlainStats):
+    """The lab's reading of a diestep fight (:class:`fracas.engine.capabilities.LabStats`):
+    the helpless are out of it; wounds and a permanent injury count."""
+
+    def standing(self, seen: Mapping[str, Any]) -> bool:
+        return super().standing(seen) and "helpless" not in (seen.get("effects") or ())
+
+    def injuries(self, seen: Mapping[str, Any]) -> int:
+        effects = seen.get("effects") or ()
+        wounds = sum(1 for e in effects if e in ("badly wounded", "mortally wounded"))
+        return wounds + (1 if seen.get("permanent_injury") else 0)
+
+
+class Policies:
+    """diestep's policies capability
+    (:class:`fracas.engine.capabilities.Policies`)."""
+
+    #: Its verbs as the lab's baseline policies use them, each list best first.
+    vocabulary = Vocabulary(
+        attacks=("attack", "opportunity", "strike"),
+        approach=("move",),
+        defences=("parry", "block", "dodge", "take"),
+        finish=("end", "pass", "take"),
+        begin=("begin",),
+    )
+
+    def named(self) -> Mapping[str, Callable[[], Policy]]:
+        return {"default": DefaultPolicy}
+
+    def gm(self) -> Policy:
+        return GmPolicy()
+
+    def kernel(self) -> Kernel | None:
+        return None
+
+
+#: The capability object the ruleset names.
+POLICIES = Policies()
+STATS = Stats()

@@ -9,8 +9,9 @@ from typing import Any
 import numpy
 from numpy.typing import NDArray
 
-from fracas.lab.kernel.dice import challenge_table
-from fracas.lab.kernel.roster import (
+from fracas.engine.capabilities import Outcome
+from fracas.rules.heimr.kernel.dice import challenge_table
+from fracas.rules.heimr.kernel.roster import (
     BLOCK,
     DAZE,
     DODGE,
@@ -27,9 +28,8 @@ from fracas.lab.kernel.roster import (
     Ints,
     Roster,
 )
-from fracas.lab.kernel.streams import Streams
-from fracas.lab.playout import Outcome
-from fracas.lab.policies.heimr_melee import BREATHER_GAP
+from fracas.rules.heimr.kernel.streams import Streams
+from fracas.rules.heimr.melee_policy import BREATHER_GAP
 
 
 def _flat(a: NDArray[Any]) -> NDArray[Any]:

@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -23,8 +23,10 @@ import numpy
 
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
-from fracas.lab.legal import one_of
-from fracas.lab.policies._tactics import (
+from fracas.engine.capabilities import Kernel, PlainStats, Policy, Vocabulary
+from fracas.engine.legal import one_of
+from fracas.rules.heimr.melee_policy import MeleePolicy
+from fracas.rules.tactics import (
     GameMaster,
     acting,
     best,
@@ -247,7 +249,7 @@ class DefaultPolicy:
     """Heimr's default tactical policy (see the module's docstring)."""
 
     name = "default"
-    #: The verbs it lists on most turns (fracas.lab.legal): its attacks. Climbs and jumps,
+    #: The verbs it lists on most turns (fracas.engine.legal): its attacks. Climbs and jumps,
     #: a dozen candidates, are listed only on the turns it looks for them; the end of the
     #: turn, a defence, a breather or standing up is asked of the rules as that one action.
     verbs_together = frozenset({"attack"})
@@ -553,3 +555,45 @@ class GmPolicy(GameMaster):
     """Heimr's game master begins the fight, and ends the turn of one who cannot act."""
 
     verbs = ("begin", "skip")
+
+
+class Stats(PlainStats):
+    """The lab's reading of a Heimr fight (:class:`fracas.engine.capabilities.LabStats`):
+    injuries are the injuries taken."""
+
+    def injuries(self, seen: Mapping[str, Any]) -> int:
+        return len(seen.get("injuries") or ())
+
+
+class Policies:
+    """Heimr's policies capability
+    (:class:`fracas.engine.capabilities.Policies`)."""
+
+    #: Its verbs as the lab's baseline policies use them, each list best first.
+    vocabulary = Vocabulary(
+        attacks=("attack", "charge", "brawl"),
+        approach=("move",),
+        defences=(),
+        finish=("end",),
+        begin=("begin",),
+        never=(("effect", "bind"),),
+        # H-FAT-1: at fatigue 7 a roll fails outright unless a d10 shows 7 or more.
+        recover="breather",
+        tired=("fatigue", 7),
+    )
+
+    def named(self) -> Mapping[str, Callable[[], Policy]]:
+        return {"default": DefaultPolicy, MeleePolicy.name: MeleePolicy}
+
+    def gm(self) -> Policy:
+        return GmPolicy()
+
+    def kernel(self) -> Kernel | None:
+        from fracas.rules.heimr.kernel import HeimrKernel
+
+        return HeimrKernel()
+
+
+#: The capability object the ruleset names.
+POLICIES = Policies()
+STATS = Stats()

@@ -11,13 +11,14 @@ in.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.lab.policies._tactics import (
+from fracas.engine.capabilities import Kernel, PlainStats, Policy, Vocabulary
+from fracas.rules.tactics import (
     GameMaster,
     acting,
     best,
@@ -113,3 +114,45 @@ class GmPolicy(GameMaster):
     """heimr-classic's DM opens the fight and closes each round once all have posted."""
 
     verbs = ("open", "close")
+
+
+class Stats(PlainStats):
+    """The lab's reading of a heimr-classic fight
+    (:class:`fracas.engine.capabilities.LabStats`): the dying and helpless are out of
+    it; an injury level reached counts one."""
+
+    def standing(self, seen: Mapping[str, Any]) -> bool:
+        if not super().standing(seen):
+            return False
+        return not ({"dying", "helpless"} & set(seen.get("effects") or ()))
+
+    def injuries(self, seen: Mapping[str, Any]) -> int:
+        return 1 if seen.get("injury") else 0
+
+
+class Policies:
+    """heimr-classic's policies capability
+    (:class:`fracas.engine.capabilities.Policies`)."""
+
+    #: Its verbs as the lab's baseline policies use them, each list best first.
+    vocabulary = Vocabulary(
+        attacks=("attack",),
+        approach=("move",),
+        defences=("tactic defensive",),
+        finish=("done",),
+        begin=("open", "close"),
+    )
+
+    def named(self) -> Mapping[str, Callable[[], Policy]]:
+        return {"default": DefaultPolicy}
+
+    def gm(self) -> Policy:
+        return GmPolicy()
+
+    def kernel(self) -> Kernel | None:
+        return None
+
+
+#: The capability object the ruleset names.
+POLICIES = Policies()
+STATS = Stats()

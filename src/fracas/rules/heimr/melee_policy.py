@@ -1,7 +1,7 @@
 """The Heimr melee policy: a fight in one square with melee weapons, simply played.
 
 Every decision reads only the acting side's view and the legal actions, and uses no
-randomness, so :mod:`fracas.lab.kernel` can mirror it exactly:
+randomness, so :mod:`fracas.rules.heimr.kernel` can mirror it exactly:
 
 1. ``gm begin`` when it is legal (the game master's opening).
 2. A breather (H-FAT-3) when fatigue is ``breather_gap`` or more above base fatigue
