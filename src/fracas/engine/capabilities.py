@@ -51,8 +51,10 @@ __all__ = [
     "ByPost",
     "Carry",
     "Commands",
+    "FieldCarry",
     "Kernel",
     "LabStats",
+    "ModelSheets",
     "Odds",
     "Outcome",
     "Policies",
@@ -269,6 +271,33 @@ class _NoCarry:
         return {}, {}
 
 
+class FieldCarry:
+    """A :class:`Carry` that compares named attributes of the ruleset's combatants:
+    ``fields`` maps each encounter file field to the combatant's attribute (``{"hit_points":
+    "hp"}``). A ruleset extends :meth:`carried` for what is not a plain attribute.
+
+    >>> from types import SimpleNamespace as C
+    >>> FieldCarry({"hit_points": "hp"}).carried(C(hp=9), C(hp=4))
+    {'hit_points': 4}
+    """
+
+    def __init__(self, fields: Mapping[str, str]) -> None:
+        self.attributes = dict(fields)
+        self.fields: tuple[str, ...] = tuple(fields)
+
+    def carried(self, start: Any, end: Any) -> dict[str, Any]:
+        return {
+            name: getattr(end, attr)
+            for name, attr in self.attributes.items()
+            if getattr(end, attr) != getattr(start, attr)
+        }
+
+    def xp_gained(
+        self, fresh: Any, final: Any, keys: Mapping[str, str]
+    ) -> tuple[dict[str, int], dict[str, int]]:
+        return {}, {}
+
+
 def carry(ruleset: object) -> Carry:
     """The ruleset's :class:`Carry`, or one that carries nothing (death aside)."""
     return cast(Carry, ask(ruleset, "carry") or _NoCarry())
@@ -292,6 +321,32 @@ class Sheets(Protocol):
     def package_data(self) -> Mapping[str, Any]:
         """The campaign data the ruleset ships (tables, weapons), laid under a campaign's."""
         ...
+
+    # What the ledger may also ask, each optional (absent: the ledger refuses the entry):
+    # ``creates_by_points: bool`` (a new character is made with creation points: the
+    # ``create`` entry); ``awards_xp: bool`` and ``divide_xp(xp, present, leftover) ->
+    # (each, remainder)`` (an XP award, divided among a group when offered);
+    # ``sheet_warnings(campaign, sheet) -> list[str]`` (raise ValueError to refuse);
+    # ``points: Mapping[str, int | None]`` (what may be spent and restored between fights,
+    # and its most); ``raise_statistic(campaign, sheet_data, statistic, points) ->
+    # (sheet_data, statistic, to, cost)``; ``permits: bool`` (the DM's permission entry).
+    # Training an ability is the campaign model's own ``train`` method, when it has one.
+
+
+@dataclass(frozen=True)
+class ModelSheets:
+    """A :class:`Sheets` from its parts (a ruleset subclasses it for the ledger's extras)."""
+
+    campaign_model: type[Any]
+    sheet_model: type[Any]
+    package: Callable[[], Any]
+    placement_model: type[Any] | None = None
+    place_key: str | None = None
+
+    def package_data(self) -> Mapping[str, Any]:
+        found = self.package()
+        data = getattr(found, "data", found)  # a YAML document, or its mapping
+        return cast(Mapping[str, Any], data)
 
 
 def sheets(ruleset: object) -> Sheets | None:

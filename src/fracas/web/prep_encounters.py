@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fracas.ledger import Ledger
 from fracas.library import KINDS, Invalid, LibraryError
 from fracas.library.kinds import grid_view
-from fracas.library.placements import PLACE_KEY, PlacementField, fields, read
+from fracas.library.placements import PlacementField, fields, place_key, read
 from fracas.rules import ids
 from fracas.table.store import ConflictError, StoreError
 from fracas.web.battlefield import Shapes, layout
@@ -136,7 +136,7 @@ def _builder(
         draft=draft,
         rows=rows,
         known=known,
-        place_key=PLACE_KEY.get(draft.ruleset),
+        place_key=place_key(draft.ruleset),
         shapes=shapes,
         places=places,
         characters=characters,

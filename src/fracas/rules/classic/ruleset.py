@@ -36,6 +36,8 @@ class ClassicRules(Ruleset[ClassicState]):
         "commands": "fracas.rules.classic.attack_odds",
         "policies": "fracas.rules.classic.policies:POLICIES",
         "stats": "fracas.rules.classic.policies:STATS",
+        "sheets": "fracas.rules.classic.books:SHEETS",
+        "carry": "fracas.rules.classic.books:CARRY",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

@@ -42,6 +42,8 @@ class DieStepRules(Ruleset[DieStepState]):
         "commands": "fracas.rules.diestep.attack_odds",
         "policies": "fracas.rules.diestep.policies:POLICIES",
         "stats": "fracas.rules.diestep.policies:STATS",
+        "sheets": "fracas.rules.diestep.books:SHEETS",
+        "carry": "fracas.rules.diestep.books:CARRY",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

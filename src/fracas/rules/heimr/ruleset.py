@@ -52,6 +52,8 @@ class HeimrRules(Ruleset[HeimrState]):
         "commands": "fracas.rules.heimr.commands",
         "policies": "fracas.rules.heimr.policies:POLICIES",
         "stats": "fracas.rules.heimr.policies:STATS",
+        "sheets": "fracas.rules.heimr.books:SHEETS",
+        "carry": "fracas.rules.heimr.books:CARRY",
     }
 
     def __init__(self) -> None:

@@ -35,6 +35,7 @@ class SidesRules(Ruleset[SidesState]):
         "odds": "fracas.rules.sides.attack_odds",
         "commands": "fracas.rules.sides.attack_odds",
         "policies": "fracas.rules.sides.policies:POLICIES",
+        "sheets": "fracas.rules.sides.books:SHEETS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

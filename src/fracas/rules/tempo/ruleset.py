@@ -29,6 +29,8 @@ class TempoRules(Ruleset[TempoState]):
         "odds": "fracas.rules.tempo.attack_odds",
         "commands": "fracas.rules.tempo.attack_odds",
         "policies": "fracas.rules.tempo.policies:POLICIES",
+        "sheets": "fracas.rules.tempo.books:SHEETS",
+        "carry": "fracas.rules.tempo.books:CARRY",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:
