@@ -52,6 +52,7 @@ __all__ = [
     "Carry",
     "Commands",
     "FieldCarry",
+    "FieldKind",
     "Kernel",
     "LabStats",
     "ModelSheets",
@@ -367,10 +368,34 @@ class Battlefield(Protocol):
     place_fields: tuple[str, ...]  # a place's own fields besides its borders
     notes: str
     guarded: bool  # whether borders between places may block (carry ``blocks``)
+    aliases: Mapping[str, str]  # other names an encounter file may give a key
 
     def choices(self, campaign: Mapping[str, Any] | None) -> dict[str, list[str]]:
         """What each field of a place or border may hold, from the campaign's tables."""
         ...
+
+    # A grid may also offer ``grid_view(document, campaign) -> dict`` (its squares and
+    # borders as a map's JSON, to draw it in the editor).
+
+
+@dataclass(frozen=True)
+class FieldKind:
+    """A :class:`Battlefield` from its parts; ``fixed`` are choices that need no campaign
+    (a ruleset whose choices come from its tables overrides :meth:`choices`)."""
+
+    shape: Literal["grid", "places", "line"]
+    keys: Mapping[str, Any]
+    default: Mapping[str, Any]
+    place_word: str = "square"
+    place_fields: tuple[str, ...] = ()
+    notes: str = ""
+    guarded: bool = False
+    #: Other names an encounter file may give a key (``{"grid": "battlefield"}``).
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    fixed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def choices(self, campaign: Mapping[str, Any] | None) -> dict[str, list[str]]:
+        return {name: list(values) for name, values in self.fixed.items()}
 
 
 def battlefield(ruleset: object) -> Battlefield | None:

@@ -176,7 +176,7 @@ def _editor(
     campaign = library.campaign_document(record.campaign)
     shapes, spots, places = None, [], {}
     if kind.shape == "grid":
-        view = grid_view(record.document, campaign)
+        view = grid_view(record.ruleset, record.document, campaign)
         shapes = layout(view, {})
         spots = hotspots(shapes, view["borders"])
     elif kind.shape == "places":
@@ -194,7 +194,7 @@ def _editor(
         spots=spots,
         places=places,
         editing=editing,
-        guarded=record.ruleset in GUARDED,
+        guarded=KINDS[record.ruleset].guarded,
         errors=errors or {},
         message=message,
         campaigns=Ledger(library.store).campaigns(),
@@ -442,7 +442,7 @@ async def battlefield_place(request: Request, name: str, csrf: GmAuth) -> Respon
             values[f] = str(raw or "") or None
     borders = [str(b) for b in form.get("borders", []) if b != new]
     blocks = None
-    if record.ruleset in GUARDED:
+    if KINDS[record.ruleset].guarded:
         blocks = {b: _number(form.get(f"blocks.{b}")) for b in borders}
         blocks = {b: 1 if n is None else n for b, n in blocks.items()}
     document = edits.set_place(record.document, key, old, new, borders, values, blocks)
@@ -463,10 +463,6 @@ async def battlefield_place(request: Request, name: str, csrf: GmAuth) -> Respon
         aliases={new: own},
         where=lambda path: _blocks_field(path, new),
     )
-
-
-#: The rulesets whose borders between places carry ``blocks`` (HC-MOVE-2).
-GUARDED = frozenset({"heimr-classic"})
 
 
 def _blocks_field(path: KeyPath, place: str) -> KeyPath:

@@ -126,7 +126,7 @@ def _builder(
         places = list(named_places(field_doc, next(iter(kind.keys))))
     shapes = None
     if kind is not None and kind.shape == "grid":
-        shapes = _placed(field_doc, campaign, draft.rows)
+        shapes = _placed(draft.ruleset, field_doc, campaign, draft.rows)
     known: tuple[PlacementField, ...] = fields(draft.ruleset) if draft.ruleset in ids() else ()
     rows = [*draft.rows, *({} for _ in range(SPARE_ROWS))]
     return page(
@@ -149,7 +149,10 @@ def _builder(
 
 
 def _placed(
-    document: Mapping[str, Any], campaign: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ruleset: str,
+    document: Mapping[str, Any],
+    campaign: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
 ) -> Shapes | None:
     """The grid with the combatants where the rows put them, coloured by side (the row's,
     else the sheet's); ``None`` when the campaign's tables do not read."""
@@ -164,7 +167,7 @@ def _placed(
             "square": str(row.get("square") or "B2").upper(),
         }
     try:
-        return layout(grid_view(document, campaign), people)
+        return layout(grid_view(ruleset, document, campaign), people)
     except ValueError:
         return None
 

@@ -38,6 +38,7 @@ class ClassicRules(Ruleset[ClassicState]):
         "stats": "fracas.rules.classic.policies:STATS",
         "sheets": "fracas.rules.classic.books:SHEETS",
         "carry": "fracas.rules.classic.books:CARRY",
+        "battlefield": "fracas.rules.classic.ground:GROUND",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

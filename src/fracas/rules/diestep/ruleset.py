@@ -44,6 +44,7 @@ class DieStepRules(Ruleset[DieStepState]):
         "stats": "fracas.rules.diestep.policies:STATS",
         "sheets": "fracas.rules.diestep.books:SHEETS",
         "carry": "fracas.rules.diestep.books:CARRY",
+        "battlefield": "fracas.rules.diestep.ground:GROUND",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

@@ -54,6 +54,7 @@ class HeimrRules(Ruleset[HeimrState]):
         "stats": "fracas.rules.heimr.policies:STATS",
         "sheets": "fracas.rules.heimr.books:SHEETS",
         "carry": "fracas.rules.heimr.books:CARRY",
+        "battlefield": "fracas.rules.heimr.ground:GROUND",
     }
 
     def __init__(self) -> None:

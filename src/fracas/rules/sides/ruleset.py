@@ -36,6 +36,7 @@ class SidesRules(Ruleset[SidesState]):
         "commands": "fracas.rules.sides.attack_odds",
         "policies": "fracas.rules.sides.policies:POLICIES",
         "sheets": "fracas.rules.sides.books:SHEETS",
+        "battlefield": "fracas.rules.sides.ground:GROUND",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:
