@@ -39,6 +39,7 @@ class ClassicRules(Ruleset[ClassicState]):
         "sheets": "fracas.rules.classic.books:SHEETS",
         "carry": "fracas.rules.classic.books:CARRY",
         "battlefield": "fracas.rules.classic.ground:GROUND",
+        "posts": "fracas.rules.classic.posts:BY_POST",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:
