@@ -1,6 +1,7 @@
 """Heimr's own commands (its ``commands`` capability,
 :class:`fracas.engine.capabilities.Commands`): ``fracas odds heimr attack`` and
-``fracas chase``. Their modules (:mod:`.cli_odds`, :mod:`.cli_chase`) are the ruleset's
+``fracas chase`` and ``fracas demo``. Their modules (:mod:`.cli_odds`, :mod:`.cli_chase`,
+:mod:`.cli_demo`) are the ruleset's
 interface: they print, read files and use the command line's helpers, and are imported
 only by the command line."""
 
@@ -20,7 +21,7 @@ def odds_command(words: Sequence[str], as_json: bool) -> None:
 
 
 def typer_apps() -> list[Any]:
-    """``fracas chase``."""
-    from fracas.rules.heimr.cli_chase import app
+    """``fracas chase`` and ``fracas demo``."""
+    from fracas.rules.heimr import cli_chase, cli_demo
 
-    return [app]
+    return [cli_chase.app, cli_demo.app]
