@@ -17,11 +17,9 @@ import gc
 import json
 import math
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -276,44 +274,12 @@ def check_workers(workers: int) -> None:
 Runner = Callable[[SimSpec, Sequence[SeedSequence], Progress | None], list[Outcome]]
 
 
-@contextmanager
-def backend(workers: int = 1, dask: str | None = None) -> Iterator[Runner]:
-    """A way to run batches, set up once for many simulations (a sweep): this process,
-    a pool of ``workers`` local processes, or the Dask cluster at ``dask``."""
-    check_workers(workers)
-    if dask is not None:
-        from fracas.lab import dask as lab_dask
-
-        with lab_dask.connect(dask) as client:
-            yield partial(lab_dask.run_on, client)
-        return
-    if workers <= 1:
-        yield partial(run_local, workers=1)
-        return
-    with _pool(workers) as pool:
-        yield partial(run_local, workers=workers, pool=pool)
-
-
-def run(
-    spec: SimSpec,
-    all_seeds: Sequence[SeedSequence],
-    workers: int = 1,
-    dask: str | None = None,
-    progress: Progress | None = None,
-) -> list[Outcome]:
-    """All runs on local processes, or on the Dask cluster at ``dask``."""
-    with backend(workers, dask) as runner:
-        return runner(spec, all_seeds, progress)
-
-
 __all__ = [
     "ENGINES",
     "SimSpec",
-    "backend",
     "batches",
     "check_workers",
     "make_spec",
-    "run",
     "run_batch",
     "run_local",
     "seeds",
