@@ -20,14 +20,13 @@ from fracas.table.store import ConflictError, StoreError
 from fracas.web.battlefield import Shapes, layout
 from fracas.web.deps import Form, GmAuth, check_csrf, read_version
 from fracas.web.prep import (
-    UploadError,
+    import_upload,
     library_of,
     named_places,
     page,
-    read_upload,
     yaml_download,
 )
-from fracas.yamlfile import CampaignError, KeyPath, format_path
+from fracas.yamlfile import KeyPath, format_path
 
 __all__ = ["encounters_router"]
 
@@ -65,26 +64,13 @@ def _encounters(request: Request, csrf: str, status: int = 200, **extra: Any) ->
 
 @encounters_router.post("/prep/encounters/import", response_class=HTMLResponse)
 async def import_encounter(request: Request, csrf: GmAuth) -> Response:
-    try:
-        values, filename, text = await read_upload(request)
-    except UploadError as err:
-        return _encounters(request, csrf, 400, errors={"file": str(err)})
-    check_csrf(request, values, csrf)
-    if not filename:
-        return _encounters(request, csrf, 400, errors={"file": "choose a file"}, values=values)
-    campaign = str(values.get("campaign", ""))
-    if not campaign:
-        problem = {"campaign": "choose the campaign whose characters fight"}
-        return _encounters(request, csrf, 400, errors=problem, values=values)
-    try:
-        record = library_of(request).import_encounter(
-            text, filename, campaign, str(values.get("name", "")).strip() or None
-        )
-    except CampaignError as err:
-        return _encounters(request, csrf, 400, errors={"file": str(err)}, values=values)
-    except StoreError as err:
-        return _encounters(request, csrf, 400, errors={"name": str(err)}, values=values)
-    return RedirectResponse(f"/gm/prep/encounters/{record.name}", status_code=303)
+    def store(values: dict[str, str], filename: str, text: str) -> str:
+        name = str(values.get("name", "")).strip() or None
+        found = library_of(request).import_encounter(text, filename, str(values["campaign"]), name)
+        return found.name
+
+    needs = {"campaign": "choose the campaign whose characters fight"}
+    return await import_upload(request, csrf, _encounters, store, "/gm/prep/encounters", needs)
 
 
 @dataclass(frozen=True)

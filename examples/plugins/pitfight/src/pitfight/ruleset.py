@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from fracas import dice
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
+from fracas.yamlfile import YamlDocument, validate
 
 __all__ = ["Fighter", "PitState", "PitfightRules", "Sheet"]
 
@@ -102,6 +103,11 @@ class PitfightRules(Ruleset[PitState]):
     }
 
     # -- the start -------------------------------------------------------------------------
+
+    def check_campaign(self, document: YamlDocument) -> None:
+        """A campaign file read by the campaign model, each mistake at its line (so that
+        fracas tells a Pitfight campaign from another system's)."""
+        validate(Campaign, document)
 
     def start(self, setup: Mapping[str, Any]) -> PitState:
         try:
