@@ -58,6 +58,7 @@ __all__ = [
     "ModelSheets",
     "Odds",
     "Outcome",
+    "OwnPolicies",
     "Policies",
     "Policy",
     "RollOwners",
@@ -216,6 +217,30 @@ class Policies(Protocol):
     def kernel(self) -> Kernel | None:
         """A fast engine for some fights, or ``None``."""
         ...
+
+
+@dataclass(frozen=True)
+class OwnPolicies:
+    """A :class:`Policies` from its parts: the verbs, the named policies' factories
+    (``"default"`` among them), the game master's and the kernel's, when there are.
+
+    >>> OwnPolicies(Vocabulary(attacks=("hit",))).named()
+    {}
+    """
+
+    vocabulary: Vocabulary
+    policies: Mapping[str, Callable[[], Policy]] = field(default_factory=dict)
+    gm_policy: Callable[[], Policy] | None = None
+    kernel_of: Callable[[], Kernel | None] | None = None
+
+    def named(self) -> Mapping[str, Callable[[], Policy]]:
+        return self.policies
+
+    def gm(self) -> Policy | None:
+        return self.gm_policy() if self.gm_policy is not None else None
+
+    def kernel(self) -> Kernel | None:
+        return self.kernel_of() if self.kernel_of is not None else None
 
 
 @dataclass(frozen=True)

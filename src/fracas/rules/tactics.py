@@ -41,6 +41,24 @@ def acting(
     return actor_of(legal), combatants(view)
 
 
+class Tactical:
+    """The opening every ruleset's default policy shares: its name, the ruleset it was
+    made for, and who acts with what its side sees of it (:meth:`acting`)."""
+
+    name = "default"
+
+    def __init__(self, ruleset_id: str | None = None) -> None:
+        self.ruleset_id = ruleset_id
+
+    @staticmethod
+    def acting(
+        view: Mapping[str, Any], legal: Sequence[Action]
+    ) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]]:
+        """Who acts, what the view shows of it, and everyone the view shows."""
+        actor, people = acting(view, legal)
+        return actor, people.get(actor, {}), people
+
+
 def with_verb(legal: Sequence[Action], verb: str) -> list[Action]:
     return verb_of(legal, verb)
 

@@ -11,16 +11,16 @@ in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.engine.capabilities import Kernel, PlainStats, Policy, Vocabulary
+from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
 from fracas.rules.tactics import (
     GameMaster,
-    acting,
+    Tactical,
     best,
     distances,
     find,
@@ -30,19 +30,13 @@ from fracas.rules.tactics import (
 )
 
 
-class DefaultPolicy:
+class DefaultPolicy(Tactical):
     """heimr-classic's default tactical policy (see the module's docstring)."""
-
-    name = "default"
-
-    def __init__(self, ruleset_id: str = "heimr-classic") -> None:
-        self.ruleset_id = ruleset_id
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        actor, people = acting(view, legal)
-        me = people.get(actor, {})
+        actor, me, people = self.acting(view, legal)
         declared = [Action.parse(t) for t in view["state"].get("declared", {}).get(actor, ())]
         return self._post(view, legal, rng, me, people, declared) or legal[0]
 
@@ -130,29 +124,17 @@ class Stats(PlainStats):
         return 1 if seen.get("injury") else 0
 
 
-class Policies:
-    """heimr-classic's policies capability
-    (:class:`fracas.engine.capabilities.Policies`)."""
-
-    #: Its verbs as the lab's baseline policies use them, each list best first.
-    vocabulary = Vocabulary(
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
         attacks=("attack",),
         approach=("move",),
         defences=("tactic defensive",),
         finish=("done",),
         begin=("open", "close"),
-    )
-
-    def named(self) -> Mapping[str, Callable[[], Policy]]:
-        return {"default": DefaultPolicy}
-
-    def gm(self) -> Policy:
-        return GmPolicy()
-
-    def kernel(self) -> Kernel | None:
-        return None
-
-
-#: The capability object the ruleset names.
-POLICIES = Policies()
+    ),
+    {"default": DefaultPolicy},
+    GmPolicy,
+)
 STATS = Stats()

@@ -11,16 +11,16 @@ fight.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.engine.capabilities import Kernel, PlainStats, Policy, Vocabulary
+from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
 from fracas.rules.tactics import (
     GameMaster,
-    acting,
+    Tactical,
     best,
     distances,
     find,
@@ -43,19 +43,13 @@ def die(person: Mapping[str, Any], attribute: str) -> int:
         return 6
 
 
-class DefaultPolicy:
+class DefaultPolicy(Tactical):
     """diestep's default tactical policy (see the module's docstring)."""
-
-    name = "default"
-
-    def __init__(self, ruleset_id: str = "diestep") -> None:
-        self.ruleset_id = ruleset_id
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        actor, people = acting(view, legal)
-        me = people.get(actor, {})
+        _, me, people = self.acting(view, legal)
         if any(a.verb in ("take", "pass") for a in legal):
             return self._answer(legal, me)
         return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
@@ -142,29 +136,17 @@ class Stats(PlainStats):
         return wounds + (1 if seen.get("permanent_injury") else 0)
 
 
-class Policies:
-    """diestep's policies capability
-    (:class:`fracas.engine.capabilities.Policies`)."""
-
-    #: Its verbs as the lab's baseline policies use them, each list best first.
-    vocabulary = Vocabulary(
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
         attacks=("attack", "opportunity", "strike"),
         approach=("move",),
         defences=("parry", "block", "dodge", "take"),
         finish=("end", "pass", "take"),
         begin=("begin",),
-    )
-
-    def named(self) -> Mapping[str, Callable[[], Policy]]:
-        return {"default": DefaultPolicy}
-
-    def gm(self) -> Policy:
-        return GmPolicy()
-
-    def kernel(self) -> Kernel | None:
-        return None
-
-
-#: The capability object the ruleset names.
-POLICIES = Policies()
+    ),
+    {"default": DefaultPolicy},
+    GmPolicy,
+)
 STATS = Stats()

@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -23,11 +23,12 @@ import numpy
 
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
-from fracas.engine.capabilities import Kernel, PlainStats, Policy, Vocabulary
+from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
 from fracas.engine.legal import one_of
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.tactics import (
     GameMaster,
+    Tactical,
     acting,
     best,
     combatants,
@@ -245,10 +246,9 @@ def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> di
 # -- the policies --------------------------------------------------------------------------
 
 
-class DefaultPolicy:
+class DefaultPolicy(Tactical):
     """Heimr's default tactical policy (see the module's docstring)."""
 
-    name = "default"
     #: The verbs it lists on most turns (fracas.engine.legal): its attacks. Climbs and jumps,
     #: a dozen candidates, are listed only on the turns it looks for them; the end of the
     #: turn, a defence, a breather or standing up is asked of the rules as that one action.
@@ -256,8 +256,8 @@ class DefaultPolicy:
     #: Whether it has any legal action is asked first of the end of its turn.
     probes = ("end",)
 
-    def __init__(self, ruleset_id: str = "heimr") -> None:
-        self.ruleset_id = ruleset_id
+    def __init__(self, ruleset_id: str | None = None) -> None:
+        super().__init__(ruleset_id)
         # What it keeps from one choice to the next, while the log is the same one
         # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
         # its attack this turn, and the attack challenge last read with where it was read.
@@ -565,12 +565,16 @@ class Stats(PlainStats):
         return len(seen.get("injuries") or ())
 
 
-class Policies:
-    """Heimr's policies capability
-    (:class:`fracas.engine.capabilities.Policies`)."""
+def _kernel() -> Kernel:
+    from fracas.rules.heimr.kernel import HeimrKernel  # NumPy tables, built when asked
 
-    #: Its verbs as the lab's baseline policies use them, each list best first.
-    vocabulary = Vocabulary(
+    return HeimrKernel()
+
+
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
         attacks=("attack", "charge", "brawl"),
         approach=("move",),
         defences=(),
@@ -580,20 +584,9 @@ class Policies:
         # H-FAT-1: at fatigue 7 a roll fails outright unless a d10 shows 7 or more.
         recover="breather",
         tired=("fatigue", 7),
-    )
-
-    def named(self) -> Mapping[str, Callable[[], Policy]]:
-        return {"default": DefaultPolicy, MeleePolicy.name: MeleePolicy}
-
-    def gm(self) -> Policy:
-        return GmPolicy()
-
-    def kernel(self) -> Kernel | None:
-        from fracas.rules.heimr.kernel import HeimrKernel
-
-        return HeimrKernel()
-
-
-#: The capability object the ruleset names.
-POLICIES = Policies()
+    ),
+    {"default": DefaultPolicy, MeleePolicy.name: MeleePolicy},
+    GmPolicy,
+    kernel_of=_kernel,
+)
 STATS = Stats()

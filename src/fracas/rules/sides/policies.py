@@ -10,15 +10,16 @@ GM begins the fight and moves the round on when nobody else is waited for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.engine.capabilities import Kernel, Policy, Vocabulary
+from fracas.engine.capabilities import OwnPolicies, Vocabulary
 from fracas.rules.tactics import (
     GameMaster,
+    Tactical,
     acting,
     best,
     find,
@@ -30,13 +31,8 @@ from fracas.rules.tactics import (
 MELEE_RANGE = 5.0
 
 
-class DefaultPolicy:
+class DefaultPolicy(Tactical):
     """sides' default tactical policy (see the module's docstring)."""
-
-    name = "default"
-
-    def __init__(self, ruleset_id: str = "sides") -> None:
-        self.ruleset_id = ruleset_id
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
@@ -88,12 +84,10 @@ class GmPolicy(GameMaster):
     verbs = ("begin", "next")
 
 
-class Policies:
-    """sides's policies capability
-    (:class:`fracas.engine.capabilities.Policies`)."""
-
-    #: Its verbs as the lab's baseline policies use them, each list best first.
-    vocabulary = Vocabulary(
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
         attacks=("attack", "charge", "shoot"),
         approach=("move",),
         defences=(),
@@ -101,17 +95,7 @@ class Policies:
         begin=("begin", "next"),
         approach_foe=True,
         never=(("dir", "away"),),
-    )
-
-    def named(self) -> Mapping[str, Callable[[], Policy]]:
-        return {"default": DefaultPolicy}
-
-    def gm(self) -> Policy:
-        return GmPolicy()
-
-    def kernel(self) -> Kernel | None:
-        return None
-
-
-#: The capability object the ruleset names.
-POLICIES = Policies()
+    ),
+    {"default": DefaultPolicy},
+    GmPolicy,
+)

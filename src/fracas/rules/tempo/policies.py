@@ -13,14 +13,14 @@ and parries a counter-attack; it lets go only what it cannot answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
-from fracas.engine.capabilities import Kernel, Policy, Vocabulary
-from fracas.rules.tactics import GameMaster, best, combatants, first
+from fracas.engine.capabilities import OwnPolicies, Vocabulary
+from fracas.rules.tactics import GameMaster, Tactical, best, combatants, first
 
 #: Proactive verbs by preference, from the most pressing.
 OWN_TURN = (
@@ -44,13 +44,8 @@ REPLACEMENTS = ("counter-attack", "ct-parry")
 FEINT_SHARE = 0.2
 
 
-class DefaultPolicy:
+class DefaultPolicy(Tactical):
     """tempo's default tactical policy (see the module's docstring)."""
-
-    name = "default"
-
-    def __init__(self, ruleset_id: str = "tempo") -> None:
-        self.ruleset_id = ruleset_id
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
@@ -95,12 +90,10 @@ class GmPolicy(GameMaster):
     verbs = ()
 
 
-class Policies:
-    """tempo's policies capability
-    (:class:`fracas.engine.capabilities.Policies`)."""
-
-    #: Its verbs as the lab's baseline policies use them, each list best first.
-    vocabulary = Vocabulary(
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
         attacks=(
             "melee-attack",
             "counter-attack",
@@ -113,17 +106,7 @@ class Policies:
         defences=("parry", "ct-parry", "dodge", "evade", "wind"),
         finish=("pass", "recover"),
         begin=(),
-    )
-
-    def named(self) -> Mapping[str, Callable[[], Policy]]:
-        return {"default": DefaultPolicy}
-
-    def gm(self) -> Policy:
-        return GmPolicy()
-
-    def kernel(self) -> Kernel | None:
-        return None
-
-
-#: The capability object the ruleset names.
-POLICIES = Policies()
+    ),
+    {"default": DefaultPolicy},
+    GmPolicy,
+)

@@ -3,11 +3,11 @@ the foe that looks weakest (hurt before fresh), braces when it is hurt and alone
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fracas.engine import Action
-from fracas.engine.capabilities import Kernel, Policy, Vocabulary
+from fracas.engine.capabilities import OwnPolicies, Vocabulary
 
 __all__ = ["POLICIES", "HitTheWeakest"]
 
@@ -27,17 +27,7 @@ class HitTheWeakest:
         return min(hits, key=lambda a: (_LOOKS.get(people[a.target].get("status"), 1), a.target))
 
 
-class Policies:
-    vocabulary = Vocabulary(attacks=("hit",), approach=(), defences=("brace",), finish=(), begin=())
-
-    def named(self) -> Mapping[str, Callable[[], Policy]]:
-        return {"default": HitTheWeakest}
-
-    def gm(self) -> Policy | None:
-        return None  # nobody but the fighters acts
-
-    def kernel(self) -> Kernel | None:
-        return None
-
-
-POLICIES = Policies()
+POLICIES = OwnPolicies(
+    Vocabulary(attacks=("hit",), approach=(), defences=("brace",), finish=(), begin=()),
+    {"default": HitTheWeakest},
+)
