@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 
 from fracas.engine import EngineError
-from fracas.engine.capabilities import Policy, policies
+from fracas.engine.capabilities import Policies, Policy, policies
 from fracas.lab.policies import baseline
 from fracas.rules import find, ids
 
@@ -31,15 +31,18 @@ __all__ = ["POLICIES", "Policy", "available", "gm_policy", "named", "policy"]
 
 
 @cache
-def _own(ruleset_id: str) -> Mapping[str, Callable[..., Policy]]:
-    """The ruleset's own policies by name (asked once: a playout makes fresh policies for
-    every run)."""
+def _capability(ruleset_id: str) -> Policies:
+    """The ruleset's policies capability (asked once a process: a simulation makes fresh
+    policies for every run)."""
     try:
-        ruleset = find(ruleset_id)
+        return policies(find(ruleset_id))
     except EngineError as err:
         raise ValueError(str(err)) from None
-    found: Mapping[str, Callable[..., Policy]] = policies(ruleset).named()
-    return found
+
+
+def _own(ruleset_id: str) -> Mapping[str, Callable[..., Policy]]:
+    """The ruleset's own policies by name."""
+    return _capability(ruleset_id).named()
 
 
 #: The baselines by name, each a factory taking a ruleset id; ``default`` is the
@@ -50,8 +53,14 @@ POLICIES: dict[str, Callable[[str], Policy]] = {
     "focus-weakest": baseline.FocusWeakest,
     "defensive": baseline.Defensive,
     "scripted": lambda ruleset_id: baseline.Scripted(ruleset_id, ()),
-    "default": lambda ruleset_id: _own(ruleset_id).get("default", baseline.RandomPolicy)(),
+    "default": lambda ruleset_id: _default(ruleset_id),
 }
+
+
+def _default(ruleset_id: str) -> Policy:
+    """The ruleset's own default, else a choice at random among the legal actions."""
+    own = _own(ruleset_id).get("default")
+    return own() if own is not None else baseline.RandomPolicy(ruleset_id)
 
 
 def named(ruleset_id: str) -> list[str]:
@@ -94,8 +103,5 @@ def available(name: str, ruleset_id: str) -> bool:
 def gm_policy(ruleset_id: str) -> Policy:
     """The game master's policy: the ruleset's own, else one that moves the encounter on
     (begins it, opens and closes rounds) and calls nothing else."""
-    try:
-        own = policies(find(ruleset_id)).gm()
-    except EngineError as err:
-        raise ValueError(str(err)) from None
+    own = _capability(ruleset_id).gm()
     return own if own is not None else baseline.ProceedingGm(ruleset_id)

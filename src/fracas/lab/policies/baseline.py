@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy
@@ -32,6 +33,11 @@ from fracas.rules import find
 def vocabulary(ruleset_id: str) -> Vocabulary:
     """The ruleset's verbs as its ``policies`` capability sorts them (the plain words
     ``attack``, ``move``, ``end``… when it has none)."""
+    return _vocabulary(ruleset_id)
+
+
+@cache
+def _vocabulary(ruleset_id: str) -> Vocabulary:
     try:
         return policies(find(ruleset_id)).vocabulary
     except EngineError as err:
