@@ -87,3 +87,35 @@ def test_a_table_whose_rules_changed_or_went_says_so_in_one_line(
         Table.resume(store, "t")
     assert says in str(err.value)
     assert "\n" not in str(err.value) and "does not replay" not in str(err.value)
+
+
+def test_a_store_made_before_the_versions_opens_and_plays_on(tmp_path: Path) -> None:
+    """A store at revision 0006 (no rules' version kept) is upgraded as it opens; its
+    tables resume and play on, their version unknown (and so not checked)."""
+    from importlib import resources
+
+    import sqlalchemy
+    from alembic import command
+    from alembic.config import Config
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("fracas.table") / "alembic"))
+    with Store.open(url).engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006")
+    _, setup, _ = encounterfile.load(EXAMPLES / "heimr" / "duel.yaml")
+    with sqlalchemy.create_engine(url).begin() as connection:
+        connection.execute(
+            sqlalchemy.text(
+                "INSERT INTO fracas_tables (name, title, ruleset, setup, head, version, created,"
+                " changed, dice_mode) VALUES ('old', 'Old', 'heimr', :setup, 0, 0,"
+                " '2026-11-01', '2026-11-01', 'rolled')"
+            ),
+            {"setup": json.dumps(setup)},
+        )
+    store = Store.open(url)
+    table = Table.resume(store, "old")
+    table.push("gm begin")
+    assert store.table("old").head == 1
+    assert store.table("old").ruleset_version is None
