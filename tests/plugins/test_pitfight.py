@@ -131,17 +131,20 @@ def test_the_game_master_sees_the_odds_of_a_blow() -> None:
     assert code == 2 and "out of bounds" in out
 
 
-def test_it_simulates_on_two_worker_processes_and_sweeps(tmp_path: Path) -> None:
-    out = tmp_path / "sim.json"
-    code, text = fracas(
-        "sim", PIT / "pit.yaml", "--runs", "60", "--seed", "3", "--workers", "2",
-        "--json", out,
-    )  # fmt: skip
-    assert code == 0, text
-    record = json.loads(out.read_text())
+def test_it_simulates_on_worker_processes_and_dask_and_sweeps(tmp_path: Path) -> None:
+    records = []
+    for name, where in (("pool", ["--workers", "2"]), ("dask", ["--dask", "local:2"])):
+        out = tmp_path / f"{name}.json"
+        code, text = fracas(
+            "sim", PIT / "pit.yaml", "--runs", "60", "--seed", "3", *where, "--json", out
+        )
+        assert code == 0, text
+        records.append(json.loads(out.read_text()))
+    record = records[0]
     assert record["ruleset"] == "pitfight" and record["runs"] == 60
     wins = record["summary"]["sides"]
     assert wins["north"]["wins"] + wins["south"]["wins"] + record["summary"]["draws"] == 60
+    assert records[1]["summary"] == record["summary"]  # the same runs, wherever played
     code, text = fracas(
         "sweep", PIT / "pit.yaml", "--vary", "brannoc.attack=0..2", "--runs", "20",
         "--seed", "3", "--out", tmp_path / "sweep",
