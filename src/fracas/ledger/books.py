@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from fracas.engine import EngineError
 from fracas.engine.capabilities import sheets
-from fracas.rules import find, ids
+from fracas.rules import find, offering
 from fracas.yamlfile import KeyPath, collect, deep_merge
 
 __all__ = ["Books", "books"]
@@ -86,11 +86,4 @@ def books(ruleset: str) -> Books:
 
 def ruleset_ids() -> list[str]:
     """The rulesets installed that keep books (offer the ``sheets`` capability)."""
-    found = []
-    for rid in ids():
-        try:
-            if sheets(find(rid)) is not None:
-                found.append(rid)
-        except EngineError:
-            continue
-    return found
+    return offering("sheets")

@@ -22,9 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from fracas.engine import EngineError
 from fracas.engine.capabilities import Battlefield, battlefield
-from fracas.rules import find, ids
+from fracas.rules import find, offering
 from fracas.yamlfile import KeyPath, collect
 
 __all__ = [
@@ -81,11 +80,8 @@ class _Kinds(Mapping[str, MapKind]):
 def _installed_kinds() -> dict[str, MapKind]:
     """Asked of the rulesets once a process."""
     found: dict[str, MapKind] = {}
-    for rid in ids():
-        try:
-            own = battlefield(find(rid))
-        except EngineError:
-            continue
+    for rid in offering("battlefield"):
+        own = battlefield(find(rid))
         if own is not None:
             found[rid] = MapKind(
                 rid,

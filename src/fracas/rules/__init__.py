@@ -22,10 +22,20 @@ from functools import cache
 from importlib import import_module, metadata
 from typing import Any
 
+from fracas.engine.capabilities import ask
 from fracas.engine.errors import EngineError
 from fracas.engine.ruleset import Ruleset
 
-__all__ = ["GROUP", "RulesetInfo", "check_version", "find", "ids", "info", "register"]
+__all__ = [
+    "GROUP",
+    "RulesetInfo",
+    "check_version",
+    "find",
+    "ids",
+    "info",
+    "offering",
+    "register",
+]
 
 #: The entry point group a ruleset registers in.
 GROUP = "fracas.rulesets"
@@ -114,6 +124,23 @@ def find(ruleset_id: str) -> Ruleset[Any]:
             cls.version = where.source_version
         register(cls)
     return _REGISTRY[ruleset_id]()
+
+
+def offering(capability: str) -> list[str]:
+    """The installed rulesets that offer ``capability`` (of
+    :mod:`fracas.engine.capabilities`), those that load.
+
+    >>> offering("posts")
+    ['heimr-classic']
+    """
+    found = []
+    for rid in ids():
+        try:
+            if ask(find(rid), capability) is not None:
+                found.append(rid)
+        except EngineError:
+            continue
+    return found
 
 
 def check_version(ruleset_id: str, recorded: str | None) -> Ruleset[Any]:

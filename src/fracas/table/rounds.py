@@ -52,7 +52,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from fracas.engine import Action, Encounter, EngineError, RandomDice
 from fracas.engine.capabilities import ByPost, posts
-from fracas.rules import find, ids
+from fracas.rules import offering
 from fracas.table.notation import resolve
 from fracas.table.posts import PostError, round_post
 from fracas.table.store import Base, Store, aware, utc_now
@@ -371,7 +371,7 @@ def by_post(table: Table) -> ByPost:
     """How ``table``'s ruleset plays by post; :class:`RoundError` if it does not."""
     found = posts(table.ruleset)
     if found is None:
-        known = ", ".join(_posting()) or "none installed"
+        known = ", ".join(offering("posts")) or "none installed"
         raise RoundError(f"{table.ruleset.name} has no declared rounds to post: only {known}")
     return found
 
@@ -379,18 +379,6 @@ def by_post(table: Table) -> ByPost:
 def plays_by_post(table: Table) -> bool:
     """Whether ``table``'s ruleset is played by post (its ``posts`` capability)."""
     return posts(table.ruleset) is not None
-
-
-def _posting() -> list[str]:
-    """The installed rulesets played by post."""
-    found = []
-    for rid in ids():
-        try:
-            if posts(find(rid)) is not None:
-                found.append(rid)
-        except EngineError:
-            continue
-    return found
 
 
 def live_refusal(table: Table, side: str | None) -> str | None:
