@@ -13,8 +13,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+# The dev install brings the example plugin too (examples/plugins/pitfight), which the
+# tests play as any ruleset installed beside fracas.
+PLUGIN := examples/plugins/pitfight
+
+$(VENV)/.dev-installed: pyproject.toml $(PLUGIN)/pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e $(PLUGIN)
 	touch $@
 
 $(VENV)/.bench-installed: pyproject.toml | $(BIN)/python
@@ -30,8 +35,9 @@ run: $(VENV)/.installed
 	$(BIN)/fracas serve --demo examples
 
 lint: $(VENV)/.dev-installed
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples/plugins
+	$(BIN)/ruff format --check src tests benchmarks examples/plugins
+	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

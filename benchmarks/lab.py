@@ -48,7 +48,7 @@ from distributed import Client, LocalCluster
 
 from engine import attack_or_end, play
 from fracas.engine import Encounter, RandomDice
-from fracas.lab import runner
+from fracas.lab import backends, runner
 from fracas.lab.dask import run_on
 from fracas.lab.runner import SimSpec
 from fracas.rules import find
@@ -118,7 +118,7 @@ def machine_rate(spec: SimSpec, runs: int, repeat: int) -> list[float]:
     process per core, ``repeat`` times; the pool is started and warmed up first."""
     workers = os.cpu_count() or 1
     took: list[float] = []
-    with runner.backend(workers) as run:
+    with backends.backend(workers) as run:
         run(spec, runner.seeds(98, workers * 32), None)  # every worker imports fracas
         for i in range(repeat):
             t = time.perf_counter()

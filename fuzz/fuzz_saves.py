@@ -176,7 +176,7 @@ def prepare() -> None:
 
 def check(_: None, item: bytes) -> None:
     from fracas.engine import Action, Encounter, Event
-    from fracas.files import loads_save
+    from fracas.table.saves import loads_save
     from fracas.rules import find
 
     data = loads_save(item)

@@ -19,7 +19,6 @@ fracas.files.InputError: .../note.txt: the note is larger than 3 bytes
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -27,7 +26,7 @@ import stat
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 __all__ = [
     "MAX_SAVE_BYTES",
@@ -40,10 +39,8 @@ __all__ = [
     "atomic_write",
     "decode",
     "json_depth",
-    "loads_save",
     "parse_script",
     "read_bytes",
-    "read_save",
     "read_script",
     "read_text",
 ]
@@ -154,51 +151,6 @@ def json_depth(data: bytes) -> int:
 
 def _refuse_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number a save holds")
-
-
-def loads_save(data: bytes, name: str = "<save>") -> dict[str, Any]:
-    """A save's JSON ``data`` as a dict, refused with one-line ``SaveError`` when it is
-    too big, too deep, not UTF-8, not JSON or not an object.
-
-    >>> loads_save(b"[" * 100_000)
-    Traceback (most recent call last):
-    ...
-    fracas.engine.errors.SaveError: <save>: not a fracas save: nested deeper than 64 levels
-    """
-    # Imported here: the engine imports yamlfile, which reads through this module.
-    from fracas.engine.errors import SaveError
-
-    if len(data) > MAX_SAVE_BYTES:
-        raise SaveError(f"{name}: not a fracas save: larger than {_limit(MAX_SAVE_BYTES)}")
-    if json_depth(data) > MAX_SAVE_DEPTH:
-        raise SaveError(f"{name}: not a fracas save: nested deeper than {MAX_SAVE_DEPTH} levels")
-    try:
-        text = decode(data, name, "save")
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except InputError as err:
-        raise SaveError(str(err)) from None
-    except ValueError as err:  # JSONDecodeError, NaN, ints of too many digits
-        message = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise SaveError(f"{name}: not a fracas save: not JSON ({message})") from None
-    if not isinstance(value, dict):
-        raise SaveError(f"{name}: not a fracas save: not a JSON object")
-    return value
-
-
-def read_save(path: str | Path) -> dict[str, Any]:
-    """The JSON object in the save file at ``path``, for ``Encounter.load``.
-
-    Bounded: at most :data:`MAX_SAVE_BYTES` and :data:`MAX_SAVE_DEPTH` levels deep,
-    checked before the JSON is parsed. Any failure (unreadable, not UTF-8, not JSON,
-    too deep, too big, not an object) is one ``SaveError`` line naming the file.
-    """
-    from fracas.engine.errors import SaveError
-
-    try:
-        data = read_bytes(path, MAX_SAVE_BYTES, "save")
-    except InputError as err:
-        raise SaveError(str(err)) from None
-    return loads_save(data, str(path))
 
 
 # -- scripts ----------------------------------------------------------------------------

@@ -17,8 +17,9 @@ import pytest
 
 from fracas.engine import Encounter, SaveError
 from fracas.engine.actions import MAX_ACTION_CHARS
-from fracas.files import MAX_SAVE_DEPTH, loads_save, read_save
+from fracas.files import MAX_SAVE_DEPTH
 from fracas.rules import find
+from fracas.table.saves import loads_save, read_save
 
 Saved = Callable[[str], dict[str, Any]]
 

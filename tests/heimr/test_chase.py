@@ -16,9 +16,9 @@ import typer
 import yaml
 from typer.testing import CliRunner
 
-from fracas.cli.chase import chase_command
 from fracas.engine import IllegalAction, RandomDice, ScriptedDice
 from fracas.rules.heimr.chase import Chase, Runner, chase_ability, pace
+from fracas.rules.heimr.cli_chase import chase_command
 from fracas.rules.heimr.state import Combatant
 
 from heimr_builders import encounter, sheet

@@ -14,10 +14,10 @@ import pytest
 
 from fracas.dice import HeimrChallenge
 from fracas.engine import Action, Encounter, view
-from fracas.lab import kernel
-from fracas.lab.kernel import DODGE, PARRY, Fights, Roster
-from fracas.lab.policies.heimr_melee import MeleePolicy
 from fracas.rules import find
+from fracas.rules.heimr import kernel
+from fracas.rules.heimr.kernel import DODGE, PARRY, Fights, Roster
+from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.setup import build
 
 from heimr_builders import setup, sheet

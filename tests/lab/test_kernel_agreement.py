@@ -24,10 +24,10 @@ from hypothesis import strategies as st
 
 from fracas.dice import HeimrChallenge
 from fracas.engine import Action, Encounter, RandomDice, view
-from fracas.lab import kernel
-from fracas.lab.kernel import Fights, Outcome, Roster
-from fracas.lab.policies.heimr_melee import MeleePolicy
 from fracas.rules import find
+from fracas.rules.heimr import kernel
+from fracas.rules.heimr.kernel import Fights, Outcome, Roster
+from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.setup import build
 from fracas.table.encounterfile import load
 

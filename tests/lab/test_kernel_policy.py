@@ -8,8 +8,8 @@ import numpy
 import pytest
 
 from fracas.engine import Encounter, RandomDice, view
-from fracas.lab.policies.heimr_melee import MeleePolicy
 from fracas.rules import find
+from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.state import ActiveEffect, HeimrState
 
 from heimr_builders import setup, sheet

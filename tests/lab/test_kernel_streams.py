@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from fracas.lab.kernel.streams import BUFFER, REFILL, Streams, seed_words
+from fracas.rules.heimr.kernel.streams import BUFFER, REFILL, Streams, seed_words
 
 
 class Wider(numpy.random.SeedSequence):

@@ -18,7 +18,7 @@ from fracas.engine import Action, Encounter, RandomDice, view
 from fracas.engine.views import lazy_view, side_log
 from fracas.lab.playout import LazyView, play_out
 from fracas.lab.policies import gm_policy
-from fracas.lab.policies.heimr import DefaultPolicy
+from fracas.rules.heimr.policies import DefaultPolicy
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,7 +124,7 @@ def test_a_playouts_log_tells_where_it_stands() -> None:
 
 
 def test_one_action_is_asked_of_the_rules_for_the_actor_only() -> None:
-    from fracas.lab.legal import Legal
+    from fracas.engine.legal import Legal
 
     ruleset, setup, _ = encounterfile.load(ROOT / "examples/heimr/duel.yaml")
     encounter = Encounter(ruleset, setup, RandomDice(1), record=False)

@@ -11,7 +11,7 @@ import pytest
 
 from fracas.engine import Encounter, RandomDice, view
 from fracas.lab.playout import LazyView
-from fracas.lab.policies.heimr import breathed_last, event_text, events_back, last_challenge
+from fracas.rules.heimr.policies import breathed_last, event_text, events_back, last_challenge
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import numpy
 import pytest
 
 from fracas.engine import Action, Encounter, RandomDice, view
+from fracas.engine.legal import Legal
 from fracas.lab import runner
-from fracas.lab.legal import Legal
 from fracas.lab.playout import LazyView, play_out
 from fracas.lab.policies import gm_policy, policy
 from fracas.rules.heimr.ruleset import field_view

@@ -9,7 +9,11 @@ import numpy
 import pytest
 
 from fracas.engine import Action, Encounter, RandomDice, view
-from fracas.lab.policies import classic, diestep, heimr, sides, tempo
+from fracas.rules.classic import policies as classic
+from fracas.rules.diestep import policies as diestep
+from fracas.rules.heimr import policies as heimr
+from fracas.rules.sides import policies as sides
+from fracas.rules.tempo import policies as tempo
 from fracas.table.encounterfile import load
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -55,7 +55,7 @@ class Ending:
 
 
 def policies_of(ruleset_id: str) -> tuple[Any, Any]:
-    module = importlib.import_module(f"fracas.lab.policies.{MODULES[ruleset_id]}")
+    module = importlib.import_module(f"fracas.rules.{MODULES[ruleset_id]}.policies")
     return module.DefaultPolicy(ruleset_id), module.GmPolicy()
 
 

@@ -51,7 +51,7 @@ def side_of(encounter: Encounter[Any], actor: str) -> str | None:
 )
 def test_policies_return_one_of_the_legal_actions(name: str, seed: int, steps: int) -> None:
     ruleset, setup = loaded(name)
-    module = importlib.import_module(f"fracas.lab.policies.{MODULES[ruleset.id]}")
+    module = importlib.import_module(f"fracas.rules.{MODULES[ruleset.id]}.policies")
     policy, gm = module.DefaultPolicy(ruleset.id), module.GmPolicy()
     rng = numpy.random.default_rng(seed)
     encounter = Encounter(ruleset, setup, RandomDice(seed))

@@ -14,7 +14,7 @@ from fracas.engine import Action, Encounter, RandomDice
 from fracas.lab import runner
 from fracas.lab.playout import Outcome, play_out
 from fracas.lab.policies import POLICIES, gm_policy, policy
-from fracas.lab.policies.baseline import VOCABULARIES, Scripted, distance
+from fracas.lab.policies.baseline import Scripted, distance, vocabulary
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,7 +93,7 @@ def test_a_policy_sees_only_its_sides_view_and_its_actors_legal_actions(ruleset_
 @pytest.mark.parametrize("ruleset_id", sorted(EXAMPLES))
 def test_attack_nearest_attacks_when_an_attack_is_legal(ruleset_id: str) -> None:
     encounter = start(ruleset_id)
-    words = VOCABULARIES[ruleset_id]
+    words = vocabulary(ruleset_id)
     who = sides(encounter)
     spies = {side: Spy(policy("attack-nearest", ruleset_id), side) for side in set(who.values())}
     play_out(encounter, spies, gm_policy(ruleset_id), numpy.random.default_rng(0), 80)

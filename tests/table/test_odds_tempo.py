@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from fracas.dice import PrismaticCheck
+from fracas.rules.tempo.attack_odds import at_least, difference_at_least, exchange
 from fracas.rules.tempo.checks import read
 from fracas.rules.tempo.tables import TempoTables
-from fracas.table.odds.tempo import at_least, difference_at_least, exchange
 
 POOL = PrismaticCheck(0, bound=6)
 TAIL = POOL.tail_mass()

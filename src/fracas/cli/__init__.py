@@ -3,8 +3,8 @@
 Each command group lives in its own module and registers itself on
 :data:`fracas.cli.app.app`, in the order ``fracas --help`` lists them: play (``play``,
 ``tables``, ``export``, ``import``, ``post``, ``round``), dice (``roll``, ``odds``,
-``demo``), the Heimr chase (``chase``), the lab (``sim``, ``sweep``) and the web
-(``serve``, ``gm-link``).
+``demo``), the lab (``sim``, ``sweep``) and the web (``serve``, ``gm-link``), then each
+ruleset's own (``chase``); ``rulesets`` lists the rule systems installed.
 """
 
 from __future__ import annotations
@@ -15,13 +15,31 @@ from fracas.cli import post  # noqa: F401
 from fracas.cli import rounds  # noqa: F401
 from fracas.cli import campaign  # noqa: F401
 from fracas.cli import dice  # noqa: F401
-from fracas.cli import chase  # noqa: F401
 from fracas.cli import lab  # noqa: F401
 from fracas.cli import serve  # noqa: F401
 from fracas.cli import gmlink  # noqa: F401
+from fracas.cli import rulesets  # noqa: F401
 
 # isort: on
 from fracas.cli.app import app
+from fracas.engine.capabilities import commands
+from fracas.rules import find, ids
+
+
+def _ruleset_commands() -> None:
+    """Add each installed ruleset's own commands (its ``commands`` capability's
+    ``typer_apps``); a ruleset that does not load adds none (``fracas rulesets`` says why)."""
+    for rid in ids():
+        try:
+            own = commands(find(rid))
+            apps = own.typer_apps() if own is not None and hasattr(own, "typer_apps") else []
+        except Exception:  # a broken plugin must not break the command line
+            continue
+        for sub in apps:
+            app.add_typer(sub)
+
+
+_ruleset_commands()
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
-"""``fracas odds tempo|diestep|sides|heimr-classic attack``: the exact odds of one attack
-from its numbers, the lines the game master's page shows before the attack (each line
+"""``fracas odds RULESET attack``: the exact odds of one attack from its numbers, as the
+ruleset's ``commands`` capability works them out (its ``odds_lines``, or its own
+``odds_command``), the lines the game master's page shows before the attack (each line
 there carries the command that gives it here).
 
     fracas odds tempo attack pool+2 --defence 3 --armour 1 --damage d6+2
@@ -20,152 +21,21 @@ damage is a point a success (D-DMG-1), a grab holds instead (D-GRAB-1).
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import NoReturn
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from fracas.cli.app import fail
-from fracas.table.odds import numbers
-from fracas.table.odds.base import AttackOdds
+from fracas.engine import EngineError
+from fracas.engine.capabilities import commands
+from fracas.engine.odds import AttackOdds
+from fracas.rules import find, ids
 
-__all__ = ["RULESETS", "odds_command"]
-
-
-class _Words(argparse.ArgumentParser):
-    def __init__(self, prog: str, usage: str) -> None:
-        super().__init__(prog=prog, add_help=False)
-        self.usage_text = usage
-        self.add_argument("words", nargs="*")
-
-    def error(self, message: str) -> NoReturn:
-        raise ValueError(f"{message} ({self.usage_text})")
-
-
-def _groups(words: Sequence[str]) -> list[list[str]]:
-    """The words split at each ``vs``: the attack first, then one group a defence."""
-    out: list[list[str]] = [[]]
-    for w in words:
-        if w.lower() == "vs":
-            out.append([])
-        else:
-            out[-1].append(w)
-    return out
-
-
-# -- tempo ------------------------------------------------------------------------------
-
-TEMPO_USAGE = (
-    "fracas odds tempo attack pool+N [vs REACTION pool+M | vs pass]... --defence N "
-    "[--armour N] [--damage DICE] [--action NAME]"
-)
-
-
-def tempo(words: Sequence[str]) -> list[AttackOdds]:
-    from fracas.dice import PrismaticCheck
-
-    p = _Words("fracas odds tempo attack", TEMPO_USAGE)
-    p.add_argument("--defence", type=int, required=True)
-    p.add_argument("--armour", type=int, default=0)
-    p.add_argument("--damage", default="d6")
-    p.add_argument("--action", default="Melee Attack")
-    p.add_argument("--attacker-defence", type=int)
-    p.add_argument("--attacker-armour", type=int, default=0)
-    args = p.parse_args(list(words))
-    groups = _groups(args.words)
-    if len(groups[0]) != 1:
-        raise ValueError(f"expected the attack's check first, e.g. pool+2 ({TEMPO_USAGE})")
-    answers: list[tuple[str, PrismaticCheck | None]] = []
-    for group in groups[1:] or [["pass"]]:
-        if len(group) > 2:
-            raise ValueError(f"expected 'vs REACTION pool+M' or 'vs pass' ({TEMPO_USAGE})")
-        check = PrismaticCheck.parse(group[1]) if len(group) == 2 else None
-        answers.append((group[0].lower() if group else "", check))
-    return numbers.tempo_lines(
-        PrismaticCheck.parse(groups[0][0]),
-        answers,
-        args.defence,
-        args.armour,
-        args.damage,
-        args.action,
-        args.attacker_defence,
-        args.attacker_armour,
-    )
-
-
-# -- diestep ----------------------------------------------------------------------------
-
-DIESTEP_USAGE = "fracas odds diestep attack d8 [vs [block|parry|dodge|take] d6 adv]... [--grab]"
-
-
-def diestep(words: Sequence[str]) -> list[AttackOdds]:
-    from fracas.dice.diestep import DieStep
-
-    p = _Words("fracas odds diestep attack", DIESTEP_USAGE)
-    p.add_argument("--grab", action="store_true")
-    args = p.parse_args(list(words))
-    groups = _groups(args.words)
-    if len(groups) < 2 or not groups[0]:
-        raise ValueError(f"expected 'd8 vs d6' ({DIESTEP_USAGE})")
-    defences = []
-    for group in groups[1:]:
-        named = bool(group) and group[0].isalpha()
-        name, rest = (group[0].lower(), group[1:]) if named else ("take", group)
-        if not rest:
-            raise ValueError(f"expected the defence's die after 'vs {name}' ({DIESTEP_USAGE})")
-        defences.append((name, DieStep.parse(" ".join(rest))))
-    return numbers.diestep_lines(DieStep.parse(" ".join(groups[0])), defences, args.grab)
-
-
-# -- sides and heimr-classic ------------------------------------------------------------------
-
-SIDES_USAGE = "fracas odds sides attack 2d6<=N --damage DICE [--protection N] [--pierce N]"
-
-
-def sides(words: Sequence[str]) -> list[AttackOdds]:
-    from fracas.dice.sides import RollUnder
-
-    p = _Words("fracas odds sides attack", SIDES_USAGE)
-    p.add_argument("--damage", required=True)
-    p.add_argument("--protection", type=int, default=0)
-    p.add_argument("--pierce", type=int, default=0)
-    args = p.parse_args(list(words))
-    if len(args.words) != 1:
-        raise ValueError(f"expected one roll such as 2d6<=8 ({SIDES_USAGE})")
-    roll = RollUnder.parse(args.words[0])
-    return [numbers.sides_line(roll, args.damage, args.protection, args.pierce)]
-
-
-CLASSIC_USAGE = "fracas odds heimr-classic attack d20+N vs DEFENCE [--dodge d20+M] [--damage N]"
-
-
-def classic(words: Sequence[str]) -> list[AttackOdds]:
-    from fracas.dice.classic import ClassicRoll
-
-    p = _Words("fracas odds heimr-classic attack", CLASSIC_USAGE)
-    p.add_argument("--dodge")
-    p.add_argument("--damage", type=int, default=1)
-    args = p.parse_args(list(words))
-    groups = _groups(args.words)
-    if len(groups) != 2 or len(groups[0]) != 1 or len(groups[1]) != 1:
-        raise ValueError(f"expected 'd20+7 vs 18' ({CLASSIC_USAGE})")
-    if not groups[1][0].lstrip("-").isdigit():
-        raise ValueError(f"the defence is a number, not {groups[1][0]!r} ({CLASSIC_USAGE})")
-    dodge = ClassicRoll.parse(args.dodge) if args.dodge else None
-    attack = ClassicRoll.parse(groups[0][0])
-    return [numbers.classic_line(attack, int(groups[1][0]), dodge, args.damage)]
-
-
-RULESETS: dict[str, Callable[[Sequence[str]], list[AttackOdds]]] = {
-    "tempo": tempo,
-    "diestep": diestep,
-    "sides": sides,
-    "heimr-classic": classic,
-}
+__all__ = ["odds_command", "with_odds"]
 
 
 # -- output -----------------------------------------------------------------------------
@@ -221,11 +91,33 @@ def show(system: str, lines: Sequence[AttackOdds], as_json: bool) -> None:
             console.print(f"{x.against}: {x.note}")
 
 
+def _commands(system: str) -> Any:
+    try:
+        return commands(find(system))
+    except EngineError:
+        return None
+
+
+def with_odds() -> list[str]:
+    """The rulesets installed whose commands work out an attack's odds from numbers."""
+    return [
+        rid
+        for rid in ids()
+        if any(hasattr(_commands(rid), n) for n in ("odds_command", "odds_lines"))
+    ]
+
+
 def odds_command(system: str, words: Sequence[str], as_json: bool) -> None:
-    """``fracas odds SYSTEM attack ...``: bad words end with one message and status 2."""
-    work = RULESETS.get(system)
+    """``fracas odds SYSTEM attack ...``, as the ruleset's ``commands`` capability works it
+    out: bad words end with one message and status 2."""
+    own = _commands(system)
+    whole = getattr(own, "odds_command", None)
+    if whole is not None:  # the ruleset prints its own odds
+        whole(words, as_json)
+        return
+    work: Callable[[Sequence[str]], list[AttackOdds]] | None = getattr(own, "odds_lines", None)
     if work is None:
-        fail(f"no attack odds for {system!r}: one of heimr, {', '.join(RULESETS)}")
+        fail(f"no attack odds for {system!r}: one of {', '.join(with_odds())}")
     try:
         lines = work(words)
     except ValueError as err:

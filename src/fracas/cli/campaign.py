@@ -73,7 +73,7 @@ def _echo(entry: Entry) -> None:
 @campaign_app.command("new")
 def new(
     name: Name,
-    ruleset: Annotated[str, typer.Option(help="heimr, heimr-classic, sides, tempo or diestep.")],
+    ruleset: Annotated[str, typer.Option(help="The ruleset's id (fracas rulesets lists them).")],
     title: Annotated[str, typer.Option(help="The campaign's title.")] = "",
     db: DbOption = None,
 ) -> None:

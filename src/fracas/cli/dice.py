@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fracas import dice
-from fracas.cli import attack, attack_odds
+from fracas.cli import attack_odds
 from fracas.cli.app import app, fail
 from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.errors import quote
@@ -48,18 +48,6 @@ TRIM_MASS = Fraction(1, 1000)
 MAX_FRACTION = 25
 BAR_WIDTH = 24
 FACES_WIDTH = 64
-
-#: The Heimr seed's worked examples: C, P, the dice listed (the d6 first) and the sum printed.
-SEED_EXAMPLES: tuple[tuple[int, int, tuple[int, ...], str, int], ...] = (
-    (3, 3, (1, 4, 9, 10), "10+0+3", 13),
-    (5, 6, (1, 3, 5, 7, 10, 10), "10+1+6", 18),
-    (0, 0, (3,), "3+0", 3),
-    (4, 3, (1, 1, 2, 4, 6), "6+0+3", 9),
-    (2, -3, (3, 10, 10), "10+1-3", 8),
-    (-4, -4, (1, 1, 1, 4, 9), "1-2-4", -2),
-)
-DEMO_CONSISTENCY = range(-5, 6)
-DEMO_CRS = (2, 4, 6, 8, 10, 12)
 
 SYSTEMS_HELP = "One of: " + ", ".join(dice.SYSTEMS) + "."
 EXPR_HELP = "The expression, quoted or as separate words; 'A vs B' for an opposed roll."
@@ -476,7 +464,8 @@ def _odds_opposed(console: Console | None, system: str, mech: Opposed) -> Odds:
         "tie_rule": rule,
         "margin": _exact_json(margin),
     }
-    successes = _guard(mech.successes_pmf, mech=mech) if system == "diestep" else None
+    counts = system in dice.COUNTING_SUCCESSES
+    successes = _guard(mech.successes_pmf, mech=mech) if counts else None
     if successes is not None:
         record["successes"] = _exact_json(successes)
     left_out = 1 - sum(margin.values(), Fraction(0))
@@ -581,9 +570,7 @@ def odds(
 
     Example: fracas odds heimr C3P2 vs C2P1
     """
-    if system == "heimr" and expression[:1] == ["attack"]:
-        return attack.odds_command(expression[1:], as_json)  # one attack: fracas.cli.attack
-    if expression[:1] == ["attack"]:
+    if expression[:1] == ["attack"]:  # one attack: the ruleset's own odds command
         return attack_odds.odds_command(system, expression[1:], as_json)
     mech = _parse(system, expression)
     if plot is not None and not plot.parent.is_dir():
@@ -602,87 +589,3 @@ def odds(
         typer.echo(f"wrote {plot}", err=as_json)
     if as_json:
         print(json.dumps(record))
-
-
-# --- demo ----------------------------------------------------------------------------
-
-
-@app.command(rich_help_panel="Dice")
-def demo() -> None:
-    """The Heimr Tabletop RPG Core's worked examples read by the rules, then exact odds."""
-    console = Console(highlight=False)
-    _demo_examples(console)
-    console.print()
-    _demo_odds(console)
-    console.print()
-    console.print(
-        Text(
-            "Try: fracas odds heimr C3P2   ·   fracas odds heimr C2P1 vs C1P2   ·   "
-            "fracas roll heimr C3P2",
-            style="dim",
-        )
-    )
-
-
-def _demo_examples(console: Console) -> None:
-    """Each worked example read by the rules beside the sum the seed prints (H-DICE-4)."""
-    console.print(
-        Text(
-            "Heimr dice challenges: the six worked examples of the Heimr Tabletop RPG Core "
-            "(the first die is the d6)"
-        )
-    )
-    table = Table(header_style="bold", pad_edge=False, box=None)
-    table.add_column("challenge")
-    table.add_column("dice")
-    table.add_column("the rules read")
-    table.add_column("result", justify="right")
-    table.add_column("seed prints")
-    table.add_column("")
-    errata = []
-    for c, p, faces, printed_sum, printed in SEED_EXAMPLES:
-        mech = dice.parse("heimr", f"C{c}P{p}")
-        roll = mech.evaluate(faces)
-        ok = roll.result == printed
-        if not ok:
-            errata.append(f"{printed_sum} is {roll.result}, not {printed}")
-        table.add_row(
-            mech.notation(),
-            ", ".join(map(str, faces)),
-            roll.explanation,
-            Text(str(roll.result), style="bold"),
-            f"{printed_sum} = {printed}",
-            Text("ok", style="green") if ok else Text("erratum", style="bold red"),
-        )
-    console.print(table)
-    if errata:
-        console.print(
-            Text(
-                "Errata in the Heimr Tabletop RPG Core's sums: " + "; ".join(errata) + ".",
-                style="dim",
-            )
-        )
-
-
-def _demo_odds(console: Console) -> None:
-    """P(result >= CR) for each consistency of the demo, potential 0."""
-    console.print(Text("Chance to meet a challenge requirement, P(result >= CR), with potential 0"))
-    console.print(
-        Text(
-            "Exact odds, rounded; 0% is impossible. "
-            "C > 0 keeps the highest die, C < 0 the lowest.\n"
-            "With potential P, read the column CR - P: "
-            "at P = 2, a CR of 10 reads the CR 8 column.",
-            style="dim",
-        )
-    )
-    table = Table(header_style="bold", pad_edge=False, box=None)
-    table.add_column("C", justify="right")
-    table.add_column("mean", justify="right")
-    for cr in DEMO_CRS:
-        table.add_column(f"CR {cr}", justify="right")
-    for c in DEMO_CONSISTENCY:
-        pmf = dice.parse("heimr", f"C{c}P0").pmf()
-        at_least = [sum((p for v, p in pmf.items() if v >= cr), Fraction(0)) for cr in DEMO_CRS]
-        table.add_row(f"{c:+d}" if c else "0", f"{_mean(pmf):.2f}", *(_pct(p, 1) for p in at_least))
-    console.print(table)

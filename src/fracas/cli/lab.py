@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fracas.cli.app import app, fail
-from fracas.lab import results, runner, stats, sweep
+from fracas.lab import backends, results, runner, stats, sweep
 from fracas.lab.playout import Outcome
 from fracas.lab.runner import SimSpec
 from fracas.table import encounterfile
@@ -181,7 +181,7 @@ def sim(
     try:
         spec = _spec(encounter, policy, engine, max_actions)
         started = time.perf_counter()
-        with runner.backend(workers, dask) as run_batches, _progress(runs, "simulating") as tick:
+        with backends.backend(workers, dask) as run_batches, _progress(runs, "simulating") as tick:
             outcomes = run_batches(spec, runner.seeds(seed, runs), tick)
         elapsed = time.perf_counter() - started
         record = report(spec, runs, seed, outcomes)
@@ -244,7 +244,7 @@ def sweep_command(
             cells *= len(v.values)
         started = time.perf_counter()
         with (
-            runner.backend(workers, dask) as run_cells,
+            backends.backend(workers, dask) as run_cells,
             _progress(cells, "cells") as advance,
         ):
             result = sweep.run_sweep(

@@ -15,9 +15,10 @@ from rich.console import Console
 
 from fracas.cli.app import app, fail
 from fracas.engine import Action, Event, RandomDice
-from fracas.files import atomic_write, read_save
+from fracas.files import atomic_write
 from fracas.table import encounterfile
 from fracas.table.presenter import Screen
+from fracas.table.saves import read_save
 from fracas.table.scripts import Script
 from fracas.table.store import Store
 from fracas.table.table import Table

@@ -44,8 +44,11 @@ from fracas.dice.standard import StandardExpression
 from fracas.dice.tempo import PrismaticCheck
 
 SYSTEMS: tuple[str, ...] = ("heimr", "heimr-classic", "sides", "tempo", "diestep", "standard")
+#: The systems whose opposed rolls also count successes (the margin in dice, D-ATK-2).
+COUNTING_SUCCESSES: frozenset[str] = frozenset({"diestep"})
 
 __all__ = [
+    "COUNTING_SUCCESSES",
     "SYSTEMS",
     "ClassicRoll",
     "CostError",

@@ -267,6 +267,8 @@ class Encounter(Generic[S]):
             "setup": self.setup,
             "log": [entry.to_dict() for entry in self.log],
         }
+        if self.ruleset.version:  # the rules' version, checked when the save is loaded
+            data["ruleset_version"] = self.ruleset.version
         if isinstance(self.dice, RandomDice):
             data["dice"] = self.dice.snapshot()
         return data
@@ -306,6 +308,12 @@ class Encounter(Generic[S]):
         savefile.check(data)
         if data["ruleset"] != ruleset.id:
             raise SaveError(f"this save is for {excerpt(data['ruleset'])}, not {ruleset.id!r}")
+        made = data.get("ruleset_version")
+        if made and ruleset.version and _major(made) != _major(ruleset.version):
+            raise SaveError(
+                f"this save was made with {ruleset.id} {excerpt(made)}, but {ruleset.id} "
+                f"{ruleset.version} is installed (another major version: its rules may differ)"
+            )
         try:
             setup, log = data["setup"], data["log"]
             try:
@@ -409,3 +417,8 @@ def _saved_dice(spec: Any) -> DiceSource:
     if isinstance(spec, dict) and spec.get("kind") == "random":
         return RandomDice.restore(spec)
     return RandomDice()
+
+
+def _major(version: str) -> str:
+    """A version's major part (``"2"`` of ``"2.1.0"``)."""
+    return version.split(".", 1)[0].strip()

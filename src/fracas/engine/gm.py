@@ -19,12 +19,15 @@ fracas.engine.errors.IllegalAction: unknown side 'nort' (known: north, south); d
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from fracas.engine.actions import Action
-from fracas.engine.errors import IllegalAction
+from fracas.engine.errors import EngineError, IllegalAction
 from fracas.engine.events import Event
+from fracas.engine.setups import validated
 from fracas.yamlfile import unknown_name
 
 NOTE = "a line in the log for everyone, or for one side: text='...' [to=SIDE]"
@@ -64,4 +67,36 @@ def check_joining(action: Action, present: Collection[str], rule: str) -> None:
         raise IllegalAction(rule, "gm add <id> character=<name>: which campaign character?")
 
 
-__all__ = ["ADD", "NOTE", "REMOVE", "check_joining", "check_note", "note", "placement"]
+P = TypeVar("P", bound=BaseModel)
+C = TypeVar("C")
+
+
+def newcomer(
+    action: Action,
+    present: Collection[str],
+    rule: str,
+    model: type[P],
+    make: Callable[[P], C],
+) -> C:
+    """The combatant ``gm add`` brings: its id and character checked
+    (:func:`check_joining`), its options read as an encounter file's combatant entry
+    (``model``, the ruleset's placement), then ``make`` builds it; every refusal, the
+    model's or ``make``'s (:class:`EngineError`, :class:`ValueError`), is one
+    :class:`IllegalAction` under ``rule``."""
+    check_joining(action, present, rule)
+    try:
+        return make(validated(model, placement(action), "gm add"))
+    except (EngineError, ValueError) as err:
+        raise IllegalAction(rule, str(err)) from None
+
+
+__all__ = [
+    "ADD",
+    "NOTE",
+    "REMOVE",
+    "check_joining",
+    "check_note",
+    "newcomer",
+    "note",
+    "placement",
+]

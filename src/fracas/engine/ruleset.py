@@ -29,10 +29,19 @@ S = TypeVar("S", bound=State)
 
 
 class Ruleset(ABC, Generic[S]):
-    """The rules of one system, registered by :attr:`id` in :mod:`fracas.rules`."""
+    """The rules of one system, registered by :attr:`id` in :mod:`fracas.rules` (through
+    the ``fracas.rulesets`` entry points of its distribution).
+
+    What it offers beyond this protocol (odds, policies, carry, sheets…) it lists in
+    :attr:`capabilities`, asked through :mod:`fracas.engine.capabilities`."""
 
     id: ClassVar[str]
     name: ClassVar[str]
+    #: The rules' version (``major.minor…``); empty: its distribution's version.
+    version: ClassVar[str] = ""
+    #: Capability name -> the object offering it, or ``"module:attribute"`` (imported when
+    #: first asked for): see :mod:`fracas.engine.capabilities`.
+    capabilities: ClassVar[Mapping[str, object]] = {}
 
     @abstractmethod
     def start(self, setup: Mapping[str, Any]) -> S:

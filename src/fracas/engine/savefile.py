@@ -2,7 +2,7 @@
 
 A save is the log of an encounter (see :meth:`fracas.engine.Encounter.save`)::
 
-    {"_v": 1, "ruleset": "heimr", "setup": {...},
+    {"_v": 1, "ruleset": "heimr", "ruleset_version": "0.1.0", "setup": {...},
      "log": [{"action": "gm begin",
               "events": [{"kind": ..., "text": ..., "data": {...}}],
               "rolls": [{"notation": "C1P3", "purpose": ..., "faces": [2, 10]}]}],
@@ -100,6 +100,7 @@ class SaveFile(_Part):
 
     version: int = Field(alias="_v")
     ruleset: str
+    ruleset_version: str | None = None
     setup: dict[str, Any]
     log: list[SavedEntry]
     dice: SavedDice | None = None

@@ -18,29 +18,16 @@ by its rules or, failing that, at the action cap.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, overload
 
 import numpy
 
 from fracas.engine import Encounter, Event
+from fracas.engine.capabilities import Outcome, Policy, stats
+from fracas.engine.legal import Legal
 from fracas.engine.views import lazy_view, side_entry
-from fracas.lab.legal import Legal
-from fracas.lab.policies import Policy
 
 GM = "gm"
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How one playout ended."""
-
-    winner: str | None  # the side left standing, None for a draw or no result
-    rounds: int  # rounds played (the state's round counter where it has one)
-    hp_left: dict[str, int]  # combatant id -> hit points (or the ruleset's equivalent)
-    injuries: dict[str, int]  # combatant id -> number of injuries / wounds
-    actions: int  # actions pushed
-    capped: bool  # stopped by the action cap, not by the rules
 
 
 class LazyView(Mapping[str, Any]):
@@ -156,48 +143,20 @@ class SideLog(Sequence[list[dict[str, Any]]]):
     __hash__ = None  # type: ignore[assignment]
 
 
-# -- reading the end of an encounter, per ruleset ---------------------------------------
-
-
-def _standing(ruleset_id: str, seen: Mapping[str, Any]) -> bool:
-    """Still in the fight, as the game master's view shows a combatant."""
-    if seen.get("dead") or seen.get("unconscious") or seen.get("down"):
-        return False
-    if ruleset_id == "heimr-classic":
-        return not ({"dying", "helpless"} & set(seen.get("effects") or ()))
-    if ruleset_id == "diestep":
-        return "helpless" not in (seen.get("effects") or ())
-    return True
-
-
-def _injuries(ruleset_id: str, seen: Mapping[str, Any]) -> int:
-    """Injuries (Heimr), an injury level reached (heimr-classic), wounds (diestep);
-    the side-initiative and tempo rules have none."""
-    if ruleset_id == "heimr":
-        return len(seen.get("injuries") or ())
-    if ruleset_id == "heimr-classic":
-        return 1 if seen.get("injury") else 0
-    if ruleset_id == "diestep":
-        effects = seen.get("effects") or ()
-        wounds = sum(1 for e in effects if e in ("badly wounded", "mortally wounded"))
-        return wounds + (1 if seen.get("permanent_injury") else 0)
-    return 0
-
-
 def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome:
     """The :class:`Outcome` of ``encounter`` as it stands, from the game master's view."""
-    rid = encounter.ruleset.id
+    read = stats(encounter.ruleset)  # the ruleset's own reading, or the plain one
     state = encounter.ruleset.observe_lazily(encounter.state, None)
     people: Mapping[str, Mapping[str, Any]] = state.get("combatants", {})
     winner = None
     if encounter.is_over():
-        standing = sorted({str(c["side"]) for c in people.values() if _standing(rid, c)})
+        standing = sorted({str(c["side"]) for c in people.values() if read.standing(c)})
         winner = standing[0] if len(standing) == 1 else None
     return Outcome(
         winner=winner,
         rounds=int(state.get("round") or 0),
         hp_left={cid: int(c.get("hp", 0)) for cid, c in people.items()},
-        injuries={cid: _injuries(rid, c) for cid, c in people.items()},
+        injuries={cid: read.injuries(c) for cid, c in people.items()},
         actions=actions,
         capped=capped,
     )

@@ -17,19 +17,17 @@ import gc
 import json
 import math
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 import numpy
 from numpy.random import SeedSequence
 
-from fracas.engine import Encounter, RandomDice
+from fracas.engine import Encounter, RandomDice, capabilities
+from fracas.engine.capabilities import Kernel
 from fracas.lab.playout import Outcome, play_out
 from fracas.lab.policies import Policy, available, gm_policy, policy
 from fracas.lab.policies.baseline import Scripted
@@ -107,12 +105,18 @@ def _start(ruleset_id: str, setup: Mapping[str, Any]) -> Encounter[Any]:
     return found
 
 
+def _kernel(ruleset_id: str) -> Kernel | None:
+    """The ruleset's kernel (its ``policies`` capability's), or ``None``."""
+    return capabilities.policies(find(ruleset_id)).kernel()
+
+
 def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
     """Play one run of ``spec`` per seed sequence; pure: no global state, no I/O."""
     if spec.engine == "kernel":
-        kernel = import_module("fracas.lab.kernel")
-        found: list[Outcome] = kernel.simulate(spec.ruleset, dict(spec.setup), list(batch))
-        return found
+        kernel = _kernel(spec.ruleset)
+        if kernel is None:
+            raise ValueError(f"{spec.ruleset} has no kernel: use --engine engine")
+        return kernel.simulate(dict(spec.setup), list(batch), spec.max_actions)
     start = _start(spec.ruleset, spec.setup)
     outcomes = []
     for seq in batch:
@@ -182,13 +186,8 @@ def make_spec(
 def _settle_engine(spec: SimSpec, engine: str) -> SimSpec:
     if engine == "engine":
         return spec
-    try:
-        kernel = import_module("fracas.lab.kernel")
-    except ModuleNotFoundError:
-        kernel = None
-    fits = kernel is not None and bool(
-        kernel.qualifies(spec.ruleset, dict(spec.setup), spec.policy_names())
-    )
+    kernel = _kernel(spec.ruleset)
+    fits = kernel is not None and kernel.why_not(dict(spec.setup), spec.policy_names()) is None
     if engine == "kernel" and not fits:
         why = "is not in this fracas" if kernel is None else "does not cover this encounter"
         raise ValueError(f"the vectorised kernel {why}: use --engine engine")
@@ -275,44 +274,12 @@ def check_workers(workers: int) -> None:
 Runner = Callable[[SimSpec, Sequence[SeedSequence], Progress | None], list[Outcome]]
 
 
-@contextmanager
-def backend(workers: int = 1, dask: str | None = None) -> Iterator[Runner]:
-    """A way to run batches, set up once for many simulations (a sweep): this process,
-    a pool of ``workers`` local processes, or the Dask cluster at ``dask``."""
-    check_workers(workers)
-    if dask is not None:
-        from fracas.lab import dask as lab_dask
-
-        with lab_dask.connect(dask) as client:
-            yield partial(lab_dask.run_on, client)
-        return
-    if workers <= 1:
-        yield partial(run_local, workers=1)
-        return
-    with _pool(workers) as pool:
-        yield partial(run_local, workers=workers, pool=pool)
-
-
-def run(
-    spec: SimSpec,
-    all_seeds: Sequence[SeedSequence],
-    workers: int = 1,
-    dask: str | None = None,
-    progress: Progress | None = None,
-) -> list[Outcome]:
-    """All runs on local processes, or on the Dask cluster at ``dask``."""
-    with backend(workers, dask) as runner:
-        return runner(spec, all_seeds, progress)
-
-
 __all__ = [
     "ENGINES",
     "SimSpec",
-    "backend",
     "batches",
     "check_workers",
     "make_spec",
-    "run",
     "run_batch",
     "run_local",
     "seeds",

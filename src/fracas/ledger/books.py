@@ -1,6 +1,7 @@
 """What the ledger needs to know of each ruleset: its campaign model, its character sheet
-model, and its package data, so that a campaign's characters are checked by the rules'
-own models, each mistake at its field.
+model, and its package data (its ``sheets`` capability,
+:class:`fracas.engine.capabilities.Sheets`), so that a campaign's characters are checked
+by the rules' own models, each mistake at its field.
 
 >>> heimr = books("heimr")
 >>> heimr.sheet_model.__name__
@@ -14,48 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import import_module
 from typing import Any
 
 from pydantic import BaseModel
 
-from fracas.yamlfile import KeyPath, YamlDocument, collect, deep_merge
+from fracas.engine import EngineError
+from fracas.engine.capabilities import sheets
+from fracas.rules import find, offering
+from fracas.yamlfile import KeyPath, collect, deep_merge
 
 __all__ = ["Books", "books"]
-
-#: Each ruleset's campaign model, sheet model and package data, imported when asked for.
-_MODELS: dict[str, tuple[str, str, str]] = {
-    "heimr": (
-        "fracas.rules.heimr.campaign:Campaign",
-        "fracas.rules.heimr.campaign:CharacterSheet",
-        "fracas.rules.heimr.campaign:package_data",
-    ),
-    "heimr-classic": (
-        "fracas.rules.classic.campaign:ClassicCampaign",
-        "fracas.rules.classic.campaign:Sheet",
-        "fracas.rules.classic.campaign:package_data",
-    ),
-    "sides": (
-        "fracas.rules.sides.campaign:Tables",
-        "fracas.rules.sides.campaign:Sheet",
-        "fracas.rules.sides.campaign:package_data",
-    ),
-    "tempo": (
-        "fracas.rules.tempo.tables:TempoTables",
-        "fracas.rules.tempo.tables:Sheet",
-        "fracas.rules.tempo.tables:_package_data",
-    ),
-    "diestep": (
-        "fracas.rules.diestep.tables:Campaign",
-        "fracas.rules.diestep.tables:Sheet",
-        "fracas.rules.diestep.tables:package_data",
-    ),
-}
-
-
-def _load(where: str) -> Any:
-    module, _, name = where.partition(":")
-    return getattr(import_module(module), name)
 
 
 @dataclass(frozen=True)
@@ -66,6 +35,8 @@ class Books:
     campaign_model: type[BaseModel]
     sheet_model: type[BaseModel]
     package: Mapping[str, Any]
+    #: The ruleset's ``sheets`` capability, for what else the ledger asks of it.
+    own: Any = None
 
     def campaign(self, data: Mapping[str, Any]) -> tuple[Any, list[tuple[KeyPath, str]]]:
         """The campaign (package data with ``data`` laid over it), or ``None`` and every
@@ -102,15 +73,17 @@ class Books:
 
 @cache
 def books(ruleset: str) -> Books:
-    """The models of ``ruleset`` (one of :func:`fracas.rules.ids`)."""
-    if ruleset not in _MODELS:
-        raise ValueError(f"unknown ruleset {ruleset!r}: known are {', '.join(sorted(_MODELS))}")
-    campaign, sheet, package = (_load(where) for where in _MODELS[ruleset])
-    data = package()
-    if isinstance(data, YamlDocument):
-        data = data.data
-    return Books(ruleset, campaign, sheet, data)
+    """The models of ``ruleset`` (one of :func:`ruleset_ids`)."""
+    try:
+        found = sheets(find(ruleset))
+    except EngineError:
+        found = None
+    if found is None:
+        raise ValueError(f"unknown ruleset {ruleset!r}: known are {', '.join(ruleset_ids())}")
+    data = found.package_data()
+    return Books(ruleset, found.campaign_model, found.sheet_model, dict(data), found)
 
 
 def ruleset_ids() -> list[str]:
-    return sorted(_MODELS)
+    """The rulesets installed that keep books (offer the ``sheets`` capability)."""
+    return offering("sheets")

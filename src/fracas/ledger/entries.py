@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from fracas.ledger.books import Books
+from fracas.ledger.books import Books, books, ruleset_ids
 from fracas.yamlfile import CampaignError, KeyPath, format_path
 
 __all__ = ["KINDS", "LedgerError", "Rules", "Standing", "apply"]
@@ -111,9 +111,26 @@ def _character(standing: Standing, key: str | None) -> dict[str, Any]:
     return standing.characters[key]
 
 
-def _needs(rules: Rules, kind: str, *rulesets: str) -> None:
-    if rules.ruleset not in rulesets:
-        raise LedgerError(f"{kind} is for {' and '.join(rulesets)} campaigns, not {rules.ruleset}")
+def _offered(rules: Rules, name: str) -> Any:
+    """What the ruleset offers the ledger as ``name`` (its ``sheets`` capability's, or
+    its campaign model's ``train``), or ``None``."""
+    return _offer(rules.books, name)
+
+
+def _offer(books: Books, name: str) -> Any:
+    if name == "train":
+        return getattr(books.campaign_model, "train", None)
+    return getattr(books.own, name, None)
+
+
+def _needs(rules: Rules, kind: str, name: str) -> Any:
+    """What the ruleset offers as ``name``; :class:`LedgerError` naming the rulesets
+    that have it when it has not."""
+    found = _offered(rules, name)
+    if not found:
+        having = [r for r in ruleset_ids() if _offer(books(r), name)] or ["no"]
+        raise LedgerError(f"{kind} is for {' and '.join(having)} campaigns, not {rules.ruleset}")
+    return found
 
 
 # -- the kinds ------------------------------------------------------------------------------
@@ -126,14 +143,14 @@ def _set_character(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]
     if not key:
         raise LedgerError("a character needs a key", [(("key",), "required")])
     sheet = rules.sheet(key, p.get("sheet"))
-    if rules.ruleset == "heimr-classic" and not rules.replaying:
-        p["warnings"] = _classic_check(rules, sheet)
+    if _offered(rules, "sheet_warnings") and not rules.replaying:
+        p["warnings"] = _warnings(rules, sheet)
     s.characters[key] = rules.books.dump(sheet)
 
 
 def _create(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """HC-STAT-1, HC-STAT-2, HC-SOC-1: a classic character made with the creation points."""
-    _needs(rules, "creation by points", "heimr-classic")
+    _needs(rules, "creation by points", "creates_by_points")
     if key in s.characters:
         raise LedgerError(f"there is already a character {key!r}: edit it instead")
     sheet = p.get("sheet")
@@ -142,39 +159,37 @@ def _create(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> No
     _set_character(rules, s, key, p)
 
 
-def _classic_check(rules: Rules, sheet: Any) -> list[str]:
-    from fracas.rules.classic.sheet import SheetError, check
-
-    if rules.replaying:
+def _warnings(rules: Rules, sheet: Any) -> list[str]:
+    """What the ruleset warns of in ``sheet``; :class:`LedgerError` for what it refuses."""
+    warn = _offered(rules, "sheet_warnings")
+    if rules.replaying or warn is None:
         return []
-
     try:
-        return check(rules.campaign, sheet)
-    except SheetError as err:
+        found: list[str] = warn(rules.campaign, sheet)
+    except ValueError as err:
         raise LedgerError(str(err), [((), str(err))]) from None
+    return found
 
 
 def _award(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """H-XP-1: XP divided among the characters present, the remainder kept for the group."""
-    _needs(rules, "an XP award", "heimr", "heimr-classic")
+    _needs(rules, "an XP award", "awards_xp")
     xp = _number(p, "xp")
     present = p.get("characters")
     if not isinstance(present, list) or not present:
         raise LedgerError("name the characters present", [(("characters",), "required")])
     for who in present:
         _character(s, who)
-    if rules.ruleset == "heimr":
-        from fracas.rules.heimr.sheet import divide_xp
-
+    divide = _offered(rules, "divide_xp")
+    if divide is not None:
         group = str(p.get("group") or "")
         if not group:
             raise LedgerError("name the group the XP is divided among", [(("group",), "")])
-        share = divide_xp(xp, len(present), s.leftovers.get(group, 0))
-        s.leftovers[group] = share.remainder
-        each = share.each
-        p["each"], p["remainder"] = share.each, share.remainder
+        each, remainder = divide(xp, len(present), s.leftovers.get(group, 0))
+        s.leftovers[group] = remainder
+        p["each"], p["remainder"] = each, remainder
     else:
-        each = xp  # the rulebook gives each character its XP: nothing is divided
+        each = xp  # each character is given its XP: nothing is divided
     for who in present:
         sheet = s.characters[who]
         sheet["xp"] = int(sheet.get("xp", 0)) + each
@@ -182,7 +197,7 @@ def _award(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> Non
 
 def _train(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """H-XP-2, H-XP-3: one point of an ability's consistency or potential for XP."""
-    _needs(rules, "ability training", "heimr")
+    _needs(rules, "ability training", "train")
     sheet = rules.sheet(str(key), _character(s, key))
     try:
         result = rules.campaign.train(
@@ -197,48 +212,31 @@ def _train(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> Non
 
 def _raise(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """HC-XP-1: a statistic raised with XP (above 10 only with the DM's permission)."""
-    _needs(rules, "raising a statistic", "heimr-classic")
-    from fracas.rules.classic.sheet import current, xp_cost
-
+    lift = _needs(rules, "raising a statistic", "raise_statistic")
     data = copy.deepcopy(_character(s, key))
-    sheet = rules.sheet(str(key), data)
-    name = rules.campaign.statistic(str(p.get("statistic", "")))
-    if name is None:
-        known = ", ".join(rules.campaign.statistics)
-        raise LedgerError(f"unknown statistic {p.get('statistic')!r}: known are {known}")
+    rules.sheet(str(key), data)
     points = _number(p, "points", 1) if "points" in p else 1
-    before = current(rules.campaign, sheet)[name]  # type: ignore[arg-type]
     try:
-        p["cost"] = xp_cost(rules.campaign, before, before + points)
+        data, name, to, p["cost"] = lift(rules.campaign, data, str(p.get("statistic", "")), points)
     except ValueError as err:
-        raise LedgerError(f"{name} {before + points}: {err} (HC-XP-1)") from None
-    raised = dict(data.get("raised") or {})
-    short = next((k for k in raised if rules.campaign.statistic(k) == name), name)
-    raised[short] = int(raised.get(short, 0)) + points
-    data["raised"] = raised
-    p["statistic"], p["to"] = name, before + points
+        raise LedgerError(str(err)) from None
+    p["statistic"], p["to"] = name, to
     checked = rules.sheet(str(key), data)
-    _classic_check(rules, checked)
+    _warnings(rules, checked)
     s.characters[str(key)] = rules.books.dump(checked)
 
 
 def _permit(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """HC-XP-1: the DM's permission to raise a statistic to 11 or 12 (or its withdrawal)."""
-    _needs(rules, "the DM's permission", "heimr-classic")
+    _needs(rules, "the DM's permission", "permits")
     sheet = _character(s, key)
     granted = p.setdefault("granted", True)
     if not isinstance(granted, bool):
         raise LedgerError("granted is true or false", [(("granted",), "true or false")])
     data = {**sheet, "dm_permission": granted}
     if not granted:
-        _classic_check(rules, rules.sheet(str(key), data))
+        _warnings(rules, rules.sheet(str(key), data))
     s.characters[str(key)] = data
-
-
-#: What may be spent and restored between fights, by ruleset, and its most (None: none).
-POINTS: dict[str, dict[str, int | None]] = {
-    "heimr-classic": {"willpower": 10, "hero_points": None},  # HC-WP-1; hero points earned
-}
 
 
 def _points(rules: Rules, s: Standing, key: str | None, p: dict[str, Any], sign: int) -> None:
@@ -247,7 +245,7 @@ def _points(rules: Rules, s: Standing, key: str | None, p: dict[str, Any], sign:
         _character(s, key)
         s.carried.pop(str(key), None)  # rested and healed: the next fight starts fresh
         return
-    known = POINTS.get(rules.ruleset, {})
+    known: Mapping[str, int | None] = _offered(rules, "points") or {}
     if what not in known:
         offered = [*known, *(["health"] if sign > 0 else [])]
         raise LedgerError(

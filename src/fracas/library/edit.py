@@ -1,8 +1,8 @@
 """Edits of a battlefield document, as the editor makes them: each takes a document and
 returns a new one (never changing its argument); the library checks the result.
 
-A grid (Heimr) keeps only what differs from a plain square, so that its file reads like
-one written by hand:
+A grid (its squares named by column letter and row number, A1 the first) keeps only
+what differs from a plain square, so that its file reads like one written by hand:
 
 >>> doc = {"battlefield": {"columns": 3, "rows": 3}}
 >>> doc = set_square(doc, "B2", {"name": "hall", "height": 0, "terrain": "normal"})
@@ -18,8 +18,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-from fracas.rules.heimr.battlefield import coordinates
 
 __all__ = [
     "border_index",
@@ -57,7 +55,7 @@ def _grid(document: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 def _on_grid(square: object, columns: int, rows: int) -> bool:
     if not isinstance(square, str) or len(square) < 2 or not square[1:].isdigit():
         return False
-    c, r = coordinates(square.upper())
+    c, r = ord(square[0].upper()) - 65, int(square[1:]) - 1  # A1: column A, row 1
     return 0 <= c < columns and 0 <= r < rows
 
 

@@ -1,17 +1,9 @@
-"""What a battlefield is in each ruleset: the keys of an encounter file that describe it,
-the model its file is read with (and its JSON Schema), and its check, done by the
-ruleset's own :meth:`~fracas.engine.Ruleset.setup_problems`.
-
-=================  =======  ==========================================================
-ruleset            shape    keys of the encounter file
-=================  =======  ==========================================================
-``heimr``          grid     ``battlefield`` (columns, rows, squares, borders: H-GRID-1..9)
-``heimr-classic``  places   ``positions`` (named positions, borders, modifiers: HC-MOVE-1)
-``diestep``        places   ``regions`` (named regions, borders, cramped, ground)
-``sides``          line     ``units``, ``confined_space`` (the combatants stand on a line)
-=================  =======  ==========================================================
-
-``tempo`` has no battlefield: its encounters are exchanges between combatants.
+"""What a battlefield is in each ruleset (its ``battlefield`` capability,
+:class:`fracas.engine.capabilities.Battlefield`): its shape (a grid, named places, a
+line), the keys of an encounter file that describe it, the model its file is read with
+(and its JSON Schema), and its check, done by the ruleset's own
+:meth:`~fracas.engine.Ruleset.setup_problems`. A ruleset without the capability has no
+battlefield to edit (its encounters are exchanges between combatants, say).
 
 >>> kind = KINDS["heimr"]
 >>> spec = {"battlefield": {"columns": 3, "rows": 3,
@@ -23,21 +15,16 @@ ruleset            shape    keys of the encounter file
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from fracas.rules import find
-from fracas.rules.classic.setup import ROLLS, PlaceSpec
-from fracas.rules.diestep.tables import Region
-from fracas.rules.heimr.battlefield import Battlefield, BattlefieldSpec, SquareSpec
-from fracas.rules.heimr.campaign import Campaign as HeimrCampaign
-from fracas.rules.heimr.tables import Tables
-from fracas.rules.sides.campaign import Units
-from fracas.yamlfile import KeyPath, YamlDocument, collect
+from fracas.engine.capabilities import Battlefield, battlefield
+from fracas.rules import find, offering
+from fracas.yamlfile import KeyPath, collect
 
 __all__ = [
     "KINDS",
@@ -62,6 +49,9 @@ class MapKind:
     place_word: str = "square"  # what one location is called in messages and forms
     place_fields: tuple[str, ...] = ()  # a place's own fields (places: besides borders)
     notes: str = field(default="")
+    guarded: bool = False  # borders between places may block (carry ``blocks``)
+    aliases: Mapping[str, str] = field(default_factory=dict)  # other names of its keys
+    own: Battlefield | None = None  # the ruleset's capability
 
     def empty(self) -> dict[str, Any]:
         import copy
@@ -69,41 +59,47 @@ class MapKind:
         return copy.deepcopy(dict(self.default))
 
 
-KINDS: dict[str, MapKind] = {
-    "heimr": MapKind(
-        "heimr",
-        "grid",
-        {"battlefield": BattlefieldSpec},
-        {"battlefield": {"columns": 3, "rows": 3}},
-        notes="squares, heights, terrain, cover, light and borders (H-GRID-1..9)",
-    ),
-    "heimr-classic": MapKind(
-        "heimr-classic",
-        "places",
-        {"positions": dict[str, PlaceSpec]},
-        {"positions": {}},
-        place_word="position",
-        place_fields=tuple(f"modifiers.{roll}" for roll in ROLLS),
-        notes="named positions, their borders and modifiers (HC-MOVE-1)",
-    ),
-    "diestep": MapKind(
-        "diestep",
-        "places",
-        {"regions": dict[str, Region] | list[str]},
-        {"regions": {}},
-        place_word="region",
-        place_fields=("cramped", "ground"),
-        notes="named regions, their borders, room and ground",
-    ),
-    "sides": MapKind(
-        "sides",
-        "line",
-        {"units": Units | None, "confined_space": bool | None},
-        {},
-        place_word="place",
-        notes="the line the combatants stand on: its units, and whether the space is confined",
-    ),
-}
+class _Kinds(Mapping[str, MapKind]):
+    """The battlefield of every installed ruleset that has one, by ruleset id (asked of
+    the rulesets when first read)."""
+
+    def _found(self) -> dict[str, MapKind]:
+        return _installed_kinds()
+
+    def __getitem__(self, ruleset: str) -> MapKind:
+        return self._found()[ruleset]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found())
+
+    def __len__(self) -> int:
+        return len(self._found())
+
+
+@cache
+def _installed_kinds() -> dict[str, MapKind]:
+    """Asked of the rulesets once a process."""
+    found: dict[str, MapKind] = {}
+    for rid in offering("battlefield"):
+        own = battlefield(find(rid))
+        if own is not None:
+            found[rid] = MapKind(
+                rid,
+                own.shape,
+                own.keys,
+                own.default,
+                own.place_word,
+                own.place_fields,
+                own.notes,
+                own.guarded,
+                own.aliases,
+                own,
+            )
+    return found
+
+
+#: Each ruleset's battlefield, by ruleset id.
+KINDS: Mapping[str, MapKind] = _Kinds()
 
 
 #: Stand-ins for the combatants a battlefield is checked without: the rulesets check a
@@ -167,67 +163,21 @@ def choices(ruleset: str, campaign: Mapping[str, Any] | None = None) -> dict[str
     >>> choices("heimr")["preset"][:3]
     ['1.5 meter jump', '2 meter jump', '2.5 meter jump']
     """
-    if ruleset == "heimr":
-        tables = _heimr_tables(campaign)
-        presets = {
-            **tables.doors,
-            **tables.movement_limits,
-            **tables.crossing_challenges,
-            **tables.structural_barriers,
-        }
-        return {
-            "terrain": list(_literal(SquareSpec, "terrain")),
-            "concealment": sorted(tables.concealment),
-            "light": sorted(tables.lighting),
-            "climb": sorted(tables.climbing),
-            "preset": sorted(presets),
-        }
-    if ruleset == "heimr-classic":
-        return {"modifiers": list(ROLLS)}
-    if ruleset == "diestep":
-        return {"ground": list(_literal(Region, "ground"))}
-    if ruleset == "sides":
-        return {"units": list(get_args(Units))}
-    return {}
-
-
-def _literal(model: type[BaseModel], name: str) -> tuple[str, ...]:
-    return tuple(get_args(model.model_fields[name].annotation))
-
-
-def _heimr_tables(campaign: Mapping[str, Any] | None) -> Tables:
-    if not campaign:
-        return HeimrCampaign.default().tables
-    return HeimrCampaign.from_documents(YamlDocument(dict(campaign), name="campaign")).tables
+    kind = KINDS.get(ruleset)
+    if kind is None or kind.own is None:
+        return {}
+    return kind.own.choices(campaign)
 
 
 def grid_view(
-    document: Mapping[str, Any], campaign: Mapping[str, Any] | None = None
+    ruleset: str, document: Mapping[str, Any], campaign: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A Heimr battlefield document as a map's JSON (as a screen's ``battlefield``: squares
-    with height, concealment, light; borders with what they are), to draw it."""
-    tables = _heimr_tables(campaign)
-    field, _ = Battlefield.checked(document.get("battlefield") or {}, tables)
-    if field is None:
-        return {"columns": 3, "rows": 3, "squares": {}, "borders": []}
-    squares = {
-        sq.id: {
-            "name": sq.name,
-            "height": sq.height,
-            "difficult": sq.difficult,
-            "concealment": field.concealment(sq.id),
-            "cover": [name for name, _ in sq.concealment],
-            "light": sq.light,
-            "lit": field.lit(sq.id) if field.darkness else None,
-        }
-        for sq in field.squares.values()
-    }
-    borders = []
-    for b in field.borders.values():
-        seen = {"limit": b.limit, "toughness": b.toughness, "cr": b.cr}
-        if b.climbable:
-            seen["climb"] = b.climb or 0
-        border: dict[str, Any] = {"between": sorted(b.squares), "name": b.name}
-        border.update({k: v for k, v in seen.items() if v is not None})
-        borders.append(border)
-    return {"columns": field.columns, "rows": field.rows, "squares": squares, "borders": borders}
+    """A grid battlefield document as a map's JSON (as a screen's ``battlefield``: squares
+    with height, concealment, light; borders with what they are), to draw it: the
+    ruleset's own ``grid_view``; :class:`ValueError` for a ruleset that draws no grid."""
+    kind = KINDS.get(ruleset)
+    draw = getattr(kind.own, "grid_view", None) if kind is not None else None
+    if draw is None:
+        raise ValueError(f"a {ruleset} battlefield is no grid")
+    found: dict[str, Any] = draw(document, campaign)
+    return found

@@ -367,11 +367,13 @@ class Library:
             raise doc.error([(("ruleset",), f"a {ruleset} encounter has no battlefield")])
         kind = KINDS[ruleset]
         if "combatants" in data or "campaign" in data:  # an encounter file: its ground only
-            data = {k: v for k, v in data.items() if k in ("ruleset", "title", *kind.keys, "grid")}
-        if ruleset == "heimr" and "grid" in data:
-            grid = data.pop("grid")
-            if isinstance(grid, dict):
-                data["battlefield"] = {**grid, **(data.get("battlefield") or {})}
+            keep = ("ruleset", "title", *kind.keys, *kind.aliases)
+            data = {k: v for k, v in data.items() if k in keep}
+        for alias, key in kind.aliases.items():  # another name of a key (Heimr's grid)
+            if alias in data:
+                value = data.pop(alias)
+                if isinstance(value, dict):
+                    data[key] = {**value, **(data.get(key) or {})}
         spec = validate(
             battlefield_file_model(ruleset), YamlDocument(data, doc.locations, doc.name)
         )

@@ -1,6 +1,7 @@
 """What a combatant of an encounter may say in each ruleset: the fields of its
-``Placement`` model (character, side, where it stands, how it starts), read from the
-model's JSON Schema so that a form offers exactly what the ruleset reads.
+``Placement`` model (its ``sheets`` capability's ``placement_model``: character, side,
+where it stands, how it starts), read from the model's JSON Schema so that a form offers
+exactly what the ruleset reads.
 
 >>> [(f.name, f.kind) for f in fields("heimr")][:5]
 [('character', 'text'), ('id', 'text'), ('side', 'text'), ('square', 'text'), ('stance', 'choice')]
@@ -10,7 +11,6 @@ model's JSON Schema so that a form offers exactly what the ruleset reads.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -18,24 +18,29 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["PLACE_KEY", "PlacementField", "fields", "read"]
+from fracas.engine import EngineError
+from fracas.engine.capabilities import Sheets, sheets
+from fracas.rules import find
 
-#: Each ruleset's package under :mod:`fracas.rules`.
-PACKAGES = {
-    "heimr": "heimr",
-    "heimr-classic": "classic",
-    "sides": "sides",
-    "diestep": "diestep",
-    "tempo": "tempo",
-}
-#: The field that says where a combatant stands (``None``: nowhere in particular).
-PLACE_KEY: dict[str, str | None] = {
-    "heimr": "square",
-    "heimr-classic": "position",
-    "sides": "at",
-    "diestep": "region",
-    "tempo": None,
-}
+__all__ = ["PlacementField", "fields", "place_key", "read"]
+
+
+def place_key(ruleset: str) -> str | None:
+    """The field that says where a combatant of ``ruleset`` stands (``None``: nowhere in
+    particular), as its ``sheets`` capability names it.
+
+    >>> place_key("heimr")
+    'square'
+    """
+    found = _sheets(ruleset)
+    return found.place_key if found is not None else None
+
+
+def _sheets(ruleset: str) -> Sheets | None:
+    try:
+        return sheets(find(ruleset))
+    except EngineError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -65,8 +70,10 @@ def _kind(spec: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
 @cache
 def fields(ruleset: str) -> tuple[PlacementField, ...]:
     """The fields of a combatant of ``ruleset``, in the model's order."""
-    module = importlib.import_module(f"fracas.rules.{PACKAGES[ruleset]}.setup")
-    model: type[BaseModel] = module.Placement
+    own = _sheets(ruleset)
+    if own is None or own.placement_model is None:
+        return ()
+    model: type[BaseModel] = own.placement_model
     properties = model.model_json_schema().get("properties", {})
     found = []
     for name, spec in properties.items():

@@ -51,13 +51,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from fracas.engine import Action, Encounter, EngineError, RandomDice
+from fracas.engine.capabilities import ByPost, posts
+from fracas.rules import offering
 from fracas.table.notation import resolve
 from fracas.table.posts import PostError, round_post
 from fracas.table.store import Base, Store, aware, utc_now
 from fracas.table.table import GM, Table
 
 __all__ = [
-    "BY_POST",
     "ByPost",
     "Post",
     "PostedRound",
@@ -78,25 +79,6 @@ DEFEND = "defend"
 
 class RoundError(ValueError):
     """A posting request refused: no round open, a bad line (named), a closed round."""
-
-
-@dataclass(frozen=True)
-class ByPost:
-    """How a ruleset plays by post: the game master's actions that open the first round
-    and close one, the verb that finishes a character's post, and what "defend" means."""
-
-    open: str
-    close: str
-    done: str
-    defend: tuple[str, ...]
-
-
-#: The rulesets whose rounds are declared by every side and resolved at once.
-BY_POST: Mapping[str, ByPost] = {
-    "heimr-classic": ByPost(
-        open="gm open", close="gm close", done="done", defend=("tactic defensive",)
-    ),
-}
 
 
 class RoundRow(Base):
@@ -387,15 +369,16 @@ class Rounds:
 
 def by_post(table: Table) -> ByPost:
     """How ``table``'s ruleset plays by post; :class:`RoundError` if it does not."""
-    found = BY_POST.get(table.ruleset.id)
+    found = posts(table.ruleset)
     if found is None:
-        known = ", ".join(sorted(BY_POST))
+        known = ", ".join(offering("posts")) or "none installed"
         raise RoundError(f"{table.ruleset.name} has no declared rounds to post: only {known}")
     return found
 
 
 def plays_by_post(table: Table) -> bool:
-    return table.ruleset.id in BY_POST
+    """Whether ``table``'s ruleset is played by post (its ``posts`` capability)."""
+    return posts(table.ruleset) is not None
 
 
 def live_refusal(table: Table, side: str | None) -> str | None:

@@ -116,6 +116,7 @@ class TableRow(Base):
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     dice_mode: Mapped[str] = mapped_column(String(10), default="rolled", server_default="rolled")
+    ruleset_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
 
 class ActionRow(Base):
@@ -145,6 +146,7 @@ class TableRecord:
     created: datetime
     changed: datetime
     dice_mode: str = "rolled"  # or "typed": the faces of physical dice, typed in
+    ruleset_version: str | None = None  # the rules' version it was made with (None: before 0008)
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,7 @@ def _record(row: TableRow) -> TableRecord:
         aware(row.created),
         aware(row.changed),
         row.dice_mode,
+        row.ruleset_version,
     )
 
 
@@ -287,6 +290,7 @@ class Store:
         title: str = "",
         dice: Any = None,
         then: Callable[[Session, int], None] | None = None,
+        ruleset_version: str | None = None,
     ) -> int:
         """A new table; :class:`StoreError` if the name is taken or not a name. ``then``
         is called with the transaction and the new table's id, to store what belongs
@@ -298,6 +302,7 @@ class Store:
                 name=name,
                 title=title,
                 ruleset=ruleset,
+                ruleset_version=ruleset_version,
                 setup=setup,
                 dice=dice,
                 head=0,

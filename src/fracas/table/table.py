@@ -48,7 +48,7 @@ from fracas.engine import (
 )
 from fracas.engine.encounter import _same_events, _same_rolls
 from fracas.engine.views import check_side, offered, side_entry, side_log
-from fracas.rules import find
+from fracas.rules import check_version, find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
@@ -106,7 +106,15 @@ class Table:
         belongs with it in the same transaction (:meth:`Store.create`)."""
         encounter: Encounter[Any] = Encounter(ruleset, setup, RandomDice(seed))
         dice = _dice_state(encounter.dice)
-        store.create(name, ruleset.id, encounter.setup, title=title, dice=dice, then=then)
+        store.create(
+            name,
+            ruleset.id,
+            encounter.setup,
+            title=title,
+            dice=dice,
+            then=then,
+            ruleset_version=ruleset.version or None,
+        )
         return cls(store, store.table(name), encounter, [])
 
     @classmethod
@@ -127,7 +135,11 @@ class Table:
             "dice": record.dice,
         }
         try:
-            encounter = Encounter.load(save, find(record.ruleset), dice)
+            ruleset = check_version(record.ruleset, record.ruleset_version)
+        except EngineError as err:
+            raise StoreError(f"table {name!r}: {err}") from None
+        try:
+            encounter = Encounter.load(save, ruleset, dice)
         except SaveError as err:
             raise StoreError(f"table {name!r} does not replay: {err}") from None
         return cls(store, record, encounter, [a.stamp for a in rows])
@@ -146,6 +158,7 @@ class Table:
             encounter.setup,
             title=title,
             dice=_dice_state(encounter.dice),
+            ruleset_version=encounter.ruleset.version or None,
         )
         record = store.table(name)
         fresh = Encounter(encounter.ruleset, encounter.setup, encounter.dice)

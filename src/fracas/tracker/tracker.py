@@ -14,9 +14,10 @@ from pathlib import Path
 
 from rich.console import Console, Group
 
-from fracas.files import atomic_write, read_save
+from fracas.files import atomic_write
 from fracas.table.dicemode import RollCancelled, RollRequest
 from fracas.table.presenter import Numbering, log_text
+from fracas.table.saves import read_save
 from fracas.table.store import Store
 from fracas.table.table import Table, TableError
 from fracas.tracker.screen import draw

@@ -355,7 +355,8 @@ def character_save(request: Request, name: str, csrf: GmAuth, form: Form) -> Res
     if not key:
         errors["key"] = "the character's key (a short name used in encounters)"
     if not errors:
-        kind = "create" if new and info.ruleset == "heimr-classic" else "character"
+        by_points = getattr(books(info.ruleset).own, "creates_by_points", False)
+        kind = "create" if new and by_points else "character"
         if new and key in ledger.standing(name).characters:
             errors["key"] = f"there is already a character {key!r}"
         else:

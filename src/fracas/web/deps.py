@@ -36,6 +36,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.datastructures import FormData
 
+from fracas.engine import EngineError
+from fracas.rules import check_version
 from fracas.table.access import LIFETIME, GmAccess, GmSession
 from fracas.table.seats import Seat
 from fracas.table.store import Store, StoreError
@@ -110,10 +112,20 @@ GmAuth = Annotated[str, Depends(gm_auth)]
 def gm_table(name: str, _: GmAuth, request: Request) -> str:
     """The name of an existing table (404 otherwise), for the GM."""
     try:
-        request.app.state.store.table(name)
+        record = request.app.state.store.table(name)
     except StoreError as err:
         raise HTTPException(404, str(err)) from None
+    _playable(name, record.ruleset, record.ruleset_version)
     return name
+
+
+def _playable(name: str, ruleset: str, version: str | None) -> None:
+    """A table whose ruleset is not installed, or is of another major version, says so
+    in one line (409) instead of failing to replay."""
+    try:
+        check_version(ruleset, version)
+    except EngineError as err:
+        raise HTTPException(409, f"table {name!r}: {err}") from None
 
 
 GmTable = Annotated[str, Depends(gm_table)]
@@ -124,6 +136,8 @@ def side_seat(token: str, request: Request) -> Seat:
     seat: Seat | None = request.app.state.seats.find(token)
     if seat is None:
         raise HTTPException(403, "this link opens nothing: ask the game master for a new one")
+    record = request.app.state.store.table(seat.table)
+    _playable(seat.table, record.ruleset, record.ruleset_version)
     return seat
 
 

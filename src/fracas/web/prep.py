@@ -10,7 +10,7 @@ made meanwhile elsewhere is not overwritten.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -20,9 +20,10 @@ from starlette.datastructures import UploadFile
 from fracas.ledger import Ledger
 from fracas.library import KINDS, Library
 from fracas.library.kinds import schema
-from fracas.web.deps import MAX_FIELD, GmAuth
+from fracas.table.store import StoreError
+from fracas.web.deps import MAX_FIELD, GmAuth, check_csrf
 from fracas.web.render import ENV
-from fracas.yamlfile import MAX_YAML_BYTES, KeyPath, format_path
+from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, KeyPath, format_path
 
 __all__ = [
     "UploadError",
@@ -127,6 +128,42 @@ async def read_upload(request: Request) -> tuple[dict[str, str], str, str]:
 
 class UploadError(ValueError):
     pass
+
+
+#: A prep page shown again with its errors: (request, csrf, status, errors=, values=).
+PrepPage = Callable[..., Response]
+
+
+async def import_upload(
+    request: Request,
+    csrf: str,
+    shown: PrepPage,
+    store: Callable[[dict[str, str], str, str], str],
+    where: str,
+    needs: Mapping[str, str] | None = None,
+) -> Response:
+    """An uploaded file imported into the library: the form read, its CSRF token checked,
+    the fields it ``needs`` asked for (each with what to say when empty), then
+    ``store(values, filename, text)`` keeps it and gives its name; the page ``shown``
+    again names each mistake at its field (the file's, with its line; a name taken),
+    else a redirect to ``where/<name>``."""
+    try:
+        values, filename, text = await read_upload(request)
+    except UploadError as err:
+        return shown(request, csrf, 400, errors={"file": str(err)})
+    check_csrf(request, values, csrf)
+    if not filename:
+        return shown(request, csrf, 400, errors={"file": "choose a file"}, values=values)
+    for key, ask in (needs or {}).items():
+        if not values.get(key):
+            return shown(request, csrf, 400, errors={key: ask}, values=values)
+    try:
+        name = store(values, filename, text)
+    except CampaignError as err:
+        return shown(request, csrf, 400, errors={"file": str(err)}, values=values)
+    except StoreError as err:
+        return shown(request, csrf, 400, errors={"name": str(err)}, values=values)
+    return RedirectResponse(f"{where}/{name}", status_code=303)
 
 
 def named_places(document: Mapping[str, Any], key: str) -> dict[str, dict[str, Any]]:

@@ -18,15 +18,14 @@ from fracas.table.store import ConflictError, StoreError
 from fracas.web.battlefield import CELL, Shapes, layout
 from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf, read_version
 from fracas.web.prep import (
-    UploadError,
     field_errors,
+    import_upload,
     library_of,
     named_places,
     page,
-    read_upload,
     yaml_download,
 )
-from fracas.yamlfile import CampaignError, KeyPath
+from fracas.yamlfile import KeyPath
 
 __all__ = ["battlefields_router"]
 
@@ -76,23 +75,14 @@ def new_battlefield(request: Request, csrf: GmAuth, form: Form) -> Response:
 
 @battlefields_router.post("/prep/battlefields/import", response_class=HTMLResponse)
 async def import_battlefield(request: Request, csrf: GmAuth) -> Response:
-    try:
-        values, filename, text = await read_upload(request)
-    except UploadError as err:
-        return _battlefields(request, csrf, 400, errors={"file": str(err)})
-    check_csrf(request, values, csrf)
-    if not filename:
-        return _battlefields(request, csrf, 400, errors={"file": "choose a file"}, values=values)
-    library = library_of(request)
-    try:
-        record = library.import_battlefield(
-            text, filename, str(values.get("name", "")).strip() or None, values.get("campaign", "")
+    def store(values: dict[str, str], filename: str, text: str) -> str:
+        name = str(values.get("name", "")).strip() or None
+        found = library_of(request).import_battlefield(
+            text, filename, name, values.get("campaign", "")
         )
-    except CampaignError as err:
-        return _battlefields(request, csrf, 400, errors={"file": str(err)}, values=values)
-    except StoreError as err:
-        return _battlefields(request, csrf, 400, errors={"name": str(err)}, values=values)
-    return RedirectResponse(f"/gm/prep/battlefields/{record.name}", status_code=303)
+        return found.name
+
+    return await import_upload(request, csrf, _battlefields, store, "/gm/prep/battlefields")
 
 
 @battlefields_router.get("/prep/battlefields/{name}.yaml")
@@ -176,7 +166,7 @@ def _editor(
     campaign = library.campaign_document(record.campaign)
     shapes, spots, places = None, [], {}
     if kind.shape == "grid":
-        view = grid_view(record.document, campaign)
+        view = grid_view(record.ruleset, record.document, campaign)
         shapes = layout(view, {})
         spots = hotspots(shapes, view["borders"])
     elif kind.shape == "places":
@@ -194,7 +184,7 @@ def _editor(
         spots=spots,
         places=places,
         editing=editing,
-        guarded=record.ruleset in GUARDED,
+        guarded=KINDS[record.ruleset].guarded,
         errors=errors or {},
         message=message,
         campaigns=Ledger(library.store).campaigns(),
@@ -442,7 +432,7 @@ async def battlefield_place(request: Request, name: str, csrf: GmAuth) -> Respon
             values[f] = str(raw or "") or None
     borders = [str(b) for b in form.get("borders", []) if b != new]
     blocks = None
-    if record.ruleset in GUARDED:
+    if KINDS[record.ruleset].guarded:
         blocks = {b: _number(form.get(f"blocks.{b}")) for b in borders}
         blocks = {b: 1 if n is None else n for b, n in blocks.items()}
     document = edits.set_place(record.document, key, old, new, borders, values, blocks)
@@ -463,10 +453,6 @@ async def battlefield_place(request: Request, name: str, csrf: GmAuth) -> Respon
         aliases={new: own},
         where=lambda path: _blocks_field(path, new),
     )
-
-
-#: The rulesets whose borders between places carry ``blocks`` (HC-MOVE-2).
-GUARDED = frozenset({"heimr-classic"})
 
 
 def _blocks_field(path: KeyPath, place: str) -> KeyPath:

@@ -14,20 +14,19 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fracas.ledger import Ledger
 from fracas.library import KINDS, Invalid, LibraryError
 from fracas.library.kinds import grid_view
-from fracas.library.placements import PLACE_KEY, PlacementField, fields, read
+from fracas.library.placements import PlacementField, fields, place_key, read
 from fracas.rules import ids
 from fracas.table.store import ConflictError, StoreError
 from fracas.web.battlefield import Shapes, layout
 from fracas.web.deps import Form, GmAuth, check_csrf, read_version
 from fracas.web.prep import (
-    UploadError,
+    import_upload,
     library_of,
     named_places,
     page,
-    read_upload,
     yaml_download,
 )
-from fracas.yamlfile import CampaignError, KeyPath, format_path
+from fracas.yamlfile import KeyPath, format_path
 
 __all__ = ["encounters_router"]
 
@@ -65,26 +64,13 @@ def _encounters(request: Request, csrf: str, status: int = 200, **extra: Any) ->
 
 @encounters_router.post("/prep/encounters/import", response_class=HTMLResponse)
 async def import_encounter(request: Request, csrf: GmAuth) -> Response:
-    try:
-        values, filename, text = await read_upload(request)
-    except UploadError as err:
-        return _encounters(request, csrf, 400, errors={"file": str(err)})
-    check_csrf(request, values, csrf)
-    if not filename:
-        return _encounters(request, csrf, 400, errors={"file": "choose a file"}, values=values)
-    campaign = str(values.get("campaign", ""))
-    if not campaign:
-        problem = {"campaign": "choose the campaign whose characters fight"}
-        return _encounters(request, csrf, 400, errors=problem, values=values)
-    try:
-        record = library_of(request).import_encounter(
-            text, filename, campaign, str(values.get("name", "")).strip() or None
-        )
-    except CampaignError as err:
-        return _encounters(request, csrf, 400, errors={"file": str(err)}, values=values)
-    except StoreError as err:
-        return _encounters(request, csrf, 400, errors={"name": str(err)}, values=values)
-    return RedirectResponse(f"/gm/prep/encounters/{record.name}", status_code=303)
+    def store(values: dict[str, str], filename: str, text: str) -> str:
+        name = str(values.get("name", "")).strip() or None
+        found = library_of(request).import_encounter(text, filename, str(values["campaign"]), name)
+        return found.name
+
+    needs = {"campaign": "choose the campaign whose characters fight"}
+    return await import_upload(request, csrf, _encounters, store, "/gm/prep/encounters", needs)
 
 
 @dataclass(frozen=True)
@@ -126,7 +112,7 @@ def _builder(
         places = list(named_places(field_doc, next(iter(kind.keys))))
     shapes = None
     if kind is not None and kind.shape == "grid":
-        shapes = _placed(field_doc, campaign, draft.rows)
+        shapes = _placed(draft.ruleset, field_doc, campaign, draft.rows)
     known: tuple[PlacementField, ...] = fields(draft.ruleset) if draft.ruleset in ids() else ()
     rows = [*draft.rows, *({} for _ in range(SPARE_ROWS))]
     return page(
@@ -136,7 +122,7 @@ def _builder(
         draft=draft,
         rows=rows,
         known=known,
-        place_key=PLACE_KEY.get(draft.ruleset),
+        place_key=place_key(draft.ruleset),
         shapes=shapes,
         places=places,
         characters=characters,
@@ -149,7 +135,10 @@ def _builder(
 
 
 def _placed(
-    document: Mapping[str, Any], campaign: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+    ruleset: str,
+    document: Mapping[str, Any],
+    campaign: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
 ) -> Shapes | None:
     """The grid with the combatants where the rows put them, coloured by side (the row's,
     else the sheet's); ``None`` when the campaign's tables do not read."""
@@ -164,7 +153,7 @@ def _placed(
             "square": str(row.get("square") or "B2").upper(),
         }
     try:
-        return layout(grid_view(document, campaign), people)
+        return layout(grid_view(ruleset, document, campaign), people)
     except ValueError:
         return None
 

@@ -2,7 +2,10 @@
 
 A policy gets the acting side's view (:func:`fracas.engine.view`), the legal actions of
 the actor to move and a NumPy generator for any chance it needs; it never sees the
-encounter itself. Policies register by name, and each is built for one ruleset:
+encounter itself. The baselines (:mod:`.baseline`) play every ruleset; a ruleset adds
+its own through its ``policies`` capability (:class:`fracas.engine.capabilities.Policies`):
+its ``default``, its game master's, and any other it names. A ruleset with no default
+of its own plays ``default`` at random among the legal actions.
 
 >>> sorted(POLICIES)[:3]
 ['attack-nearest', 'default', 'defensive']
@@ -16,102 +19,76 @@ ValueError: unknown policy 'berserk': known are attack-nearest, default, defensi
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from functools import cache
-from importlib import import_module
-from typing import Any, Protocol
 
-import numpy
-
-from fracas.engine import Action
+from fracas.engine import EngineError
+from fracas.engine.capabilities import Policies, Policy, policies
 from fracas.lab.policies import baseline
+from fracas.rules import find, ids
 
-#: The module of each ruleset's own policies, by ruleset id.
-RULESET_MODULES: dict[str, str] = {
-    "heimr": "heimr",
-    "heimr-classic": "classic",
-    "sides": "sides",
-    "tempo": "tempo",
-    "diestep": "diestep",
-}
-
-
-class Policy(Protocol):
-    """Chooses one of ``legal`` from ``view``; any chance comes from ``rng``."""
-
-    name: str
-
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
-    ) -> Action: ...
+__all__ = ["POLICIES", "Policy", "available", "gm_policy", "named", "policy"]
 
 
 @cache
-def _ruleset_class(ruleset_id: str, class_name: str) -> Any:
-    """``fracas.lab.policies.<ruleset>.<class_name>``, or ``None`` where there is none
-    (looked up once: a playout builds fresh policies for every run)."""
-    module_name = RULESET_MODULES.get(ruleset_id)
-    if module_name is None:
-        known = ", ".join(sorted(RULESET_MODULES))
-        raise ValueError(f"no policies for ruleset {ruleset_id!r}: known are {known}")
+def _capability(ruleset_id: str) -> Policies:
+    """The ruleset's policies capability (asked once a process: a simulation makes fresh
+    policies for every run)."""
     try:
-        module = import_module(f"fracas.lab.policies.{module_name}")
-    except ModuleNotFoundError as err:
-        if err.name != f"fracas.lab.policies.{module_name}":
-            raise
-        return None
-    return getattr(module, class_name, None)
+        return policies(find(ruleset_id))
+    except EngineError as err:
+        raise ValueError(str(err)) from None
 
 
-def _default(ruleset_id: str) -> Policy:
-    cls = _ruleset_class(ruleset_id, "DefaultPolicy")
-    if cls is None:
-        raise ValueError(f"policy 'default' is not available for {ruleset_id} in this fracas")
-    made: Policy = cls(ruleset_id) if _takes_ruleset(cls) else cls()
-    return made
+def _own(ruleset_id: str) -> Mapping[str, Callable[..., Policy]]:
+    """The ruleset's own policies by name."""
+    return _capability(ruleset_id).named()
 
 
-def _heimr_melee(ruleset_id: str) -> Policy:
-    if ruleset_id != "heimr":
-        raise ValueError(f"policy 'heimr-melee' plays heimr only, not {ruleset_id}")
-    try:
-        module = import_module("fracas.lab.policies.heimr_melee")
-    except ModuleNotFoundError:
-        raise ValueError("policy 'heimr-melee' is not available in this fracas") from None
-    made: Policy = module.MeleePolicy()
-    return made
-
-
-@cache
-def _takes_ruleset(cls: Any) -> bool:
-    """Whether the policy class is made with the ruleset's id (asked once a class: a
-    simulation makes fresh policies for every run)."""
-    try:
-        params = inspect.signature(cls).parameters
-    except (TypeError, ValueError):
-        return False
-    return len(params) >= 1
-
-
-#: Policy factories by name: each takes a ruleset id and returns a fresh policy.
+#: The baselines by name, each a factory taking a ruleset id; ``default`` is the
+#: ruleset's own (random where it has none).
 POLICIES: dict[str, Callable[[str], Policy]] = {
     "random": baseline.RandomPolicy,
     "attack-nearest": baseline.AttackNearest,
     "focus-weakest": baseline.FocusWeakest,
     "defensive": baseline.Defensive,
     "scripted": lambda ruleset_id: baseline.Scripted(ruleset_id, ()),
-    "default": _default,
-    "heimr-melee": _heimr_melee,
+    "default": lambda ruleset_id: _default(ruleset_id),
 }
+
+
+def _default(ruleset_id: str) -> Policy:
+    """The ruleset's own default, else a choice at random among the legal actions."""
+    own = _own(ruleset_id).get("default")
+    return own() if own is not None else baseline.RandomPolicy(ruleset_id)
+
+
+def named(ruleset_id: str) -> list[str]:
+    """Every policy name ``ruleset_id`` may play: the baselines and its own."""
+    return sorted(set(POLICIES) | set(_own(ruleset_id)))
+
+
+def _all_names() -> list[str]:
+    names = set(POLICIES)
+    for rid in ids():
+        try:
+            names |= set(_own(rid))
+        except (ValueError, EngineError):
+            continue
+    return sorted(names)
 
 
 def policy(name: str, ruleset_id: str) -> Policy:
     """A fresh policy ``name`` for ``ruleset_id``; :class:`ValueError` lists the names."""
     factory = POLICIES.get(name)
-    if factory is None:
-        raise ValueError(f"unknown policy {name!r}: known are {', '.join(sorted(POLICIES))}")
-    return factory(ruleset_id)
+    if factory is not None:
+        return factory(ruleset_id)
+    own = _own(ruleset_id).get(name)
+    if own is not None:
+        return own()
+    if name in _all_names():
+        raise ValueError(f"policy {name!r} does not play {ruleset_id}")
+    raise ValueError(f"unknown policy {name!r}: known are {', '.join(_all_names())}")
 
 
 def available(name: str, ruleset_id: str) -> bool:
@@ -124,13 +101,7 @@ def available(name: str, ruleset_id: str) -> bool:
 
 
 def gm_policy(ruleset_id: str) -> Policy:
-    """The game master's policy: the ruleset's ``GmPolicy``, else one that moves the
-    encounter on (begins it, opens and closes rounds) and calls nothing else."""
-    cls = _ruleset_class(ruleset_id, "GmPolicy")
-    if cls is None:
-        return baseline.ProceedingGm(ruleset_id)
-    made: Policy = cls(ruleset_id) if _takes_ruleset(cls) else cls()
-    return made
-
-
-__all__ = ["POLICIES", "RULESET_MODULES", "Policy", "available", "gm_policy", "policy"]
+    """The game master's policy: the ruleset's own, else one that moves the encounter on
+    (begins it, opens and closes rounds) and calls nothing else."""
+    own = _capability(ruleset_id).gm()
+    return own if own is not None else baseline.ProceedingGm(ruleset_id)

@@ -1,8 +1,9 @@
 """Baseline policies: random, attack-nearest, focus-weakest, defensive and scripted.
 
-They work in all five rulesets from the view of their side and the legal actions. The
+They work in every ruleset from the view of their side and the legal actions. The
 rulesets name their verbs differently (``attack``, ``strike``, ``shoot``,
-``melee-attack``...), so each ruleset's words are sorted into a :class:`Vocabulary`:
+``melee-attack``...), so each ruleset sorts its words into a
+:class:`~fracas.engine.capabilities.Vocabulary` (its ``policies`` capability):
 what strikes a foe, what closes in, what defends, what ends a turn or a post.
 
 >>> from fracas.engine import Action
@@ -19,89 +20,28 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy
 
-from fracas.engine import Action, NotationError
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """A ruleset's verbs as the baselines use them, each list best first."""
-
-    attacks: tuple[str, ...]  # strike a foe (the target is the foe)
-    approach: tuple[str, ...]  # move; the target is a place, or the foe moved toward
-    defences: tuple[str, ...]  # defend or answer an attack: "verb" or "verb target"
-    finish: tuple[str, ...]  # end the turn, the post or the phase; let a chance go
-    begin: tuple[str, ...]  # the game master's: start, open or close a round
-    approach_foe: bool = False  # approach's target is the foe, not a place
-    never: tuple[tuple[str, str], ...] = ()  # options the baselines leave alone
-    recover: str | None = None  # the verb that rests, taken when tired
-    tired: tuple[str, int] | None = None  # own view's field and the value that is tired
-
-
-VOCABULARIES: dict[str, Vocabulary] = {
-    "heimr": Vocabulary(
-        attacks=("attack", "charge", "brawl"),
-        approach=("move",),
-        defences=(),
-        finish=("end",),
-        begin=("begin",),
-        never=(("effect", "bind"),),
-        # H-FAT-1: at fatigue 7 a roll fails outright unless a d10 shows 7 or more.
-        recover="breather",
-        tired=("fatigue", 7),
-    ),
-    "heimr-classic": Vocabulary(
-        attacks=("attack",),
-        approach=("move",),
-        defences=("tactic defensive",),
-        finish=("done",),
-        begin=("open", "close"),
-    ),
-    "sides": Vocabulary(
-        attacks=("attack", "charge", "shoot"),
-        approach=("move",),
-        defences=(),
-        finish=("act", "done", "hold", "pass"),
-        begin=("begin", "next"),
-        approach_foe=True,
-        never=(("dir", "away"),),
-    ),
-    "tempo": Vocabulary(
-        attacks=(
-            "melee-attack",
-            "counter-attack",
-            "ct-counter-attack",
-            "ranged-attack",
-            "counter-fire",
-            "unarmed-attack",
-        ),
-        approach=(),
-        defences=("parry", "ct-parry", "dodge", "evade", "wind"),
-        finish=("pass", "recover"),
-        begin=(),
-    ),
-    "diestep": Vocabulary(
-        attacks=("attack", "opportunity", "strike"),
-        approach=("move",),
-        defences=("parry", "block", "dodge", "take"),
-        finish=("end", "pass", "take"),
-        begin=("begin",),
-    ),
-}
+from fracas.engine import Action, EngineError, NotationError
+from fracas.engine.capabilities import Vocabulary, policies
+from fracas.rules import find
 
 
 def vocabulary(ruleset_id: str) -> Vocabulary:
+    """The ruleset's verbs as its ``policies`` capability sorts them (the plain words
+    ``attack``, ``move``, ``end``… when it has none)."""
+    return _vocabulary(ruleset_id)
+
+
+@cache
+def _vocabulary(ruleset_id: str) -> Vocabulary:
     try:
-        return VOCABULARIES[ruleset_id]
-    except KeyError:
-        known = ", ".join(sorted(VOCABULARIES))
-        raise ValueError(
-            f"no baseline policies for ruleset {ruleset_id!r}: known are {known}"
-        ) from None
+        return policies(find(ruleset_id)).vocabulary
+    except EngineError as err:
+        raise ValueError(str(err)) from None
 
 
 # -- reading a view --------------------------------------------------------------------
@@ -433,7 +373,6 @@ class ProceedingGm(Baseline):
 
 
 __all__ = [
-    "VOCABULARIES",
     "AttackNearest",
     "Defensive",
     "FocusWeakest",

@@ -9,6 +9,7 @@ lowered initiative (HC-INITM-1) and the dodge kept for one attacker (HC-DODGE-1)
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
+from fracas.engine.capabilities import ByPost
 from fracas.rules.classic.economy import Planned
 from fracas.rules.classic.state import TACTICS, ClassicState
 from fracas.rules.classic.verbs import checks, fighter, number, verb
@@ -188,3 +189,8 @@ def _retract(state: ClassicState, action: Action, dice: DiceSource, events: list
             outline_data={"who": who.id},
         )
     )
+
+
+#: How heimr-classic plays by post (its ``posts`` capability): the game master opens the
+#: first round and closes each (HC-ROUND-1, HC-ROUND-2); ``done`` finishes a post.
+BY_POST = ByPost(open="gm open", close="gm close", done="done", defend=("tactic defensive",))

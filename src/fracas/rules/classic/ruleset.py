@@ -30,6 +30,17 @@ class ClassicRules(Ruleset[ClassicState]):
 
     id: ClassVar[str] = "heimr-classic"
     name: ClassVar[str] = "Heimr Tabletop Rulebook"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.classic.attack_odds",
+        "commands": "fracas.rules.classic.attack_odds",
+        "policies": "fracas.rules.classic.policies:POLICIES",
+        "stats": "fracas.rules.classic.policies:STATS",
+        "sheets": "fracas.rules.classic.books:SHEETS",
+        "carry": "fracas.rules.classic.books:CARRY",
+        "battlefield": "fracas.rules.classic.ground:GROUND",
+        "posts": "fracas.rules.classic.posts:BY_POST",
+    }
 
     def check_campaign(self, document: YamlDocument) -> None:
         ClassicCampaign.from_documents(document)

@@ -9,8 +9,7 @@ turn to their alternatives when the round resolves, as for any target gone (HC-R
 
 from __future__ import annotations
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, gm
-from fracas.engine.setups import validated
+from fracas.engine import Action, DiceSource, EngineError, Event, gm
 from fracas.rules.classic import setup
 from fracas.rules.classic import sheet as sheets
 from fracas.rules.classic.economy import Planned
@@ -22,19 +21,16 @@ GM = "gm"
 
 
 def _newcomer(state: ClassicState, action: Action) -> tuple[Fighter, list[str]]:
-    gm.check_joining(action, [*state.combatants, GM], "HC-INIT-1")
-    try:
-        place = validated(setup.Placement, gm.placement(action), "gm add")
+    def make(place: setup.Placement) -> tuple[Fighter, list[str]]:
         characters = state.tables.characters
         if place.character not in characters:
             raise EngineError(unknown_name("character", place.character, characters))
         sheet = characters[place.character]
         warnings = sheets.check(state.tables, sheet)
-        return setup.fighter(
-            state.tables, sheet, action.target or "", place, state.battlefield
-        ), warnings
-    except (EngineError, ValueError) as err:
-        raise IllegalAction("HC-INIT-1", str(err)) from None
+        made = setup.fighter(state.tables, sheet, action.target or "", place, state.battlefield)
+        return made, warnings
+
+    return gm.newcomer(action, [*state.combatants, GM], "HC-INIT-1", setup.Placement, make)
 
 
 @checks("add")

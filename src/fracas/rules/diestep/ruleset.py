@@ -36,6 +36,16 @@ class DieStepRules(Ruleset[DieStepState]):
 
     id: ClassVar[str] = "diestep"
     name: ClassVar[str] = "Die-step rules"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.diestep.attack_odds",
+        "commands": "fracas.rules.diestep.attack_odds",
+        "policies": "fracas.rules.diestep.policies:POLICIES",
+        "stats": "fracas.rules.diestep.policies:STATS",
+        "sheets": "fracas.rules.diestep.books:SHEETS",
+        "carry": "fracas.rules.diestep.books:CARRY",
+        "battlefield": "fracas.rules.diestep.ground:GROUND",
+    }
 
     def check_campaign(self, document: YamlDocument) -> None:
         package = YamlDocument(package_data(), name="fracas/rules/diestep/data")

@@ -9,7 +9,6 @@ and is let go by every grab, leaves its mount or rider, and is gone from the ord
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, gm
-from fracas.engine.setups import validated
 from fracas.rules.diestep import grapple, turns
 from fracas.rules.diestep.setup import Placement, placed
 from fracas.rules.diestep.state import Combatant, DieStepState
@@ -18,19 +17,21 @@ from fracas.yamlfile import unknown_name
 
 
 def _newcomer(state: DieStepState, action: Action) -> Combatant:
-    gm.check_joining(action, [*state.combatants, GM], "D-ACT-1")
-    if state.campaign is None:
+    present = [*state.combatants, GM]
+    campaign = state.campaign
+    if campaign is None:
+        gm.check_joining(action, present, "D-ACT-1")
         raise IllegalAction("D-ACT-1", "this encounter keeps no campaign to bring anyone from")
-    try:
-        place = validated(Placement, gm.placement(action), "gm add")
+
+    def make(place: Placement) -> Combatant:
         if place.mounted_on is not None:
             raise EngineError("a newcomer comes on foot: leave out mounted_on")
         for other in place.unaware_of:
             if other not in state.combatants:
                 raise EngineError(unknown_name("combatant", other, state.combatants))
-        return placed(state.campaign, state.regions, place)
-    except EngineError as err:
-        raise IllegalAction("D-ACT-1", str(err)) from None
+        return placed(campaign, state.regions, place)
+
+    return gm.newcomer(action, present, "D-ACT-1", Placement, make)
 
 
 @checks("add")

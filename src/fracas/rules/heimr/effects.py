@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from fracas.engine import Event, IllegalAction
 from fracas.rules.heimr import health
-from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState, Shield, Weapon
+from fracas.rules.heimr.health import drop
+from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState
 
 #: H-EFF-7: where a Bind can be called.
 BIND_PARTS = ("hands", "arm", "feet", "leg", "body")
@@ -222,22 +223,6 @@ def barred(who: Combatant, square: str) -> str | None:
         if e.name == "Stumble" and e.direction in ways:
             return e.direction
     return None
-
-
-def drop(who: Combatant, part: str, events: list[Event]) -> None:
-    """H-EFF-3: the item in the hand of ``part`` falls to the ground."""
-    item: Weapon | Shield | None
-    if part != "other arm":
-        item, who.sword_hand = who.sword_hand, None
-    elif who.off_hand is not None:
-        item, who.off_hand = who.off_hand, None
-    else:
-        item, who.shield = who.shield, None
-    if item is not None:
-        who.dropped.append(item)
-        events.append(
-            Event("drop", f"{who.name} drops the {item.name}", {"who": who.id, "item": item.name})
-        )
 
 
 def leave_cluster(state: HeimrState, who: Combatant, events: list[Event]) -> None:

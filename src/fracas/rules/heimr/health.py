@@ -10,7 +10,7 @@ stabilized (H-HP-4). The levels and their clocks are the campaign's table
 from __future__ import annotations
 
 from fracas.engine import Event
-from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState
+from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState, Shield, Weapon
 from fracas.rules.heimr.tables import InjuryLevel
 
 
@@ -89,8 +89,6 @@ def injure(
         if name == "Fall":
             who.prone = True
         elif name == "Drop":
-            from fracas.rules.heimr.effects import drop  # effects imports this module
-
             drop(who, part, events)
         events.append(
             Event(
@@ -198,3 +196,19 @@ def heal(who: Combatant, to: int, events: list[Event]) -> None:
             outline_data={"who": who.id},
         )
     )
+
+
+def drop(who: Combatant, part: str, events: list[Event]) -> None:
+    """H-EFF-3: the item in the hand of ``part`` falls to the ground."""
+    item: Weapon | Shield | None
+    if part != "other arm":
+        item, who.sword_hand = who.sword_hand, None
+    elif who.off_hand is not None:
+        item, who.off_hand = who.off_hand, None
+    else:
+        item, who.shield = who.shield, None
+    if item is not None:
+        who.dropped.append(item)
+        events.append(
+            Event("drop", f"{who.name} drops the {item.name}", {"who": who.id, "item": item.name})
+        )

@@ -46,6 +46,16 @@ class HeimrRules(Ruleset[HeimrState]):
 
     id: ClassVar[str] = "heimr"
     name: ClassVar[str] = "Heimr Tabletop RPG Core"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.heimr.attack_odds",
+        "commands": "fracas.rules.heimr.commands",
+        "policies": "fracas.rules.heimr.policies:POLICIES",
+        "stats": "fracas.rules.heimr.policies:STATS",
+        "sheets": "fracas.rules.heimr.books:SHEETS",
+        "carry": "fracas.rules.heimr.books:CARRY",
+        "battlefield": "fracas.rules.heimr.ground:GROUND",
+    }
 
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).

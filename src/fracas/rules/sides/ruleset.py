@@ -30,6 +30,14 @@ class SidesRules(Ruleset[SidesState]):
 
     id: ClassVar[str] = "sides"
     name: ClassVar[str] = "Side-initiative skirmish rules"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.sides.attack_odds",
+        "commands": "fracas.rules.sides.attack_odds",
+        "policies": "fracas.rules.sides.policies:POLICIES",
+        "sheets": "fracas.rules.sides.books:SHEETS",
+        "battlefield": "fracas.rules.sides.ground:GROUND",
+    }
 
     def check_campaign(self, document: YamlDocument) -> None:
         validate(Tables, merge_documents(package_data(), document))

@@ -9,8 +9,7 @@ and the opportunity attacks.
 
 from __future__ import annotations
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, gm
-from fracas.engine.setups import validated
+from fracas.engine import Action, DiceSource, EngineError, Event, gm
 from fracas.rules.sides import setup
 from fracas.rules.sides.state import Combatant, Doing, SidesState
 from fracas.rules.sides.verbs import GM, combatant, verb
@@ -18,16 +17,14 @@ from fracas.yamlfile import unknown_name
 
 
 def _newcomer(state: SidesState, action: Action) -> Combatant:
-    gm.check_joining(action, [*state.combatants, *state.sides, GM], "S-ROUND-1")
-    cid = action.target or ""
-    try:
-        place = validated(setup.Placement, gm.placement(action), "gm add")
+    def make(place: setup.Placement) -> Combatant:
         sheet = setup.sheet_of(state.tables, place, (), "gm add")
-    except EngineError as err:
-        raise IllegalAction("S-ROUND-1", str(err)) from None
-    if sheet.side not in state.sides:
-        raise IllegalAction("S-ROUND-1", unknown_name("side", sheet.side, state.sides))
-    return setup.combatant(state.tables, sheet, cid, place.at, state.units)
+        if sheet.side not in state.sides:
+            raise EngineError(unknown_name("side", sheet.side, state.sides))
+        return setup.combatant(state.tables, sheet, action.target or "", place.at, state.units)
+
+    present = [*state.combatants, *state.sides, GM]
+    return gm.newcomer(action, present, "S-ROUND-1", setup.Placement, make)
 
 
 def _check_add(state: SidesState, action: Action) -> None:

@@ -24,6 +24,14 @@ class TempoRules(Ruleset[TempoState]):
 
     id: ClassVar[str] = "tempo"
     name: ClassVar[str] = "Action-point tempo rules"
+    #: What it offers beyond the protocol (:mod:`fracas.engine.capabilities`).
+    capabilities: ClassVar[Mapping[str, object]] = {
+        "odds": "fracas.rules.tempo.attack_odds",
+        "commands": "fracas.rules.tempo.attack_odds",
+        "policies": "fracas.rules.tempo.policies:POLICIES",
+        "sheets": "fracas.rules.tempo.books:SHEETS",
+        "carry": "fracas.rules.tempo.books:CARRY",
+    }
 
     def check_campaign(self, document: YamlDocument) -> None:
         TempoTables.check_document(document)

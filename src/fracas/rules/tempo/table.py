@@ -11,7 +11,6 @@ in the middle of its exchange.
 from __future__ import annotations
 
 from fracas.engine import Action, EngineError, Event, IllegalAction, gm
-from fracas.engine.setups import validated
 from fracas.engine.verbs import named
 from fracas.rules.tempo import setup, turns
 from fracas.rules.tempo.state import Combatant, TempoState
@@ -61,9 +60,7 @@ def apply(state: TempoState, action: Action, events: list[Event]) -> None:
 
 
 def _newcomer(state: TempoState, action: Action) -> Combatant:
-    gm.check_joining(action, [*state.combatants, GM], "T-ROUND-1")
-    try:
-        place = validated(setup.Placement, gm.placement(action), "gm add")
+    def make(place: setup.Placement) -> Combatant:
         if place.engaged_with is not None:
             raise EngineError("a newcomer joins unengaged: leave out engaged_with")
         if place.character not in state.tables.characters:
@@ -73,8 +70,8 @@ def _newcomer(state: TempoState, action: Action) -> Combatant:
         if state.tables.statuses[c.status].engaged:
             raise EngineError(f"a newcomer joins unengaged, not {c.status}")
         return c
-    except EngineError as err:
-        raise IllegalAction("T-ROUND-1", str(err)) from None
+
+    return gm.newcomer(action, [*state.combatants, GM], "T-ROUND-1", setup.Placement, make)
 
 
 def _remove(state: TempoState, c: Combatant, events: list[Event]) -> None:

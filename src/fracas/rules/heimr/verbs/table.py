@@ -9,8 +9,7 @@ round. ``gm add`` brings in a campaign character mid-fight (it rolls initiative,
 
 from __future__ import annotations
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, gm
-from fracas.engine.setups import validated
+from fracas.engine import Action, DiceSource, Event, IllegalAction, gm
 from fracas.rules.heimr import effects, turns
 from fracas.rules.heimr.battlefield import Border
 from fracas.rules.heimr.setup import Placement, placed
@@ -72,14 +71,17 @@ verb("close", "gm", "H-GRID-3", "close a door or gate: <A1>-<A2>")(_swing)
 
 
 def _newcomer(state: HeimrState, action: Action) -> Combatant:
-    gm.check_joining(action, state.combatants, "H-INIT-1")
-    if state.campaign is None:
+    campaign = state.campaign
+    if campaign is None:
+        gm.check_joining(action, state.combatants, "H-INIT-1")
         raise IllegalAction("H-INIT-1", "this encounter keeps no campaign to bring anyone from")
-    try:
-        place = validated(Placement, gm.placement(action), "gm add")
-        return placed(state.campaign, state.battlefield, place)
-    except EngineError as err:
-        raise IllegalAction("H-INIT-1", str(err)) from None
+    return gm.newcomer(
+        action,
+        state.combatants,
+        "H-INIT-1",
+        Placement,
+        lambda place: placed(campaign, state.battlefield, place),
+    )
 
 
 @checks("add")

@@ -1,0 +1,152 @@
+"""The default tactical policy of the diestep rules, and its game master.
+
+On its turn a fighter breaks free when held, keeps up and crushes a hold it has, gets
+its weapon ready and stands up, attacks the enemy it is likeliest to beat (a weapon
+attack, else a grab or an unarmed strike), moves toward the nearest enemy while it has
+action points, and ends its turn. Attacked, it defends with its best die (a block with a
+shield rolls DEF with advantage; otherwise parry with ATT or dodge with REF, whichever
+die is larger); it takes every opportunity attack offered. The game master begins the
+fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy
+
+from fracas.engine import Action
+from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
+from fracas.rules.tactics import (
+    GameMaster,
+    Tactical,
+    best,
+    distances,
+    find,
+    first,
+    undirected,
+    with_verb,
+)
+
+
+def die(person: Mapping[str, Any], attribute: str) -> int:
+    """The size of ``person``'s die for ``attribute`` (``d8`` -> 8), 6 when unknown.
+
+    >>> die({"dice": {"att": "d10"}}, "att"), die({}, "ref")
+    (10, 6)
+    """
+    text = str((person.get("dice") or {}).get(attribute, "d6"))
+    try:
+        return int(text.lstrip("d"))
+    except ValueError:
+        return 6
+
+
+class DefaultPolicy(Tactical):
+    """diestep's default tactical policy (see the module's docstring)."""
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
+    ) -> Action:
+        _, me, people = self.acting(view, legal)
+        if any(a.verb in ("take", "pass") for a in legal):
+            return self._answer(legal, me)
+        return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
+
+    @staticmethod
+    def _answer(legal: Sequence[Action], me: Mapping[str, Any]) -> Action:
+        opportunity = first(legal, "opportunity")
+        if opportunity is not None:
+            return opportunity
+        block = first(legal, "block")
+        if block is not None:
+            return block
+        parry, dodge = first(legal, "parry"), first(legal, "dodge")
+        if parry is not None and (dodge is None or die(me, "att") >= die(me, "ref")):
+            return parry
+        return dodge or first(legal, "take", "pass") or legal[0]
+
+    @staticmethod
+    def _turn(
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: numpy.random.Generator,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+    ) -> Action | None:
+        if me.get("held_by") and (found := first(legal, "escape")) is not None:
+            return found
+        if me.get("hold"):
+            found = first(legal, "hold", "crush", "throw")
+            if found is not None:
+                return found
+        if "weapon not ready" in me.get("effects", ()) and (found := find(legal, "draw")):
+            return found
+        if me.get("prone") and (found := find(legal, "stand")) is not None:
+            return found
+        foes = {
+            cid: p
+            for cid, p in people.items()
+            if p.get("side") != me.get("side") and not p.get("dead") and not p.get("unconscious")
+        }
+
+        def weakest(action: Action) -> float:
+            foe = foes.get(action.target or "", {})
+            hurt = sum(1 for e in foe.get("effects", ()) if "wounded" in e or "stunned" in e)
+            return hurt + (1.0 if foe.get("prone") else 0.0)
+
+        for verb in ("attack", "grab" if me.get("weapon") is None else "", "strike"):
+            found_all = with_verb(legal, verb) if verb else []
+            if found_all:
+                return best(found_all, weakest, rng)
+        here = me.get("region")
+        graph = undirected(view["state"].get("regions", {}))
+        away = distances(graph, [str(p.get("region")) for p in foes.values()])
+        now = away.get(str(here), 1 << 30)
+        closer = [
+            a
+            for a in legal
+            if a.verb in ("move", "run", "crawl")
+            and not a.options
+            and away.get(a.target or "", 1 << 30) < now
+        ]
+        moves = [a for a in closer if a.verb == "move"] or closer
+        if moves:
+            return best(moves, lambda a: -away.get(a.target or "", now), rng)
+        return first(legal, "end")
+
+
+class GmPolicy(GameMaster):
+    """diestep's game master begins the fight; it never ends one by fiat."""
+
+    verbs = ("begin",)
+
+
+class Stats(PlainStats):
+    """The lab's reading of a diestep fight (:class:`fracas.engine.capabilities.LabStats`):
+    the helpless are out of it; wounds and a permanent injury count."""
+
+    def standing(self, seen: Mapping[str, Any]) -> bool:
+        return super().standing(seen) and "helpless" not in (seen.get("effects") or ())
+
+    def injuries(self, seen: Mapping[str, Any]) -> int:
+        effects = seen.get("effects") or ()
+        wounds = sum(1 for e in effects if e in ("badly wounded", "mortally wounded"))
+        return wounds + (1 if seen.get("permanent_injury") else 0)
+
+
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
+        attacks=("attack", "opportunity", "strike"),
+        approach=("move",),
+        defences=("parry", "block", "dodge", "take"),
+        finish=("end", "pass", "take"),
+        begin=("begin",),
+    ),
+    {"default": DefaultPolicy},
+    GmPolicy,
+)
+STATS = Stats()

@@ -1,0 +1,194 @@
+"""Heimr melee fights, many at once: the engine's rules as ``heimr-melee`` plays them, in NumPy.
+
+One call plays every run of one setup side by side. Each pass of the main loop is one
+turn of every fight still going: the same rules as :mod:`fracas.rules.heimr` (initiative
+H-INIT-1, pre-rolled defences H-DEF-2, repeated-defence penalties and the parry limit
+H-DEF-3, attacks H-ATK-2..5, fatigue H-FAT-1..3, injuries H-HP-1..2, the dying clock
+H-HP-5) with :class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. The
+agreement tests play the same builds through the engine and compare win rates.
+
+Dice: a Heimr challenge is drawn in one uniform from the exact joint distribution of
+(result before potential, d6) of :meth:`fracas.dice.HeimrChallenge.joint`. Each run draws
+its uniforms from its own stream, those of a ``numpy`` PCG64 Generator seeded by its own
+SeedSequence, so a run's result does not depend on how the runs are split into calls.
+
+The parts: :mod:`.roster` (what a setup fixes), :mod:`.dice` (the challenge table),
+:mod:`.streams` (the runs' random streams), :mod:`.fights` (the fights' state and turns).
+
+:func:`qualifies` says when the kernel applies; :func:`simulate` refuses anything else.
+
+>>> ATTRIBUTES = {"str": 0, "dex": 1, "sta": 0, "int": 0, "soc": 0, "emp": 0}
+>>> setup = {"campaign": {"characters": {
+...     "a": {"name": "A", "side": "north", "attributes": ATTRIBUTES, "hit_points": 4,
+...           "willpower": 3, "items": {"sword_hand": "Light weapon"}},
+...     "b": {"name": "B", "side": "south", "attributes": ATTRIBUTES, "hit_points": 4,
+...           "willpower": 3, "items": {"sword_hand": "Light weapon"}}}},
+...     "combatants": [{"character": "a"}, {"character": "b"}]}
+>>> policies = {"north": "heimr-melee", "south": "heimr-melee"}
+>>> qualifies("heimr", setup, policies)
+True
+>>> seeds = numpy.random.SeedSequence(7).spawn(3)
+>>> simulate("heimr", setup, seeds) == simulate("heimr", setup, seeds)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy
+
+from fracas.engine.capabilities import Outcome
+from fracas.rules.heimr.kernel.dice import GUIDE, MAX_CONSISTENCY, ChallengeTable, challenge_table
+from fracas.rules.heimr.kernel.fights import Fights
+from fracas.rules.heimr.kernel.roster import (
+    BLOCK,
+    DODGE,
+    NONE,
+    ONGOING,
+    PARRY,
+    PRONE,
+    REPEAT,
+    STANCES,
+    Roster,
+)
+from fracas.rules.heimr.setup import build
+from fracas.rules.heimr.state import Combatant, HeimrState, Weapon
+
+__all__ = [
+    "BLOCK",
+    "CHUNK",
+    "DODGE",
+    "GUIDE",
+    "MAX_CONSISTENCY",
+    "NONE",
+    "PARRY",
+    "POLICY",
+    "STANCES",
+    "ChallengeTable",
+    "Fights",
+    "HeimrKernel",
+    "Outcome",
+    "Roster",
+    "challenge_table",
+    "qualifies",
+    "simulate",
+    "why_not",
+]
+
+#: The policy the kernel mirrors, and the only one it plays.
+POLICY = "heimr-melee"
+#: Runs played side by side at most, to bound memory (results do not depend on it).
+CHUNK = 25_000
+
+
+# -- when the kernel applies ----------------------------------------------------------
+
+
+def qualifies(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str]) -> bool:
+    """Whether :func:`simulate` plays this setup exactly as the engine would with these
+    policies (by side, or by combatant id): Heimr, everyone standing in one plain square
+    (no terrain, concealment or heights), melee weapons only (in hand or carried), nobody
+    prone, injured, hidden or under an effect at the start, every side playing
+    ``heimr-melee``.
+
+    >>> qualifies("sides", {}, {})
+    False
+    """
+    return why_not(ruleset_id, setup, policies) is None
+
+
+def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
+    """The first reason the kernel does not apply, or ``None`` when it does."""
+    if ruleset_id != "heimr":
+        return f"the kernel plays heimr, not {ruleset_id!r}"
+    try:
+        state = build(setup)
+    except ValueError as err:  # EngineError, CampaignError
+        return f"the setup does not start: {err}"
+    people = list(state.combatants.values())
+    sides = {c.side for c in people}
+    if len(sides) < 2:
+        return "a fight needs two sides"
+    for c in people:
+        chosen = policies.get(c.id, policies.get(c.side))
+        if chosen != POLICY:
+            return f"{c.id} plays {chosen!r}: the kernel mirrors only {POLICY!r}"
+    # The lowest consistency a roll can reach: repeated defences against everyone, prone,
+    # after a breather; the dice tables must reach it.
+    widest = max(abs(a.consistency) for c in people for a in c.stats.abilities.values())
+    if widest + REPEAT * len(people) + PRONE + ONGOING > MAX_CONSISTENCY:
+        return "too many combatants or too large a consistency for the kernel's tables"
+    field = state.battlefield
+    squares = {c.square for c in people}
+    if not field.grid or len(squares) != 1:
+        return "everyone must stand in one square of a grid"
+    (square,) = squares
+    spot = field.squares[square]
+    if spot.difficult or field.concealment(square) or len({c.height for c in people}) != 1:
+        return f"{square} has terrain, concealment or heights the kernel does not model"
+    for c in people:
+        problem = _unsupported(state, c)
+        if problem:
+            return f"{c.id}: {problem}"
+    effects = {"Daze", "Drop", "Fall"}
+    odd = {e for e in state.tables.injury_effects.values() if e not in effects}
+    if odd:
+        return f"injury effects {sorted(odd)} are not modelled"
+    return None
+
+
+def _unsupported(state: HeimrState, c: Combatant) -> str | None:
+    if any(not w.melee for w in c.weapons()):
+        return "a ranged weapon"
+    if any(not isinstance(i, Weapon) or not i.melee for i in c.carried):
+        return "carries something other than melee weapons"
+    if c.prone or c.hp < 1 or c.effects or c.climbing or c.hide_cr is not None:
+        return "starts prone, injured, under an effect, climbing or hidden"
+    numbers = [a.consistency for a in c.stats.abilities.values()] + [
+        c.stats.attributes.get("dex", 0)
+    ]
+    if max(abs(n) for n in numbers) > MAX_CONSISTENCY // 2:
+        return "an ability's consistency beyond the kernel's tables"
+    return None
+
+
+def simulate(
+    ruleset_id: str,
+    setup: Mapping[str, Any],
+    seeds: Sequence[numpy.random.SeedSequence],
+    max_actions: int = 2000,
+) -> list[Outcome]:
+    """Play one fight per seed; :class:`ValueError` when :func:`qualifies` would say no
+    (every side is taken to play ``heimr-melee``)."""
+    try:
+        state = build(setup) if ruleset_id == "heimr" else None
+    except ValueError as err:
+        raise ValueError(f"the kernel cannot play this fight: {err}") from None
+    sides = {c.side for c in state.combatants.values()} if state else set()
+    problem = why_not(ruleset_id, setup, dict.fromkeys(sides, POLICY))
+    if problem is not None or state is None:
+        raise ValueError(f"the kernel cannot play this fight: {problem}")
+    roster = Roster(state)
+    out: list[Outcome] = []
+    for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
+        fights = Fights(roster, seeds[start : start + CHUNK], max_actions)
+        fights.begin()
+        out += fights.play()
+    return out
+
+
+class HeimrKernel:
+    """The kernel as Heimr's policies capability offers it
+    (:class:`fracas.engine.capabilities.Kernel`)."""
+
+    policy = POLICY
+
+    def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
+        return why_not("heimr", setup, policies)
+
+    def simulate(
+        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int = 2000
+    ) -> list[Outcome]:
+        return simulate("heimr", setup, seeds, max_actions)

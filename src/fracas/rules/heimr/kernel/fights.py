@@ -1,0 +1,493 @@
+"""The changing state of many Heimr melee fights at once, and MeleePolicy's turns in them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import repeat
+from typing import Any
+
+import numpy
+from numpy.typing import NDArray
+
+from fracas.engine.capabilities import Outcome
+from fracas.rules.heimr.kernel.dice import challenge_table
+from fracas.rules.heimr.kernel.roster import (
+    BLOCK,
+    DAZE,
+    DODGE,
+    DROP_OTHER,
+    DROP_SWORD,
+    FALL,
+    NO_EFFECT,
+    NONE,
+    ONGOING,
+    PARRY,
+    PRONE,
+    REPEAT,
+    Bools,
+    Ints,
+    Roster,
+)
+from fracas.rules.heimr.kernel.streams import Streams
+from fracas.rules.heimr.melee_policy import BREATHER_GAP
+
+
+def _flat(a: NDArray[Any]) -> NDArray[Any]:
+    """The flat view of a state array (all are C-contiguous)."""
+    return a.reshape(-1)
+
+
+# H-DEF-2: the defence pre-rolled, by (stance + 1) * 4 + 2 * (a parry is left) + (a shield)
+_KIND = numpy.array(
+    [NONE] * 4  # no defence
+    + [DODGE] * 4  # dodge
+    + [DODGE, BLOCK] * 2  # block, else dodge
+    + [DODGE, BLOCK, PARRY, PARRY],  # parry, else block, else dodge
+    dtype=numpy.int64,
+)
+
+
+class Fights:
+    """The changing state of every run: arrays of runs x combatants.
+
+    The methods reach a combatant of a run through the flat position ``run * m + who``
+    (and the ``uses`` plane of a defence kind at ``kind * n * m`` further): one gather
+    from a flat array costs a fraction of NumPy's two-index fancy indexing."""
+
+    def __init__(self, roster: Roster, seeds: Sequence[numpy.random.SeedSequence], cap: int):
+        self.roster = r = roster
+        self.dice = challenge_table()
+        self.streams = Streams(seeds)
+        self.cap = cap
+        n, m = len(seeds), r.m
+        self.n, self.m, self.size = n, m, n * m
+        grid = (n, m)
+        self.hp = numpy.broadcast_to(r.hp, grid).copy()
+        self.fatigue = numpy.broadcast_to(r.fatigue, grid).copy()
+        self.raised = numpy.zeros(grid, dtype=bool)
+        self.uses = numpy.zeros((3, n, m), dtype=numpy.int64)  # dodge, block, parry
+        self.ongoing = numpy.zeros(grid, dtype=bool)
+        self.prone = numpy.zeros(grid, dtype=bool)
+        self.dazed = numpy.zeros(grid, dtype=bool)
+        self.unconscious = numpy.zeros(grid, dtype=bool)
+        self.dead = numpy.zeros(grid, dtype=bool)
+        self.weapon = numpy.broadcast_to(r.first_weapon, grid).copy()  # sword hand: a kit index
+        self.off = numpy.broadcast_to(r.first_off, grid).copy()  # off-hand weapon, or -1
+        self.carried = numpy.broadcast_to(r.first_carried, grid).copy()
+        self.shield = numpy.broadcast_to(r.has_shield, grid).copy()
+        self.parts = numpy.zeros(grid, dtype=numpy.int64)  # bit mask of injured body parts
+        self.injured_at = numpy.full(grid, -1, dtype=numpy.int64)
+        self.kind = numpy.full(grid, NONE, dtype=numpy.int64)  # pre-rolled defence
+        self.result = numpy.zeros(grid, dtype=numpy.int64)
+        self.d6 = numpy.zeros(grid, dtype=numpy.int64)
+        self.failed = numpy.zeros(grid, dtype=bool)
+        self.order = numpy.zeros(grid, dtype=numpy.int64)
+        self.index = numpy.zeros(n, dtype=numpy.int64)
+        self.round = numpy.ones(n, dtype=numpy.int64)
+        self.clock = numpy.zeros(n, dtype=numpy.int64)
+        self.actions = numpy.zeros(n, dtype=numpy.int64)
+        self.done = numpy.zeros(n, dtype=bool)
+        self.capped = numpy.zeros(n, dtype=bool)
+
+    # -- rolls -------------------------------------------------------------------
+
+    def roll(self, runs: Ints, c: Ints) -> tuple[Ints, Ints]:
+        """(raw, d6) of a challenge of consistency ``c`` for each run."""
+        return self.dice.draw(c, self.streams.uniforms(runs))
+
+    def tire(self, pos: Ints, who: Ints, d6: Ints, physical: Bools | None) -> None:
+        """H-FAT-2: a d6 below fatigue raises it by 1, once a turn window, up to the maximum
+        (``physical`` None: every roll counts)."""
+        fatigue, raised = _flat(self.fatigue), _flat(self.raised)
+        f = fatigue[pos]
+        up = (d6 < f) & (f < self.roster.max_fatigue[who]) & ~raised[pos]
+        if physical is not None:
+            up &= physical
+        pos = pos[up]
+        fatigue[pos] += 1
+        raised[pos] = True
+
+    def out(self, pos: Ints) -> Bools:
+        return _flat(self.dead)[pos] | _flat(self.unconscious)[pos]  # type: ignore[no-any-return]
+
+    # -- the start -----------------------------------------------------------------
+
+    def begin(self) -> None:
+        """``gm begin``: initiative (H-INIT-1), then everyone pre-rolls a defence."""
+        r, n, m = self.roster, self.n, self.roster.m
+        runs = numpy.arange(n)
+        score = numpy.zeros((n, m), dtype=numpy.int64)
+        for i in range(m):
+            raw, _ = self.roll(runs, numpy.full(n, r.dex[i]))
+            score[:, i] = raw + r.willpower[i]
+        # highest first; ties to the higher willpower, then the setup's order
+        grid = (n, m)
+        keys = (
+            numpy.broadcast_to(numpy.arange(m), grid),
+            numpy.broadcast_to(-r.willpower, grid),
+            -score,
+        )
+        self.order[:] = numpy.lexsort(keys, axis=-1)
+        for place in range(m):  # in initiative order, as the engine rolls them
+            self.preroll(runs, self.order[:, place])
+        self.actions[:] = 1
+        self.settle(runs)  # a cap of one action stops here
+
+    # -- defences ------------------------------------------------------------------
+
+    def preroll(self, runs: Ints, who: Ints) -> None:
+        """H-DEF-2: roll the next defence of the stance's kind, else block, else dodge."""
+        if runs.size == 0:
+            return
+        r = self.roster
+        pos = runs * self.m + who
+        uses = _flat(self.uses)
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        parries = uses[PARRY * self.size + pos]
+        # H-DEF-3: one parry a wielded melee weapon, the first weapon's first
+        parry_ok = parries < (sword >= 0).view(numpy.int8) + (off >= 0).view(numpy.int8)
+        block_ok = _flat(self.shield)[pos]
+        choice = (r.stance[who] + 1) * 4 + parry_ok.view(numpy.int8) * 2 + block_ok.view(numpy.int8)
+        kind = _KIND[choice]
+        out = self.out(pos)
+        if out.any():
+            kind[out] = NONE
+        slot = numpy.maximum(numpy.where((parries == 0) & (sword >= 0), sword, off), 0)
+        # the defence's code (a kind with no roll reads the dodge's numbers, unused)
+        parry = kind == PARRY
+        code = who * r.codes + numpy.where(parry, 2 + slot, numpy.maximum(kind, 0))
+        repeat = numpy.where(parry, 0, uses[numpy.maximum(kind, 0) * self.size + pos])
+        c = r.defence_c[code] - REPEAT * repeat
+        c -= ONGOING * _flat(self.ongoing)[pos] + PRONE * _flat(self.prone)[pos]
+        rolling = kind != NONE
+        if rolling.all():
+            raw, d6 = self.roll(runs, c)
+        else:
+            raw = numpy.zeros(runs.size, dtype=numpy.int64)
+            d6 = numpy.zeros(runs.size, dtype=numpy.int64)
+            if rolling.any():
+                raw[rolling], d6[rolling] = self.roll(runs[rolling], c[rolling])
+        _flat(self.kind)[pos] = kind
+        _flat(self.result)[pos] = raw + r.defence_p[code]
+        _flat(self.d6)[pos] = d6
+        _flat(self.failed)[pos] = r.defence_phys[code] & (raw < _flat(self.fatigue)[pos])
+
+    # -- one attack ----------------------------------------------------------------
+
+    def attack(self, runs: Ints, who: Ints, target: Ints) -> None:
+        """H-ATK-2: one roll for each weapon wielded, the sword hand's first, while the
+        target lives."""
+        pos = runs * self.m + who
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        self.strike(runs, who, target, numpy.where(sword >= 0, sword, off))
+        again = (sword >= 0) & (off >= 0)
+        if again.any():
+            again &= ~_flat(self.dead)[runs * self.m + target]
+            self.strike(runs[again], who[again], target[again], off[again])
+
+    def strike(self, runs: Ints, who: Ints, target: Ints, slot: Ints) -> None:
+        """H-ATK-3..5: one weapon roll against the target's pre-rolled defence."""
+        if runs.size == 0:
+            return
+        r, m = self.roster, self.m
+        pos = runs * m + who
+        weapon = who * r.k + slot
+        c = r.weapon_c.reshape(-1)[weapon] - PRONE * _flat(self.prone)[pos]
+        raw, d6 = self.roll(runs, c)
+        result = raw + r.weapon_p.reshape(-1)[weapon]
+        physical = r.weapon_phys.reshape(-1)[weapon]
+        failed = physical & (raw < _flat(self.fatigue)[pos])  # H-FAT-1
+        self.tire(pos, who, d6, physical)
+        if failed.any():
+            go = ~failed
+            runs, target, result, d6, weapon = (
+                runs[go],
+                target[go],
+                result[go],
+                d6[go],
+                weapon[go],
+            )
+        tpos = runs * m + target
+        kind = _flat(self.kind)[tpos]
+        defends = (kind != NONE) & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
+        hit = ~defends
+        d = numpy.flatnonzero(defends)
+        if d.size:
+            dr, dt, dpos = runs[d], target[d], tpos[d]
+            _flat(self.uses)[kind[d] * self.size + dpos] += 1
+            # H-DEF-2, H-FAT-2: the used defence's d6 moves fatigue (whatever its ability)
+            self.tire(dpos, dt, _flat(self.d6)[dpos], None)
+            hit[d] = _flat(self.failed)[dpos] | (result[d] > _flat(self.result)[dpos])
+            self.preroll(dr, dt)  # H-DEF-2: rolled again once used
+        h = numpy.flatnonzero(hit)
+        if h.size:
+            damage = r.damage.reshape(-1)[weapon[h]]
+            self.hurt(runs[h], target[h], damage, r.part_of_d6[d6[h]])
+
+    def hurt(self, runs: Ints, who: Ints, amount: Ints, part: Ints) -> None:
+        """H-HP-1, H-HP-2: lose hit points; at 0 or fewer an injury and its effect."""
+        r = self.roster
+        pos = runs * self.m + who
+        real = (amount > 0) & ~_flat(self.dead)[pos]
+        runs, pos, amount, part = runs[real], pos[real], amount[real], part[real]
+        hp = _flat(self.hp)
+        before = r.level(hp[pos])
+        hp[pos] -= amount
+        now = r.level(hp[pos])
+        injured = r.injured[now]
+        if not injured.any():
+            return
+        runs, pos, part = runs[injured], pos[injured], part[injured]
+        before, now = before[injured], now[injured]
+        dies = r.dies_after[now] == 0
+        self._die(pos[dies])
+        live = ~dies
+        runs, pos, part, before, now = runs[live], pos[live], part[live], before[live], now[live]
+        bit = 1 << part
+        parts = _flat(self.parts)
+        new = (parts[pos] & bit) == 0
+        parts[pos] |= bit
+        effect = numpy.where(new, r.part_effect[part], NO_EFFECT)
+        _flat(self.dazed)[pos[effect == DAZE]] = True
+        _flat(self.prone)[pos[effect == FALL]] = True
+        _flat(self.weapon)[pos[effect == DROP_SWORD]] = -1
+        # the other arm drops the off-hand's weapon, else its shield (H-EFF-3)
+        other = effect == DROP_OTHER
+        weapon_there = other & (_flat(self.off)[pos] >= 0)
+        _flat(self.off)[pos[weapon_there]] = -1
+        _flat(self.shield)[pos[other & ~weapon_there]] = False
+        worse = ~r.injured[before] | (r.level_high[now] < r.level_high[before])
+        runs, pos, now = runs[worse], pos[worse], now[worse]
+        _flat(self.injured_at)[pos] = self.clock[runs]
+        self._knock_out(pos[r.unconscious_after[now] == 0])
+
+    def _knock_out(self, pos: Ints) -> None:
+        _flat(self.unconscious)[pos] = True
+        _flat(self.prone)[pos] = True
+        _flat(self.kind)[pos] = NONE
+
+    def _die(self, pos: Ints) -> None:
+        _flat(self.dead)[pos] = True
+        self._knock_out(pos)
+
+    # -- turns ---------------------------------------------------------------------
+
+    def over(self, runs: Ints) -> Bools:
+        """Whether at most one side still stands in each run."""
+        r = self.roster
+        standing = ~(self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0))
+        sides = numpy.zeros(runs.size, dtype=numpy.int64)
+        for s in range(len(r.sides)):
+            sides += standing[:, r.side == s].any(axis=1)
+        return sides <= 1
+
+    def tick(self, runs: Ints) -> None:
+        """H-HP-5: the dying clocks, at the end of each round (2 seconds)."""
+        r = self.roster
+        injured_at = self.injured_at.take(runs, axis=0)
+        live = injured_at >= 0
+        if not live.any():
+            return
+        lv = r.level(self.hp.take(runs, axis=0))
+        elapsed = self.clock[runs][:, None] - injured_at
+        live &= ~self.dead.take(runs, axis=0) & r.injured[lv]
+        dies_after, unc_after = r.dies_after[lv], r.unconscious_after[lv]
+        die = live & (dies_after >= 0) & (elapsed >= dies_after)
+        faint = live & ~die & (unc_after >= 0) & (elapsed >= unc_after)
+        faint &= ~self.unconscious.take(runs, axis=0)
+        ri, wi = numpy.nonzero(die)
+        self._die(runs[ri] * self.m + wi)
+        ri, wi = numpy.nonzero(faint)
+        self._knock_out(runs[ri] * self.m + wi)
+
+    def advance(self, runs: Ints) -> None:
+        """The next turn: skip the dead; a new round moves the clock and ticks."""
+        m = self.m
+        moving = runs
+        for _ in range(m + 1):
+            if moving.size == 0:
+                return
+            index = self.index[moving] + 1
+            wrap = index >= m
+            if wrap.any():
+                index[wrap] = 0
+                w = moving[wrap]
+                self.round[w] += 1
+                self.clock[w] += 2
+                self.index[moving] = index
+                self.tick(w)
+            else:
+                self.index[moving] = index
+            actor = _flat(self.order)[moving * m + index]
+            moving = moving[_flat(self.dead)[moving * m + actor]]
+
+    def stalled(self, runs: Ints) -> Bools:
+        """Runs where nobody standing can attack or draw a weapon any more."""
+        r = self.roster
+        unable = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
+        unable |= self.dazed.take(runs, axis=0)
+        armed = self.weapon.take(runs, axis=0) >= 0
+        armed |= self.off.take(runs, axis=0) >= 0
+        armed |= self.carried.take(runs, axis=0) < r.kit_size[None, :]
+        return numpy.logical_not((armed & ~unable).any(axis=1))
+
+    def turn(self, runs: Ints) -> None:
+        """One turn in each of ``runs``, as MeleePolicy plays it."""
+        r, m, size = self.roster, self.m, self.size
+        who = _flat(self.order)[runs * m + self.index[runs]]
+        pos = runs * m + who
+        # start of the turn: H-DEF-3 uses restored, H-ACT-1 ongoing ends, H-FAT-2 window
+        uses = _flat(self.uses)
+        uses[pos] = 0
+        uses[size + pos] = 0
+        uses[2 * size + pos] = 0
+        _flat(self.ongoing)[pos] = False
+        _flat(self.raised)[pos] = False
+        able = ~self.out(pos) & ~_flat(self.dazed)[pos]
+        tired = able & (_flat(self.fatigue)[pos] >= r.base[who] + BREATHER_GAP)
+        armed = (_flat(self.weapon)[pos] >= 0) | (_flat(self.off)[pos] >= 0)
+        fresh = able & ~tired
+        attacks = fresh & armed
+        draws = fresh & ~armed
+        if draws.any():
+            draws &= _flat(self.carried)[pos] < r.kit_size[who]
+        # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
+        b = numpy.flatnonzero(tired)
+        if b.size:
+            bp, bw = pos[b], who[b]
+            fatigue = _flat(self.fatigue)
+            fatigue[bp] = numpy.maximum(r.base[bw], fatigue[bp] - r.breather)
+            _flat(self.ongoing)[bp] = True
+        d = numpy.flatnonzero(draws)
+        if d.size:
+            dp = pos[d]
+            carried = _flat(self.carried)
+            _flat(self.weapon)[dp] = carried[dp]
+            carried[dp] += 1
+        a = numpy.flatnonzero(attacks)
+        if a.size:
+            ar, aw = runs[a], who[a]
+            self.attack(ar, aw, self.target(ar, aw))
+        two = attacks | draws  # these take a second action: the end of the turn
+        self.actions[runs] += 1
+        self.settle(runs[two])
+        going = ~self.done[runs]
+        second = runs[two & going]
+        self.actions[second] += 1
+        ending, enders = runs[going], who[going]
+        # the end of the turn: pre-roll the defence (H-DEF-2) and pass the turn on
+        keep = ~self.out(ending * m + enders)  # the dazed too, though they cannot use it
+        self.preroll(ending[keep], enders[keep])
+        self.advance(ending)
+        self.settle(ending)
+
+    def settle(self, runs: Ints) -> None:
+        """After an action: a fight is over when one side is left, or capped at the limit."""
+        stop = self.over(runs)
+        cap = ~stop & (self.actions[runs] >= self.cap)
+        self.capped[runs[cap]] = True
+        self.done[runs[stop | cap]] = True
+
+    def target(self, runs: Ints, who: Ints) -> Ints:
+        """MeleePolicy's target: the standing enemy with the weakest defence, ties by id."""
+        r = self.roster
+        down = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
+        weak = self.kind.take(runs, axis=0) == NONE
+        weak |= self.failed.take(runs, axis=0)
+        weak |= self.dazed.take(runs, axis=0)
+        value = numpy.where(weak, -(10**6), self.result.take(runs, axis=0))
+        key = value * (r.m + 1) + r.rank[None, :]
+        key[down | ~r.enemy.take(who, axis=0)] = numpy.iinfo(numpy.int64).max
+        return numpy.argmin(key, axis=1)  # type: ignore[no-any-return]
+
+    def finish_stalled(self, run: int) -> None:
+        """Play out a run where nobody can attack: every living combatant's turn is one
+        action, and only the dying clocks (H-HP-5) change anything, at the ends of rounds.
+        Whole rounds without a clock running out are skipped at once."""
+        m, cap = self.roster.m, self.cap
+        one = numpy.array([run])
+        self.done[run] = True
+        while True:
+            # the rest of this round: one action for each living combatant
+            living = ~self.dead[run, self.order[run]]
+            left = int(living[self.index[run] :].sum())
+            budget = cap - int(self.actions[run])
+            if left > budget:
+                self.actions[run] = cap
+                self.capped[run] = True
+                return
+            self.actions[run] += left
+            self.index[run] = m - 1
+            self.advance(one)  # the last living turn's end closes the round
+            if self.over(one)[0]:
+                return
+            budget = cap - int(self.actions[run])
+            if budget <= 0:
+                self.capped[run] = True
+                return
+            k = int((~self.dead[run]).sum())
+            wraps = self._next_event(run)
+            if wraps is None or (wraps - 1) * k >= budget:
+                self.round[run] += budget // k
+                self.actions[run] = cap
+                self.capped[run] = True
+                return
+            self.round[run] += wraps - 1
+            self.clock[run] += 2 * (wraps - 1)
+            self.actions[run] += k * (wraps - 1)
+
+    def _next_event(self, run: int) -> int | None:
+        """How many round ends from now until a dying clock runs out (None: never)."""
+        r = self.roster
+        lv = r.level(self.hp[run])
+        best: int | None = None
+        for i in range(r.m):
+            if self.dead[run, i] or not r.injured[lv[i]] or self.injured_at[run, i] < 0:
+                continue
+            for limit, pending in (
+                (r.dies_after[lv[i]], True),
+                (r.unconscious_after[lv[i]], not self.unconscious[run, i]),
+            ):
+                if limit < 0 or not pending:
+                    continue
+                due = self.injured_at[run, i] + limit
+                rounds = max(1, -(-(due - int(self.clock[run])) // 2))
+                best = rounds if best is None else min(best, rounds)
+        return best
+
+    def play(self) -> list[Outcome]:
+        """Turn after turn until every fight is over or capped; the outcomes, run by run."""
+        runs = numpy.arange(self.n)
+        while True:
+            runs = runs[~self.done[runs]]
+            if runs.size == 0:
+                return self.outcomes()
+            stuck = self.stalled(runs)
+            if stuck.any():
+                for run in runs[stuck]:
+                    self.finish_stalled(int(run))
+                runs = runs[~stuck]
+            if runs.size:
+                self.turn(runs)
+
+    def outcomes(self) -> list[Outcome]:
+        r = self.roster
+        standing = ~(self.dead | self.unconscious)
+        counts = numpy.zeros((self.n, len(r.sides)), dtype=numpy.int64)
+        for s in range(len(r.sides)):
+            counts[:, s] = standing[:, r.side == s].sum(axis=1)
+        alive = (counts > 0).sum(axis=1)
+        # the side left standing, else None (the last name)
+        names = [*r.sides, None]
+        who_won = numpy.where(alive == 1, counts.argmax(axis=1), len(r.sides))
+        winner = list(map(names.__getitem__, who_won.tolist()))
+        parts = self.parts.copy()
+        injuries = numpy.zeros_like(parts)
+        while parts.any():
+            injuries += parts & 1
+            parts >>= 1
+        by_id = repeat(self.roster.ids)  # every row has one number a combatant
+        hp = list(map(dict, map(zip, by_id, self.hp.tolist())))
+        hurt = list(map(dict, map(zip, by_id, injuries.tolist())))
+        rounds, actions = self.round.tolist(), self.actions.tolist()
+        return list(map(Outcome, winner, rounds, hp, hurt, actions, self.capped.tolist()))

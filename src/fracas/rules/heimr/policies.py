@@ -1,0 +1,592 @@
+"""The default tactical policy of the Heimr core, and its game master.
+
+On its turn a fighter, in this order: pre-rolls the best defence it has (block with a
+shield, parry with a melee weapon, else dodge), stands up if prone, takes a breather
+when fatigue would fail its attack outright too often, attacks the enemy it is likeliest
+to hit (a weapon, else a punch), holds a door when its side is outnumbered, closes on
+the nearest enemy (charging into a bordering square), and ends its turn. The odds come
+from the exact Heimr challenge: its attack challenge as the log last showed it against
+the target's pre-rolled defence, which every side sees (H-ATK-3). Poor odds are no
+reason to hold back: a defence is rolled again only once used, so waiting never
+lowers it, and a breather is the only thing that raises them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy
+
+from fracas.dice.heimr import HeimrChallenge
+from fracas.engine import Action
+from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
+from fracas.engine.legal import one_of
+from fracas.rules.heimr.melee_policy import MeleePolicy
+from fracas.rules.tactics import (
+    GameMaster,
+    Tactical,
+    acting,
+    best,
+    combatants,
+    find,
+    first,
+    with_verb,
+)
+
+#: The attack challenge assumed until the log shows the fighter's own (C2P2: a trained
+#: fighter of the seed's examples).
+DEFAULT_CHALLENGE = (2, 2)
+#: A breather is worth its turn when fatigue fails this share of attacks outright...
+BREATHER_FAIL = 0.25
+#: ... and lowering fatigue by 2 would save at least this share.
+BREATHER_GAIN = 0.1
+#: ... or when it fails this share whatever one breather saves (many are needed).
+HOPELESS = 0.9
+#: H-FAT-3: base fatigue is max(1, 4 - sta), at most 5 for the lowest stamina, -1.
+HIGHEST_BASE_FATIGUE = 5
+#: Items drawn to fight with are weapons, not their ammunition.
+AMMUNITION = ("arrow", "bolt", "quiver", "shot")
+#: The actions after which nothing but free actions is left this turn: standard actions
+#: that go with no other (H-ACT-1, H-ACT-2), the only ones the policy takes and goes on.
+SPEND_THE_TURN = ("attack", "brawl")
+#: Defences in order of preference: each is legal only for one who can use it.
+DEFENCES = ("block", "parry", "dodge")
+
+
+@lru_cache(maxsize=256)
+def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of a challenge's result before potential (the dice
+    layer's joint distribution with the d6, summed over the d6), once per consistency."""
+    found: dict[int, Fraction] = {}
+    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
+        found[raw] = found.get(raw, Fraction(0)) + p
+    return tuple(sorted(found.items()))
+
+
+@lru_cache(maxsize=4096)
+def fails_outright(consistency: int, fatigue: int) -> float:
+    """The chance that a roll of ``consistency`` fails outright on ``fatigue`` (H-FAT-1).
+
+    >>> round(fails_outright(0, 3), 3)
+    0.333
+    """
+    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
+
+
+@lru_cache(maxsize=16384)
+def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | None) -> float:
+    """The chance that an attack beats a pre-rolled defence of ``defence`` (``None``: it
+    failed, or there is none) without failing outright on fatigue.
+
+    >>> hit_chance(0, 0, 1, 3)
+    0.5
+    """
+    return float(
+        sum(
+            (
+                p
+                for raw, p in raw_results(consistency)
+                if raw >= fatigue and (defence is None or raw + potential > defence)
+            ),
+            Fraction(0),
+        )
+    )
+
+
+def events_back(
+    view: Mapping[str, Any], kinds: Collection[str] | None = None, since: int = 0
+) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
+    """The events of ``view``'s log (of ``kinds``, or all; of the entries from ``since``
+    on), last first, as ``(kind, data, event)``: read from the events themselves where
+    the log offers them (a playout's), else from its JSON. ``event`` is what
+    :func:`event_text` reads."""
+    log = view.get("log", ())
+    back = getattr(log, "events_back", None)
+    if back is not None:
+        for event in back(kinds, since):
+            yield event.kind, event.data, event
+        return
+    for entry in reversed(log[since:]):
+        for event in reversed(entry):
+            if kinds is None or event.get("kind") in kinds:
+                yield event.get("kind"), event.get("data", {}), event
+
+
+def event_text(event: Any) -> str:
+    """The text of an event :func:`events_back` gave."""
+    return str(event.get("text", "")) if isinstance(event, Mapping) else str(event.text)
+
+
+#: The events :func:`last_challenge` looks among.
+ROLLS = frozenset({"roll"})
+
+
+def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
+    """``who``'s attack challenge as the log last showed it (with its modifiers)."""
+    found = _challenge_since(view, who, 0)
+    return DEFAULT_CHALLENGE if found is None else found
+
+
+def _challenge_since(view: Mapping[str, Any], who: str, since: int) -> tuple[int, int] | None:
+    """``who``'s last attack challenge in the log's entries from ``since`` on, if any."""
+    for kind, data, _ in events_back(view, ROLLS, since):
+        if (
+            kind == "roll"
+            and data.get("who") == who
+            and " attacks " in str(data.get("purpose", ""))
+        ):
+            return _challenge_of(str(data.get("challenge", "")))
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _challenge_of(text: str) -> tuple[int, int]:
+    """Consistency and potential of a challenge as the log writes it (``C2P3``)."""
+    try:
+        ch = HeimrChallenge.parse(text)
+    except ValueError:
+        return DEFAULT_CHALLENGE
+    return ch.consistency, ch.potential
+
+
+def breathed_last(view: Mapping[str, Any], who: str) -> bool:
+    """Whether ``who``'s last roll or breather in the log was a breather (so that a
+    fighter at its base fatigue does not breathe turn after turn)."""
+    for kind, data, event in events_back(view):
+        if data.get("who") != who:
+            continue
+        if kind == "fatigue" and "breather" in event_text(event):
+            return True
+        if kind == "upcoming":
+            return True
+        if kind == "roll" and " attacks " in str(data.get("purpose", "")):
+            return False
+    return False
+
+
+# -- the battlefield -----------------------------------------------------------------------
+
+
+def _grid_key(field: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (
+        field.get("columns"),
+        field.get("rows"),
+        tuple(
+            (tuple(b["between"]), b.get("toughness") is not None) for b in field.get("borders", ())
+        ),
+        tuple((sq, info.get("height", 0)) for sq, info in field.get("squares", {}).items()),
+        tuple((k, tuple(v)) for k, v in field.get("locations", {}).items()),
+    )
+
+
+_GRAPHS: dict[tuple[Any, ...], dict[str, dict[str, int]]] = {}
+
+
+def grid_graph(field: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """Square -> bordering square -> turns to step there (a climb for each height above
+    the first); structural barriers still standing are left out (H-GRID-3, H-GRID-5)."""
+    key = _grid_key(field)
+    found = _GRAPHS.get(key)
+    if found is not None:
+        return found
+    squares: dict[str, Any] = field.get("squares", {})
+    heights = {sq: int(info.get("height", 0) or 0) for sq, info in squares.items()}
+    walls = {
+        frozenset(b["between"]) for b in field.get("borders", ()) if b.get("toughness") is not None
+    }
+    graph: dict[str, dict[str, int]] = {}
+    columns, rows = field.get("columns") or 0, field.get("rows") or 0
+    if columns and rows:
+        for c in range(columns):
+            for r in range(rows):
+                here = f"{chr(65 + c)}{r + 1}"
+                graph[here] = {}
+                for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    if 0 <= c + dc < columns and 0 <= r + dr < rows:
+                        there = f"{chr(65 + c + dc)}{r + dr + 1}"
+                        if frozenset((here, there)) in walls:
+                            continue
+                        up = heights.get(there, 0) - heights.get(here, 0)
+                        graph[here][there] = 1 + max(0, up - 1)
+    else:
+        for here, others in field.get("locations", {}).items():
+            graph.setdefault(here, {})
+            for there in others:
+                graph[here][there] = 1
+                graph.setdefault(there, {})[here] = 1
+    if len(_GRAPHS) > 256:
+        _GRAPHS.clear()
+    _GRAPHS[key] = graph
+    return graph
+
+
+def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> dict[str, int]:
+    """Turns from every square to the nearest of ``goals``."""
+    into: dict[str, list[tuple[str, int]]] = {}
+    for here, others in graph.items():
+        for there, cost in others.items():
+            into.setdefault(there, []).append((here, cost))
+    found = {g: 0 for g in goals}
+    queue = [(0, g) for g in goals]
+    while queue:
+        d, there = heapq.heappop(queue)
+        if d > found.get(there, d):
+            continue
+        for here, cost in into.get(there, ()):
+            if d + cost < found.get(here, 1 << 30):
+                found[here] = d + cost
+                heapq.heappush(queue, (d + cost, here))
+    return found
+
+
+# -- the policies --------------------------------------------------------------------------
+
+
+class DefaultPolicy(Tactical):
+    """Heimr's default tactical policy (see the module's docstring)."""
+
+    #: The verbs it lists on most turns (fracas.engine.legal): its attacks. Climbs and jumps,
+    #: a dozen candidates, are listed only on the turns it looks for them; the end of the
+    #: turn, a defence, a breather or standing up is asked of the rules as that one action.
+    verbs_together = frozenset({"attack"})
+    #: Whether it has any legal action is asked first of the end of its turn.
+    probes = ("end",)
+
+    def __init__(self, ruleset_id: str | None = None) -> None:
+        super().__init__(ruleset_id)
+        # What it keeps from one choice to the next, while the log is the same one
+        # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
+        # its attack this turn, and the attack challenge last read with where it was read.
+        self._attacked: dict[str, tuple[object, int]] = {}
+        self._aims: dict[str, tuple[object, int, tuple[int, int] | None]] = {}
+        self._position: tuple[object, int] | None = None  # the log's, at this choice
+
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
+    ) -> Action:
+        actor, people = acting(view, legal)
+        me = people.get(actor)
+        if me is None:
+            return one_of(legal, Action(actor, "end")) or legal[0]
+        position = self._position = _position(view)
+        spent = position is not None and _same(self._attacked.get(actor), position, 0)
+        chosen = self._turn(view, legal, rng, actor, me, people, spent) or legal[0]
+        if position is not None and chosen.verb in SPEND_THE_TURN:
+            self._attacked[actor] = (position[0], position[1] + 1)
+        return chosen
+
+    def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
+        """:func:`last_challenge`, reading only the entries added since it last read
+        (the log's position is this choice's)."""
+        position = self._position
+        kept = self._aims.get(actor)
+        if position is None:
+            return last_challenge(view, actor)
+        if kept is not None and kept[0] is position[0] and kept[1] <= position[1]:
+            found = _challenge_since(view, actor, kept[1])
+            if found is None:
+                found = kept[2]
+        else:
+            found = _challenge_since(view, actor, 0)
+        self._aims[actor] = (position[0], position[1], found)
+        return DEFAULT_CHALLENGE if found is None else found
+
+    def _turn(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: numpy.random.Generator,
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+        spent: bool = False,
+    ) -> Action | None:
+        """The choice; ``spent``: the actor has attacked this turn, so that standard and
+        ongoing actions are refused (H-ACT-1) and are not looked for, nor a better
+        defence than those it found closed before attacking (attacking opens none)."""
+        if spent:
+            return self._after_attacking(view, legal, actor, me, people)
+        for kind in DEFENCES:
+            if me.get("stance") == kind:
+                break
+            found = one_of(legal, Action(actor, "defend", kind))
+            if found is not None:
+                return found
+        if me.get("prone") and (found := one_of(legal, Action(actor, "stand"))) is not None:
+            return found
+        fatigue = int(me.get("fatigue") or 1)
+        # The log is read back for the challenge only when it matters: a breather is
+        # never needed below fatigue 3, and the odds only rank attacks.
+        challenge = self._aim(view, actor) if fatigue >= 3 else None
+        if (
+            challenge is not None
+            and self._needs_breather(view, actor, challenge[0], fatigue)
+            and (breather := one_of(legal, Action(actor, "breather"))) is not None
+        ):
+            return breather
+        attacks = with_verb(legal, "attack")
+        if attacks:
+            aim = challenge if challenge is not None else self._aim(view, actor)
+
+            def odds(action: Action) -> float:
+                target = people.get(action.target or "", {})
+                defence = target.get("defence")
+                result = None if defence is None else defence.get("result")
+                value = None if result in (None, "fails") else int(result)
+                return hit_chance(aim[0], aim[1], fatigue, value)
+
+            return best(attacks, odds, rng)
+        punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
+        if punches:
+            weapon = _weapon_to_draw(legal)
+            if weapon is not None:
+                return weapon  # a weapon in hand before fists
+            return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
+        enemies = _enemies(me, people)
+        if not enemies:
+            return one_of(legal, Action(actor, "end"))
+        door = self._door(view, legal, actor, me, people, enemies)
+        if door is not None:
+            return door
+        step = self._close_in(view, legal, rng, me, enemies)
+        if step is not None:
+            return step
+        return one_of(legal, Action(actor, "end"))
+
+    def _after_attacking(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+    ) -> Action | None:
+        """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
+        for, only the free actions are left (guarding a door, jumping down to an enemy
+        below), then the end of the turn."""
+        enemies = _enemies(me, people)
+        door = self._door(view, legal, actor, me, people, enemies) if enemies else None
+        if door is not None:
+            return door
+        if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
+            jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
+            if jump is not None:
+                return jump
+        return one_of(legal, Action(actor, "end"))
+
+    @staticmethod
+    def _needs_breather(
+        view: Mapping[str, Any], actor: str, consistency: int, fatigue: int
+    ) -> bool:
+        if fatigue < 3:
+            return False
+        now = fails_outright(consistency, fatigue)
+        gain = now - fails_outright(consistency, fatigue - 2)
+        if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
+            return False
+        # At its base fatigue a breather does nothing: never two running, unless
+        # fatigue is above any base the tables give (H-FAT-3).
+        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed_last(view, actor)
+
+    @classmethod
+    def _door(
+        cls,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+        enemies: Sequence[Mapping[str, Any]],
+    ) -> Action | None:
+        """The outnumbered side holds a door: guard it, or, guarding one, end the turn
+        and let them come; ``None`` when the actor has no door to hold."""
+        if not _outnumbered(me, people, enemies):
+            return None
+        guard = cls._hold_the_door(view, legal, me, enemies)
+        if guard is not None:
+            return guard
+        if str(me.get("guarding") or "").startswith("border:"):
+            return one_of(legal, Action(actor, "end"))
+        return None
+
+    @staticmethod
+    def _hold_the_door(
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        me: Mapping[str, Any],
+        enemies: Sequence[Mapping[str, Any]],
+    ) -> Action | None:
+        """Guard a door of the own square that enemies stand behind (H-GUARD-3)."""
+        if me.get("guarding"):
+            return None
+        here = me.get("square")
+        field = view["state"].get("battlefield", {})
+        behind = {e.get("square") for e in enemies}
+        for border in field.get("borders", ()):
+            between = list(border.get("between", ()))
+            if here not in between or border.get("limit") is None:
+                continue
+            if border.get("toughness") is not None:
+                continue
+            other = between[1] if between[0] == here else between[0]
+            if other in behind:
+                found = find(legal, "guard", "-".join(sorted(between)))
+                if found is not None:
+                    return found
+        return None
+
+    @staticmethod
+    def _close_in(
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        rng: numpy.random.Generator,
+        me: Mapping[str, Any],
+        enemies: Sequence[Mapping[str, Any]],
+    ) -> Action | None:
+        """A step toward the nearest enemy: a charge into its square, a move, a climb."""
+        here = me.get("square")
+        goals = sorted({str(e["square"]) for e in enemies})
+        if here in goals:
+            # In the enemy's square but out of reach (a height apart): climb or jump to it.
+            return first(legal, "jump", "climb")
+        graph = grid_graph(view["state"].get("battlefield", {}))
+        away = turns_to(graph, goals)
+        now = away.get(str(here), 1 << 30)
+        charges = [
+            a
+            for a in with_verb(legal, "charge")
+            if any(e.get("square") in graph.get(str(here), {}) for e in enemies)
+        ]
+        if charges:
+            return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
+        steps = [
+            a
+            for a in (*with_verb(legal, "move"), *with_verb(legal, "run"))
+            if a.target in graph and away.get(a.target, now) < now
+        ]
+        moves = [a for a in steps if a.verb == "move"] or steps
+        if moves:
+            return best(moves, lambda a: -away.get(a.target or "", now), rng)
+        climbs = [
+            a for a in with_verb(legal, "climb") if away.get(a.option("toward") or "", now) < now
+        ]
+        if climbs:
+            return best(climbs, lambda a: 0.0, rng)
+        if me.get("climbing"):
+            return first(legal, "climb")
+        return None
+
+
+def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
+    """A weapon to draw, preferring items named weapons, never ammunition.
+
+    >>> str(_weapon_to_draw([Action.parse(t) for t in ("e draw quiver", "e draw Axe")]))
+    'e draw Axe'
+    """
+    draws = [
+        a
+        for a in with_verb(legal, "draw")
+        if not any(word in (a.target or "").lower() for word in AMMUNITION)
+    ]
+    named = [a for a in draws if "weapon" in (a.target or "").lower()]
+    found = named or draws
+    return found[0] if found else None
+
+
+def _enemies(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The enemies ``me`` sees standing somewhere on the field."""
+    return [
+        p
+        for p in people.values()
+        if p.get("side") != me.get("side")
+        and not p.get("dead")
+        and not p.get("unconscious")
+        and p.get("square") is not None
+    ]
+
+
+def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
+    """Where the view's log stands, where it can tell (a playout's log)."""
+    position = getattr(view.get("log"), "position", None)
+    return None if position is None else position()
+
+
+def _same(kept: tuple[object, int] | None, position: tuple[object, int], ahead: int) -> bool:
+    """Whether ``kept`` is ``position`` of the same log, ``ahead`` entries back."""
+    return kept is not None and kept[0] is position[0] and kept[1] == position[1] - ahead
+
+
+def _outnumbered(
+    me: Mapping[str, Any],
+    people: Mapping[str, Mapping[str, Any]],
+    enemies: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Whether ``me``'s side has fewer fighters standing than the enemies it sees: the
+    side that holds a door, while the other comes on (so that both never wait)."""
+    own = sum(
+        1
+        for p in people.values()
+        if p.get("side") == me.get("side") and not p.get("dead") and not p.get("unconscious")
+    )
+    return own < len(enemies)
+
+
+def _hurt(person: Mapping[str, Any]) -> float:
+    """How hurt someone looks: injuries taken, and hit points lost where known."""
+    injuries = len(person.get("injuries", ()))
+    lost = 0
+    if person.get("hp") is not None and person.get("max_hp"):
+        lost = int(person["max_hp"]) - int(person["hp"])
+    return injuries + 0.1 * lost
+
+
+def _by_id(view: Mapping[str, Any], cid: str | None) -> Mapping[str, Any]:
+    found: Mapping[str, Any] = combatants(view).get(cid or "", {})
+    return found
+
+
+class GmPolicy(GameMaster):
+    """Heimr's game master begins the fight, and ends the turn of one who cannot act."""
+
+    verbs = ("begin", "skip")
+
+
+class Stats(PlainStats):
+    """The lab's reading of a Heimr fight (:class:`fracas.engine.capabilities.LabStats`):
+    injuries are the injuries taken."""
+
+    def injuries(self, seen: Mapping[str, Any]) -> int:
+        return len(seen.get("injuries") or ())
+
+
+def _kernel() -> Kernel:
+    from fracas.rules.heimr.kernel import HeimrKernel  # NumPy tables, built when asked
+
+    return HeimrKernel()
+
+
+#: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
+#: verbs as the lab's baselines use them (each list best first), its own policies.
+POLICIES = OwnPolicies(
+    Vocabulary(
+        attacks=("attack", "charge", "brawl"),
+        approach=("move",),
+        defences=(),
+        finish=("end",),
+        begin=("begin",),
+        never=(("effect", "bind"),),
+        # H-FAT-1: at fatigue 7 a roll fails outright unless a d10 shows 7 or more.
+        recover="breather",
+        tired=("fatigue", 7),
+    ),
+    {"default": DefaultPolicy, MeleePolicy.name: MeleePolicy},
+    GmPolicy,
+    kernel_of=_kernel,
+)
+STATS = Stats()
