@@ -135,7 +135,7 @@ def table_context(page: Page) -> dict[str, Any]:
         "version": table.version,
         "groups": grouped(screen.offered) if page.at is None else [],
         "shapes": shapes,
-        "sides": table.sides() if page.side is None else [],
+        "side_names": table.sides() if page.side is None else [],
         "odds": _odds(table, screen) if page.side is None and page.at is None else [],
         "log": table.log_lines(page.side, start),
         "log_start": start,
