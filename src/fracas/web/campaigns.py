@@ -22,7 +22,7 @@ from fracas.ledger.books import books, ruleset_ids
 from fracas.ledger.text import describe, parse_date
 from fracas.table.table import Table
 from fracas.web.campaign_forms import carry_form, conclude_errors, read_award, read_carry
-from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf
+from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf, download
 from fracas.web.render import ENV
 from fracas.web.sheetform import read_sheet, sheet_fields, shown
 from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, parse_yaml
@@ -192,14 +192,7 @@ def campaign_export(request: Request, name: str, _: GmAuth) -> Response:
         text = _ledger(request).export(name)
     except LedgerError as err:
         raise HTTPException(404, str(err)) from None
-    return Response(
-        text,
-        media_type="application/yaml",
-        headers={
-            "Content-Disposition": f'attachment; filename="{name}.yaml"',
-            "Cache-Control": "no-store",
-        },
-    )
+    return download(text, f"{name}.yaml", "application/yaml")
 
 
 @campaigns_router.get("/c/{name}/character/{key}/export.yaml")
@@ -209,14 +202,7 @@ def character_export(request: Request, name: str, key: str, _: GmAuth) -> Respon
         text = _ledger(request).export(name, key)
     except LedgerError as err:
         raise HTTPException(404, str(err)) from None
-    return Response(
-        text,
-        media_type="application/yaml",
-        headers={
-            "Content-Disposition": f'attachment; filename="{key}.yaml"',
-            "Cache-Control": "no-store",
-        },
-    )
+    return download(text, f"{key}.yaml", "application/yaml")
 
 
 @campaigns_router.post("/c/{name}/undo", response_class=HTMLResponse)

@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import dataclasses
 import hmac
+import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
@@ -213,12 +216,33 @@ def screen_json(request: Request, name: str, side: str | None) -> JSONResponse:
         )
 
 
-def download(text: str, filename: str) -> Response:
+def download(text: str, filename: str, media_type: str = "application/json") -> Response:
+    """``text`` as a file to save, named ``filename`` (any name: see :func:`disposition`)."""
     return Response(
         text,
-        media_type="application/json",
-        headers={
-            "Content-Disposition": f'attachment; filename="{filename}"',
-            "Cache-Control": "no-store",
-        },
+        media_type=media_type,
+        headers={"Content-Disposition": disposition(filename), "Cache-Control": "no-store"},
     )
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def disposition(filename: str) -> str:
+    r"""The ``Content-Disposition`` of a download named ``filename``: the name itself when
+    it is plain ASCII, else an ASCII stand-in for old browsers and the name in UTF-8
+    (RFC 6266's ``filename*``, percent-encoded as RFC 5987 says), so that a table, a
+    campaign or a side named in any script downloads under its own name.
+
+    >>> print(disposition("duel.json"))
+    attachment; filename="duel.json"
+    >>> print(disposition("ńame-ŋorð.json"))
+    attachment; filename="name-or.json"; filename*=UTF-8''%C5%84ame-%C5%8Bor%C3%B0.json
+    >>> print(disposition('a"b\r\nc.json'))
+    attachment; filename="a_b_c.json"; filename*=UTF-8''a%22b%0D%0Ac.json
+    """
+    if _PLAIN.fullmatch(filename):
+        return f'attachment; filename="{filename}"'
+    folded = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
+    stand_in = re.sub(r"[^A-Za-z0-9._-]+", "_", folded).strip("_") or "download"
+    return f"attachment; filename=\"{stand_in}\"; filename*=UTF-8''{quote(filename, safe='')}"

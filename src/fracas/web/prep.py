@@ -21,7 +21,7 @@ from fracas.ledger import Ledger
 from fracas.library import KINDS, Library
 from fracas.library.kinds import schema
 from fracas.table.store import StoreError
-from fracas.web.deps import MAX_FIELD, GmAuth, check_csrf
+from fracas.web.deps import MAX_FIELD, GmAuth, check_csrf, download
 from fracas.web.render import ENV
 from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, KeyPath, format_path
 
@@ -50,14 +50,7 @@ def page(template: str, status: int = 200, **context: Any) -> HTMLResponse:
 
 
 def yaml_download(text: str, filename: str) -> Response:
-    return Response(
-        text,
-        media_type="application/yaml",
-        headers={
-            "Content-Disposition": f'attachment; filename="{filename}"',
-            "Cache-Control": "no-store",
-        },
-    )
+    return download(text, filename, "application/yaml")
 
 
 def field_errors(
