@@ -158,3 +158,31 @@ def test_tables_come_a_page_at_a_time_in_a_stable_order() -> None:
     store.create("ford_2", "classic", {})
     assert store.count_tables("%") == 0  # no wildcards
     assert [t.name for t in store.tables(name="_")] == ["ford_2"]
+
+
+def test_a_name_taken_between_the_look_and_the_creation_is_chosen_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two `fracas play FILE` at once: the one whose free name was taken meanwhile by the
+    other (another process, on the same store) gets the next free name, not an error."""
+    from fracas.table import store as store_module
+    from fracas.table.store import NameTaken, under_free_name
+
+    url = f"sqlite:///{tmp_path / 'tables.db'}"
+    mine, other = Store.open(url), Store.open(url)
+    real = store_module.free_name
+    looks: list[str] = []
+
+    def racing(store: Store, wanted: str) -> str:
+        name = real(store, wanted)
+        if not looks:  # the other process creates the name just after we looked
+            other.create(name, "heimr", {"combatants": []})
+        looks.append(name)
+        return name
+
+    monkeypatch.setattr(store_module, "free_name", racing)
+    made = under_free_name(mine, "duel", lambda name: mine.create(name, "heimr", {}))
+    assert looks == ["duel", "duel-2"]
+    assert mine.record(made).name == "duel-2"
+    with pytest.raises(NameTaken):
+        mine.create("duel", "heimr", {})

@@ -20,9 +20,9 @@ from fracas.table import encounterfile
 from fracas.table.presenter import Screen
 from fracas.table.saves import read_save
 from fracas.table.scripts import Script
-from fracas.table.store import Store
+from fracas.table.store import Store, under_free_name
 from fracas.table.table import Table
-from fracas.tracker import Tracker, free_name
+from fracas.tracker import Tracker
 
 DbOption = Annotated[
     str | None,
@@ -121,9 +121,17 @@ def _open_table(store: Store, file: Path | None, name: str | None, seed: int | N
         data = read_save(file)
         if seed is not None:
             data = {**data, "dice": RandomDice(seed).snapshot()}
-        return Table.import_save(store, name or free_name(store, file.stem), data, file.stem)
+        if name:
+            return Table.import_save(store, name, data, file.stem)
+        return under_free_name(
+            store, file.stem, lambda free: Table.import_save(store, free, data, file.stem)
+        )
     ruleset, setup, title = encounterfile.load(file)
-    return Table.start(store, name or free_name(store, file.stem), ruleset, setup, title, seed)
+    if name:
+        return Table.start(store, name, ruleset, setup, title, seed)
+    return under_free_name(
+        store, file.stem, lambda free: Table.start(store, free, ruleset, setup, title, seed)
+    )
 
 
 def _tell(console: Console, track: Tracker, action: Action, events: tuple[Event, ...]) -> None:
@@ -196,7 +204,13 @@ def import_table(
     store = open_store(db)
     try:
         data: Any = read_save(file)
-        current = Table.import_save(store, table or free_name(store, file.stem), data, file.stem)
+        current = (
+            Table.import_save(store, table, data, file.stem)
+            if table
+            else under_free_name(
+                store, file.stem, lambda free: Table.import_save(store, free, data, file.stem)
+            )
+        )
     except ValueError as err:
         fail(str(err))
     typer.echo(f"imported {file} as table {current.name} ({current.head} actions)")

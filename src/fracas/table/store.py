@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 from sqlalchemy import (
@@ -61,12 +61,15 @@ __all__ = [
     "DICE_MODES",
     "ActionRecord",
     "ConflictError",
+    "NameTaken",
     "Stamp",
     "Store",
     "StoreBusy",
     "StoreError",
     "TableRecord",
     "default_url",
+    "free_name",
+    "under_free_name",
 ]
 
 #: Longest table name: names appear in commands and URLs.
@@ -88,6 +91,10 @@ DELETED = -1
 
 class StoreError(ValueError):
     """A store problem a person can act on: an unknown table, a taken name, no database."""
+
+
+class NameTaken(StoreError):
+    """A new table's name that another table has (perhaps taken a moment ago)."""
 
 
 class ConflictError(StoreError):
@@ -314,7 +321,7 @@ class Store:
             try:
                 s.flush()
             except IntegrityError:
-                raise StoreError(
+                raise NameTaken(
                     f"there is already a table called {name!r}: resume it with --table {name}, "
                     "or choose another name"
                 ) from None
@@ -527,6 +534,44 @@ def _changed(s: Session, table_id: int, version: int) -> None:
     s.info.setdefault(_CHANGED, []).append((table_id, version))
     if s.get_bind().dialect.name == "postgresql":
         s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
+
+
+#: How often a name is chosen again when other writers keep taking the one chosen.
+NAME_TRIES = 20
+_Made = TypeVar("_Made")
+
+
+def free_name(store: Store, wanted: str) -> str:
+    """``wanted`` (made a name), or ``wanted-2``, ``wanted-3``... whichever the store does
+    not hold now.
+
+    >>> store = Store.open("sqlite://")
+    >>> store.create("duel", "heimr", {"combatants": []})
+    1
+    >>> free_name(store, "duel"), free_name(store, "my duel")
+    ('duel-2', 'my-duel')
+    """
+    base = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in wanted)
+    base = base.strip(".")[:70] or "table"
+    taken = {t.name for t in store.tables(name=base)}
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
+def under_free_name(store: Store, wanted: str, make: Callable[[str], _Made]) -> _Made:
+    """``make(name)``, which creates a table called ``name``, under the first name free
+    for ``wanted`` (:func:`free_name`): chosen again when another writer took it between
+    the look and the creation (two ``fracas play FILE`` started at once), so that each
+    gets a table of its own."""
+    for _ in range(NAME_TRIES):
+        try:
+            return make(free_name(store, wanted))
+        except NameTaken:
+            continue
+    raise StoreError(f"no free name for {wanted[:40]!r} after {NAME_TRIES} tries: try again")
 
 
 def valid_name(name: str) -> bool:

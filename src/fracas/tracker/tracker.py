@@ -18,7 +18,7 @@ from fracas.files import atomic_write
 from fracas.table.dicemode import RollCancelled, RollRequest
 from fracas.table.presenter import Numbering, log_text
 from fracas.table.saves import read_save
-from fracas.table.store import Store
+from fracas.table.store import Store, under_free_name
 from fracas.table.table import Table, TableError
 from fracas.tracker.screen import draw
 
@@ -188,8 +188,11 @@ class Tracker:
         if not str(path):
             raise TableError("load what? type 'load FILE.json'")
         store: Store = self.table.store
-        name = free_name(store, path.stem)
-        self.table = Table.import_save(store, name, read_save(path), title=path.stem)
+        save = read_save(path)
+        self.table = under_free_name(
+            store, path.stem, lambda name: Table.import_save(store, name, save, title=path.stem)
+        )
+        name = self.table.name
         self.side = None
         self.numbering = Numbering()
         self.message = f"loaded {path} as table {name}"
@@ -198,15 +201,3 @@ class Tracker:
         if self.show_map is not None:
             return self.show_map
         return self.console.size.height >= 40
-
-
-def free_name(store: Store, wanted: str) -> str:
-    """``wanted``, or ``wanted-2``, ``wanted-3``... whichever the store does not hold."""
-    taken = {t.name for t in store.tables()}
-    base = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in wanted)
-    base = base.strip(".")[:70] or "table"
-    name, n = base, 1
-    while name in taken:
-        n += 1
-        name = f"{base}-{n}"
-    return name
