@@ -33,9 +33,11 @@ def _texts() -> dict[str, dict[str, str]]:
 
 
 TEXTS = _texts()
+#: Each ruleset's folder of examples and its encounter files (examples/plugins holds none).
 ENCOUNTERS = {
-    folder: sorted(name for name, text in files.items() if "combatants:" in text)
+    folder: found
     for folder, files in TEXTS.items()
+    if (found := sorted(name for name, text in files.items() if "combatants:" in text))
 }
 
 
