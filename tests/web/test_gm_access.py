@@ -278,10 +278,17 @@ def test_serve_hands_its_options_to_one_process_or_to_each(
     bound on live pages from one address."""
     import uvicorn
 
+    from fracas.cli import serve
     from fracas.web.app import CONFIG_ENV, ServeConfig
 
     served: list[tuple[object, dict[str, object]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.append((app, options)))
+
+    def workers(config: uvicorn.Config) -> None:
+        options = {k: getattr(config, k) for k in ("workers", "factory", "proxy_headers")}
+        served.append((config.app, options))
+
+    monkeypatch.setattr(serve, "_run_workers", workers)
     monkeypatch.delenv(CONFIG_ENV, raising=False)
     url = f"sqlite:///{tmp_path / 'tables.db'}"
     common = ["--public-url", "https://t.example.org", "--trusted-proxy", "10.0.0.1"]
@@ -305,3 +312,34 @@ def test_serve_hands_its_options_to_one_process_or_to_each(
     assert config.trusted_proxies == ("10.0.0.1",)
     assert config.live.per_address == 7
     assert runner.invoke(cli, ["serve", "--db", url, "--streams-per-address", "0"]).exit_code
+
+
+def test_serve_workers_share_a_socket_without_delay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --workers the processes share one listening socket that uvicorn makes with
+    protocol 0, so asyncio does not set TCP_NODELAY on its connections: serve sets it on
+    the socket (its connections inherit it), or a reply written in two pieces would wait
+    for the client's delayed acknowledgement."""
+    import socket
+
+    import uvicorn
+    import uvicorn.supervisors
+
+    from fracas.cli import serve
+
+    shared: list[socket.socket] = []
+
+    class Started:
+        def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+            shared.extend(sockets)
+
+        def run(self) -> None:
+            pass
+
+    monkeypatch.setattr(uvicorn.supervisors, "Multiprocess", Started)
+    config = uvicorn.Config("fracas.web.app:app_from_env", host="127.0.0.1", port=0, workers=2)
+    serve._run_workers(config)
+    (sock,) = shared
+    try:
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+    finally:
+        sock.close()

@@ -12,11 +12,15 @@ closes its streams in every process.
 
 **What is sent.** The open pages of a table are grouped by audience (the game master, or
 a side with or without the right to act). For each group and version the update is drawn
-once, in a worker thread, from that audience's screen through the presenter (as the page
-is: :func:`fracas.web.render.draw_parts`), and the same bytes go to every stream of the
-group. A page one change behind gets only the parts that changed (rows, battlefield
-ground or tokens, status, the actions offered, the odds...) as out-of-band morphs
-(idiomorph) and the new log lines appended; a page further behind, or reconnecting, gets
+once, from that audience's screen through the presenter (as the page is:
+:func:`fracas.web.render.draw_parts`), and the same bytes go to every stream of the
+group. Drawing stays out of the requests' way: it starts a few milliseconds after the
+commit (the request that made the change answers first), runs in one worker thread a
+process (one group at a time), and holds the table only while it takes the snapshot it
+draws from (:func:`fracas.web.render.snapshot`), not while the parts are rendered. A page
+one change behind gets only the parts that changed (rows, battlefield ground or tokens,
+status, the actions offered, the odds...) as out-of-band morphs (idiomorph) and the new
+log lines appended; a page further behind, or reconnecting, gets
 every part and the log's last entries. The event's id is the version, so a browser that
 reconnects (to any process) says where it was with ``Last-Event-ID``, and the page keeps
 its stream URL on the version it shows.
@@ -58,7 +62,7 @@ from fracas.table.rounds import live_refusal
 from fracas.table.store import CHANNEL, DELETED, Store, StoreError
 from fracas.table.table import Table
 from fracas.web.deps import GmAuth, GmTable, SideSeat, tables
-from fracas.web.render import LOG_PAGE, Drawn, Page, draw_parts
+from fracas.web.render import LOG_PAGE, Drawn, Page, Snapshot, draw_snapshot, snapshot
 
 __all__ = ["Hub", "LiveSettings", "Update", "events_router"]
 
@@ -69,6 +73,11 @@ events_router = APIRouter()
 #: A page that takes longer than this (seconds) to take in one event is dropped (it will
 #: reconnect): a reader that stopped reading holds nothing for long.
 SEND_TIMEOUT = 30.0
+
+
+#: Seconds a change waits before its groups are drawn: the request that made it answers
+#: first, and changes that come together are drawn once.
+DRAW_AFTER = 0.005
 
 
 @dataclass(frozen=True)
@@ -165,6 +174,8 @@ class Hub:
         self.per_address: dict[str, int] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._watcher: asyncio.Task[None] | None = None
+        #: Draws run one at a time, in one worker thread: the requests keep the others.
+        self._lane: anyio.CapacityLimiter | None = None
         #: Draws made (one per group and version, however many streams): for the tests.
         self.draws = 0
         #: Set while this process listens for PostgreSQL's notices.
@@ -208,11 +219,16 @@ class Hub:
 
     async def _draw(self, group: Group) -> None:
         try:
+            # The request that made the change answers first (and changes that follow
+            # at once are drawn together).
+            await asyncio.sleep(DRAW_AFTER)
             while True:
                 group.again = False
                 before = None if group.update is None else group.update.drawn
+                if self._lane is None:
+                    self._lane = anyio.CapacityLimiter(1)
                 try:
-                    update = await anyio.to_thread.run_sync(group.draw, before)
+                    update = await anyio.to_thread.run_sync(group.draw, before, limiter=self._lane)
                 except StoreError as err:  # the table is gone (or renamed)
                     log.info("closing the live pages of table %s: %s", group.table_id, err)
                     self._close(group, "gone")
@@ -431,21 +447,39 @@ def _asked_version(request: Request, v: int) -> int:
     return int(last) if last.isdigit() and len(last) < 12 else v
 
 
-def _update(page: Page, before: Drawn | None) -> Update:
-    """The update of ``page``'s audience (its table held), from its parts ``before``."""
+@dataclass(frozen=True)
+class _Taken:
+    """What a group's update is drawn from, taken while its table is held: the snapshot,
+    and the log lines added since the group's previous parts (``None``: send them whole)."""
+
+    snapshot: Snapshot
+    appended: tuple[str, ...] | None
+
+
+def _take(page: Page, before: Drawn | None) -> _Taken:
+    """The snapshot of ``page``'s audience (its table held), with the lines its log gained
+    since ``before``."""
     table = page.table
     assert table is not None
-    drawn = draw_parts(page)
+    taken = snapshot(page)
+    appended: tuple[str, ...] | None = None
+    if before is not None and table.version == before.version + 1:
+        if taken.head == before.head + 1:  # one action pushed, or redone
+            appended = table.log_lines(page.side, before.head, taken.head)
+        elif taken.head == before.head and tuple(taken.context["log"]) == before.log:
+            appended = ()  # the dice saved, say
+        # else an undo: the log lost lines
+    return _Taken(taken, appended)
+
+
+def _update(taken: _Taken, before: Drawn | None) -> Update:
+    """The update drawn from ``taken`` (the table need not be held), from the group's
+    parts ``before``."""
+    drawn = draw_snapshot(taken.snapshot)
     update = Update(drawn, drawn.whole())
-    if before is None or drawn.version != before.version + 1:
+    if before is None or taken.appended is None or drawn.version != before.version + 1:
         return update
-    if drawn.head == before.head + 1:  # one action pushed, or redone
-        appended = table.log_lines(page.side, before.head, drawn.head)
-    elif drawn.head == before.head and drawn.log == before.log:  # the dice saved, say
-        appended = ()
-    else:  # an undo: the log lost lines
-        return update
-    return Update(drawn, update.whole, before.version, drawn.step(before, appended))
+    return Update(drawn, update.whole, before.version, drawn.step(before, taken.appended))
 
 
 def _gm_draw(app: FastAPI, name: str) -> Draw:
@@ -460,7 +494,8 @@ def _gm_draw(app: FastAPI, name: str) -> Draw:
                 head=table.head,
                 total=table.store.count_actions(table.id),
             )
-            return _update(page, before)
+            taken = _take(page, before)
+        return _update(taken, before)
 
     return draw
 
@@ -472,7 +507,8 @@ def _side_draw(app: FastAPI, table_name: str, side: str, may_act: bool) -> Draw:
             page = Page(kind="side", csrf="", table=table, side=side)
             page.may_act = may_act and refused is None
             seats = {s.id: s.may_act for s in app.state.seats.of_table(table.id) if s.side == side}
-            return replace(_update(page, before), seats=seats)
+            taken = _take(page, before)
+        return replace(_update(taken, before), seats=seats)
 
     return draw
 

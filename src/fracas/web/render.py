@@ -28,7 +28,16 @@ from fracas.table.store import TableRecord
 from fracas.table.table import Table
 from fracas.web.battlefield import Shapes, layout
 
-__all__ = ["LOG_PAGE", "Drawn", "Page", "draw_parts", "render_page"]
+__all__ = [
+    "LOG_PAGE",
+    "Drawn",
+    "Page",
+    "Snapshot",
+    "draw_parts",
+    "draw_snapshot",
+    "render_page",
+    "snapshot",
+]
 
 ENV = Environment(
     loader=PackageLoader("fracas.web", "templates"),
@@ -221,10 +230,30 @@ def _oob(html: str) -> str:
     return _TAG.sub(r'<\1 hx-swap-oob="morph"', html.strip(), count=1)
 
 
-def draw_parts(page: Page) -> Drawn:
-    """The parts of ``page``'s table for its audience, as :class:`Drawn`: every one from
-    that audience's screen, through the presenter, as the page draws them."""
+@dataclass(frozen=True)
+class Snapshot:
+    """What an audience's parts are drawn from, taken from the table at one version (while
+    it is held): plain values only, so that the parts can be drawn once the table is let go
+    (:func:`draw_snapshot`), without holding back the requests waiting for it."""
+
+    context: Mapping[str, Any]
+    copy: str
+    head: int
+
+
+def snapshot(page: Page) -> Snapshot:
+    """What ``page``'s parts are drawn from (call it with the table held): every value
+    from that audience's screen, through the presenter, as the page draws them."""
     context = table_context(page)
+    copy = ENV.get_template("rounds_copy.html").render(context)
+    head = page.table.head if page.table is not None else 0
+    return Snapshot(context, copy, head)
+
+
+def draw_snapshot(taken: Snapshot) -> Drawn:
+    """The parts of a :class:`Snapshot`, as :class:`Drawn` (the table need not be held)."""
+    context = taken.context
+    page: Page = context["page"]
     macros = context["parts"]
     screen: Screen = context["screen"]
     shapes: Shapes | None = context["shapes"]
@@ -233,14 +262,18 @@ def draw_parts(page: Page) -> Drawn:
         "title": str(macros.title(screen)),
         "status": str(macros.status(screen)),
         "note": str(macros.note(screen)),
-        "rows": str(macros.rows(screen)),
     }
-    for row in screen.rows:
-        drawn[f"row-{row.id}"] = str(macros.row(row))
-    drawn["field"] = str(macros.field(shapes))
+    rows = [macros.row(row) for row in screen.rows]
+    drawn["rows"] = str(macros.rows(screen, rows))
+    for row, html in zip(screen.rows, rows, strict=True):
+        drawn[f"row-{row.id}"] = str(html)
     if shapes is not None:
-        drawn["field-ground"] = str(macros.ground(shapes))
-        drawn["field-people"] = str(macros.tokens(shapes))
+        ground, people = macros.ground(shapes), macros.tokens(shapes)
+        drawn["field"] = str(macros.field(shapes, ground, people))
+        drawn["field-ground"] = str(ground)
+        drawn["field-people"] = str(people)
+    else:
+        drawn["field"] = str(macros.field(shapes))
     if page.may_act:
         drawn["offered"] = str(macros.offered(context["groups"], version))
     if context["gm"]:
@@ -248,13 +281,18 @@ def draw_parts(page: Page) -> Drawn:
         drawn["undo-box"] = str(macros.undo(version))
         drawn["redo-box"] = str(macros.redo(version, page.head, page.total))
         drawn["timeline"] = str(macros.timeline(page.base, page.head, None))
-    copy = ENV.get_template("rounds_copy.html").render(context)
-    drawn["copy-box"] = f'<div id="copy-box">{copy}</div>'
+    drawn["copy-box"] = f'<div id="copy-box">{taken.copy}</div>'
     return Drawn(
         version=version,
-        head=page.table.head if page.table is not None else 0,
+        head=taken.head,
         parts=drawn,
         rows=tuple(r.id for r in screen.rows),
         log=tuple(context["log"]),
         log_start=context["log_start"],
     )
+
+
+def draw_parts(page: Page) -> Drawn:
+    """The parts of ``page``'s table for its audience, as :class:`Drawn`: every one from
+    that audience's screen, through the presenter, as the page draws them."""
+    return draw_snapshot(snapshot(page))
