@@ -27,11 +27,13 @@ from fracas.cli import attack_odds
 from fracas.cli.app import app, fail
 from fracas.dice import CostError, Estimate, Mechanic, Opposed, PrismaticCheck, Roll
 from fracas.dice.errors import quote
+from fracas.dice.formula import Formula, depth_note
 from fracas.dice.opposed import TIE_RULE_TEXT
 from fracas.dice.pmf import as_float, as_weights
 from fracas.dice.pmf import mean as exact_mean
 from fracas.dice.sample import estimate, most_rolls
 from fracas.dice.scanner import MAX_DIGITS
+from fracas.dice.syntax import EXPLODE_DEPTH
 from fracas.files import atomic_write
 
 T = TypeVar("T")
@@ -49,8 +51,10 @@ MAX_FRACTION = 25
 BAR_WIDTH = 24
 FACES_WIDTH = 64
 
-SYSTEMS_HELP = "One of: " + ", ".join(dice.SYSTEMS) + "."
-EXPR_HELP = "The expression, quoted or as separate words; 'A vs B' for an opposed roll."
+WORDS_HELP = (
+    "The dice system (" + ", ".join(dice.SYSTEMS) + "; standard if left out), then the "
+    "expression, quoted or as separate words; 'A vs B' for an opposed roll."
+)
 WORDS = {"ignore_unknown_options": True}  # lets 'fracas roll tempo -1' through as words
 
 # --- input -----------------------------------------------------------------------
@@ -93,6 +97,30 @@ def _guard(call: Callable[[], T], context: str = "", mech: Mechanic | None = Non
         fail(_one_line(f"{context}{err}{hint}"))
     except ValueError as err:
         fail(_one_line(f"{context}{err}"))
+
+
+def _system(words: Sequence[str]) -> tuple[str, list[str]]:
+    """The system named first, or ``standard``; and the expression's words.
+
+    >>> _system(["heimr", "C3P2"]), _system(["1d20+5"]), _system(["pitfight", "attack", "x"])
+    (('heimr', ['C3P2']), ('standard', ['1d20+5']), ('pitfight', ['attack', 'x']))
+    """
+    if len(words) > 1 and (words[0] in dice.SYSTEMS or words[1] == "attack" or _named(words[0])):
+        return words[0], list(words[1:])
+    if len(words) == 1 and words[0] in dice.SYSTEMS:
+        fail(f"expected an expression after {words[0]!r}, as in 'fracas roll {words[0]} ...'")
+    return "standard", list(words)
+
+
+def _named(word: str) -> bool:
+    """Whether ``word`` reads as the name of a system rather than dice (``dnd``, not ``d20``)."""
+    if not word[:1].isalpha():
+        return False
+    try:
+        dice.parse("standard", word)
+    except ValueError:
+        return True
+    return False
 
 
 def _parse(system: str, words: Sequence[str]) -> Mechanic:
@@ -318,7 +346,7 @@ def _face_lines(mech: Mechanic, roll: Roll) -> list[str]:
     faces = roll.faces
     if len(faces) == len(names):
         groups = [("", [f"{n}: {f}" for n, f in zip(names, faces, strict=True)])]
-    elif names and len(faces) % len(names) == 0:
+    elif isinstance(mech, PrismaticCheck) and len(faces) % len(names) == 0:
         k = len(names)
         groups = [
             (f"throw {t + 1}: ", [f"{n}: {f}" for n, f in zip(names, faces[t * k :], strict=False)])
@@ -367,8 +395,7 @@ def _throw(
 
 @app.command(context_settings=WORDS, cls=OneLineErrors, rich_help_panel="Dice")
 def roll(
-    system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
-    expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
+    words: Annotated[list[str], typer.Argument(metavar="[SYSTEM] EXPR", help=WORDS_HELP)],
     faces_text: Annotated[
         str | None,
         typer.Option(
@@ -383,14 +410,15 @@ def roll(
 ) -> None:
     """Roll an expression, or read faces you rolled by hand with --dice.
 
-    Example: fracas roll heimr C3P3 --dice 1,4,9,10
+    Examples: fracas roll 4d6dl1 · fracas roll heimr C3P3 --dice 1,4,9,10
     """
+    system, expression = _system(words)
     mech = _parse(system, expression)
     faces = None if faces_text is None else _read_faces(faces_text)
     result, sides = _throw(mech, random.Random(seed), faces)
     if as_json:
         record = {"system": system, "expression": mech.notation(), **result.to_dict()}
-        print(json.dumps(record))
+        print(json.dumps(record, default=str))  # a division's fraction as '7/2'
         return
     console = Console(highlight=False)
     grid = Table.grid(padding=(0, 2))
@@ -438,6 +466,10 @@ def _odds_single(console: Console | None, system: str, mech: Mechanic) -> Odds:
             f"Exact up to {mech.bound} re-rolls; the chance of more ({as_float(tail):.2g}) "
             "is left out of the table and the mean."
         )
+    if isinstance(mech, Formula) and (depth := depth_note(mech)) is not None:
+        record["explosion_depth"] = EXPLODE_DEPTH
+        record["cutoff_mass"] = _exact(mech.cutoff_mass())
+        tail_note = depth
     if console is not None:
         console.print(
             Text.assemble(
@@ -546,8 +578,7 @@ def _odds_sample(
 
 @app.command(context_settings=WORDS, cls=OneLineErrors, rich_help_panel="Dice")
 def odds(
-    system: Annotated[str, typer.Argument(metavar="SYSTEM", help=SYSTEMS_HELP, show_default=False)],
-    expression: Annotated[list[str], typer.Argument(metavar="EXPR", help=EXPR_HELP)],
+    words: Annotated[list[str], typer.Argument(metavar="[SYSTEM] EXPR", help=WORDS_HELP)],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     plot: Annotated[
         Path | None,
@@ -568,8 +599,9 @@ def odds(
 ) -> None:
     """Exact odds of an expression, or of 'A vs B' under the system's tie rule.
 
-    Example: fracas odds heimr C3P2 vs C2P1
+    Examples: fracas odds 8d6ro<2 · fracas odds heimr C3P2 vs C2P1
     """
+    system, expression = _system(words)
     if expression[:1] == ["attack"]:  # one attack: the ruleset's own odds command
         return attack_odds.odds_command(system, expression[1:], as_json)
     mech = _parse(system, expression)

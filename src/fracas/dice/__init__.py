@@ -12,7 +12,7 @@ system             notation                                         example
 ``sides``          2d6 roll-under a target (attribute - difficulty) ``9``, ``9-1``
 ``tempo``          the Prismatic Dice Pool plus rating (T-DICE-1)   ``pool+3``
 ``diestep``        a die of the ladder, shifted, with advantage     ``d8 up 1 adv``
-``standard``       NdM, keep, adv/dis, comparisons                  ``4d6kh3``
+``standard``       Roll20's and Avrae's (docs/dice.md)              ``4d6dl1``, ``3d6!``
 =================  ===============================================  ===================
 
 Any of them takes ``A vs B`` for an opposed roll under the system's tie rule.
@@ -35,6 +35,7 @@ from fracas.dice.classic import ClassicRoll
 from fracas.dice.core import Mechanic, Rng, Roll
 from fracas.dice.diestep import DieStep, successes
 from fracas.dice.errors import CostError, DiceError, FacesError, LimitError, NotationError, quote
+from fracas.dice.formula import Formula, parse_standard
 from fracas.dice.heimr import HeimrChallenge
 from fracas.dice.opposed import TIES_TO_FIRST, Opposed
 from fracas.dice.sample import Estimate, estimate, wilson
@@ -56,6 +57,7 @@ __all__ = [
     "DieStep",
     "Estimate",
     "FacesError",
+    "Formula",
     "HeimrChallenge",
     "LimitError",
     "Mechanic",
@@ -101,7 +103,7 @@ def parse(system: str, text: str) -> Mechanic:
         return ClassicRoll.parse(text)
     if system == "sides":
         return RollUnder.parse(text)
-    return StandardExpression.parse(text)
+    return parse_standard(text)
 
 
 def opposed(system: str, first: Mechanic, second: Mechanic) -> Opposed:

@@ -31,14 +31,10 @@ from fracas.dice.core import (
     capped,
     normalize,
 )
-from fracas.dice.errors import LimitError, quote
+from fracas.dice.errors import NotationError
 from fracas.dice.pmf import Weights, best_of_two, convolve, keep_weights, transform, uniform_sum
-from fracas.dice.scanner import Scanner
+from fracas.dice.syntax import Binary, Group, Negate, Node, Number, read
 
-#: Most dice in one term, most sides on one die, and most dice thrown by one expression.
-MAX_DICE = 100
-MAX_SIDES = 1000
-MAX_THROWN = 1000
 #: Cost of one step of :func:`~fracas.dice.pmf.keep_weights`, and of one multiply-add of
 #: :func:`~fracas.dice.pmf.convolve` between terms, in steps (measured).
 KEEP_STEP = 12
@@ -132,40 +128,13 @@ class StandardExpression(Mechanic):
 
     @classmethod
     def parse(cls, text: str) -> StandardExpression:
-        """Read an expression; :class:`NotationError` points at the first bad part."""
-        s = Scanner(text)
-        if s.at_end():
-            raise s.error("empty expression: expected dice such as '2d6+3'")
-        terms: list[DiceTerm] = []
-        constant = 0
-        sign = -1 if s.accept("-") else 1
-        if sign > 0:
-            s.accept("+")
-        while True:
-            term, value = _term(s, sign)
-            if term is None:
-                constant += value
-            else:
-                terms.append(term)
-            op = s.accept("+", "-")
-            if op is None:
-                break
-            sign = 1 if op == "+" else -1
-        comparison = None
-        op = s.accept(*COMPARISONS)
-        if op is not None:
-            comparison = (
-                "==" if op == "=" else op,
-                s.integer("expected a whole number to compare with"),
-            )
-        s.end("expected '+', '-', a comparison such as '>=15', or the end")
-        thrown = sum(len(t.dice()) for t in terms)
-        if thrown > MAX_THROWN:
-            raise LimitError(
-                f"{quote(text)} throws {thrown:,} dice; one expression throws at most "
-                f"{MAX_THROWN:,}"
-            )
-        return cls(tuple(terms), constant, comparison)
+        """Read a plain sum of dice, compared with a number or not (``2d6<9`` compares the
+        total); :class:`NotationError` points at the first bad part. Anything more
+        (``2d6r1``) is refused: :func:`fracas.dice.formula.parse_standard` reads it."""
+        plain = plain_sum(read(text, successes=False))
+        if plain is None:
+            raise NotationError(text, 0, "expected a plain sum of dice such as '2d6+3'")
+        return plain
 
     def notation(self) -> str:
         parts: list[str] = []
@@ -176,7 +145,9 @@ class StandardExpression(Mechanic):
             parts.append(f"{self.constant:+d}" if parts else str(self.constant))
         text = "".join(parts)
         if self.comparison:
-            text += f"{self.comparison[0]}{self.comparison[1]}"
+            op, target = self.comparison
+            # spaced, '>' and '<' compare the total; right after dice they would count successes
+            text += f" {op} {target}" if op in ("<", ">") else f"{op}{target}"
         return text
 
     @cached_property
@@ -298,27 +269,56 @@ def _sum_steps(count: int, sides: int) -> int:
     return sum(2 * ((k - 1) * (sides - 1) + sides) + 2 for k in range(1, count + 1))
 
 
-def _term(s: Scanner, sign: int) -> tuple[DiceTerm | None, int]:
-    """One term: a dice group or a constant (returned as ``(None, value)``)."""
-    count = s.optional_integer()
-    if not s.accept("d"):
-        if count is None:
-            raise s.error("expected dice such as '2d6' or a whole number")
-        return None, sign * count
-    n = 1 if count is None else count
-    sides = s.integer("expected the number of sides after 'd'", signed=False)
-    if not 1 <= n <= MAX_DICE:
-        raise s.error(f"{n} dice is beyond the limit of 1 to {MAX_DICE} dice in one term")
-    if not 1 <= sides <= MAX_SIDES:
-        raise s.error(f"a d{sides} is beyond the limit of 1 to {MAX_SIDES} sides")
-    keep, highest, advantage = None, True, 0
-    token = s.accept("kh", "kl", "k")
-    if token is not None:
-        highest = token != "kl"
-        keep = s.integer(f"expected how many dice to keep after '{token}'", signed=False)
-        if not 1 <= keep <= n:
-            raise s.error(f"cannot keep {keep} of {n} dice")
-    while (mode := s.accept("adv", "dis")) is not None:
-        advantage += 1 if mode == "adv" else -1
-    advantage = (advantage > 0) - (advantage < 0)
-    return DiceTerm(n, sides, keep, highest, advantage, sign), 0
+def _term(group: Group, sign: int) -> DiceTerm | None:
+    plain = not (group.fudge or group.face_ops or group.explode or group.target)
+    keep = group.keep
+    if not plain or (keep is not None and keep.mode not in ("highest", "lowest")):
+        return None
+    if keep is not None and not keep.n >= 1:
+        return None
+    n = None if keep is None else keep.n
+    highest = keep is None or keep.mode == "highest"
+    return DiceTerm(group.count, group.sides, n, highest, group.advantage, sign)
+
+
+def _flatten(node: Node, sign: int, terms: list[DiceTerm], constant: list[int]) -> bool:
+    """Collect a sum of plain terms; False as soon as something else is met."""
+    if isinstance(node, Number):
+        constant[0] += sign * node.value
+        return True
+    if isinstance(node, Group):
+        term = _term(node, sign)
+        if term is not None:
+            terms.append(term)
+        return term is not None
+    if isinstance(node, Negate):
+        return _flatten(node.operand, -sign, terms, constant)
+    if node.op not in ("+", "-"):
+        return False
+    right = sign if node.op == "+" else -sign
+    return _flatten(node.left, sign, terms, constant) and _flatten(
+        node.right, right, terms, constant
+    )
+
+
+def _number(node: Node) -> int | None:
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Negate) and isinstance(node.operand, Number):
+        return -node.operand.value
+    return None
+
+
+def plain_sum(tree: Node) -> StandardExpression | None:
+    """``tree`` as a plain sum of dice with an optional comparison against a number."""
+    comparison = None
+    if isinstance(tree, Binary) and tree.op in COMPARISONS:
+        target = _number(tree.right)
+        if target is None:
+            return None
+        comparison, tree = (tree.op, target), tree.left
+    terms: list[DiceTerm] = []
+    constant = [0]
+    if not _flatten(tree, 1, terms, constant):
+        return None
+    return StandardExpression(tuple(terms), constant[0], comparison)
