@@ -347,7 +347,8 @@ def test_rerolls_read_typed_faces_in_throwing_order() -> None:
     f = parse("standard", "2d6rr1")
     assert f.evaluate([1, 1, 4, 5]).result == 9
     assert f.more_throws([1, 1]) and not f.more_throws([2, 3])
-    assert f.evaluate([1, 1, 4, 5]).explanation == "2d6rr1: [1→4, 5] = 9"
+    assert f.evaluate([1, 1, 4, 5]).explanation == "2d6rr1: [1→4, 1→5] = 9"
+    assert f.evaluate([1, 5, 1, 4]).explanation == "2d6rr1: [1→4, 5] = 9"  # 1 again, then 4
     ro = parse("standard", "1d20ro1")
     assert ro.evaluate([1, 1]).result == 1  # once only
 
@@ -401,3 +402,20 @@ def test_limits_hold_for_rolls_and_odds() -> None:
 def test_errors_point_at_the_place() -> None:
     with pytest.raises(NotationError, match="position 5"):
         parse("standard", "4d6 kh3")
+
+
+def test_a_person_typing_dice_is_asked_for_rerolls_and_explosions() -> None:
+    from fracas.table.dicemode import AskedDice, RollRequest
+
+    answers = iter(["6 6", "2 6", "3"])
+    asked: list[RollRequest] = []
+
+    def ask(request: RollRequest) -> str:
+        asked.append(request)
+        return next(answers)
+
+    roll = AskedDice(ask).roll(parse("standard", "2d6!"), "damage")
+    assert roll.faces == (6, 6, 2, 6, 3) and roll.result == 23  # 6+2, 6+6+3
+    assert (
+        asked[1].prompt().endswith("(a die rerolls or explodes: the next face is a d6's); faces: ")
+    )

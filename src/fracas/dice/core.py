@@ -180,6 +180,10 @@ class Mechanic(ABC):
         again until it shows a 6), so a person typing dice in is asked for the next one."""
         return False
 
+    def more_note(self, faces: Sequence[int]) -> str:
+        """Why :meth:`more_throws` asks for more after these faces, for the prompt."""
+        return ""
+
     def take(self, faces: Sequence[int]) -> int:
         """How many of ``faces``, from the front, one roll of this mechanic reads (an
         opposed roll reads the first side's, then the second's)."""

@@ -74,8 +74,9 @@ def _apply(op: str, a: Value, b: Value) -> Value:
 class _NeedMore(Exception):
     """The faces so far end before the roll does; ``choices`` are the next die's faces."""
 
-    def __init__(self, choices: Sequence[int]) -> None:
+    def __init__(self, sides: int, choices: Sequence[int]) -> None:
         super().__init__("more faces needed")
+        self.sides = sides
         self.choices = choices
 
 
@@ -112,7 +113,7 @@ class _Typed:
 
     def face(self, sides: int) -> int:
         if self.used >= len(self.faces):
-            raise _NeedMore(range(1, sides + 1))
+            raise _NeedMore(sides, range(1, sides + 1))
         f = self.faces[self.used]
         if not 1 <= f <= sides:
             raise FacesError(f"face {self.used + 1} is {f}, but a d{sides} shows 1 to {sides}")
@@ -136,14 +137,14 @@ class _Branch:
         self.used = 0
 
     def face(self, sides: int) -> int:
-        return self._next(range(1, sides + 1))
+        return self._next(sides, range(1, sides + 1))
 
     def face_avoiding(self, sides: int, avoid: frozenset[int]) -> int:
-        return self._next([f for f in range(1, sides + 1) if f not in avoid])
+        return self._next(sides, [f for f in range(1, sides + 1) if f not in avoid])
 
-    def _next(self, choices: Sequence[int]) -> int:
+    def _next(self, sides: int, choices: Sequence[int]) -> int:
         if self.used >= len(self.prefix):
-            raise _NeedMore(choices)
+            raise _NeedMore(sides, choices)
         self.used += 1
         return self.prefix[self.used - 1]
 
@@ -303,7 +304,7 @@ class Formula(Mechanic):
             raise FacesError(
                 f"expected more faces: {len(faces)} given, and the roll goes on "
                 f"(the first throw is {names}; then each reroll and explosion in turn, "
-                f"the next a d{len(more.choices) and max(more.choices)})"
+                f"the next a d{more.sides})"
             ) from None
         if source.used < len(faces):
             raise FacesError(
@@ -325,6 +326,15 @@ class Formula(Mechanic):
         except DiceError:
             return False
         return False
+
+    def more_note(self, faces: Sequence[int]) -> str:
+        try:
+            self._replay(faces)
+        except _NeedMore as more:
+            return f"a die rerolls or explodes: the next face is a d{more.sides}'s"
+        except DiceError:
+            return ""
+        return ""
 
     def take(self, faces: Sequence[int]) -> int:
         try:

@@ -1,7 +1,7 @@
 """One group of dice with its operators: thrown face by face, and its exact odds.
 
-A group is thrown die by die: each die's first face, its rerolls and its explosions,
-before the next die. Faces come from a :class:`Source` (random, typed in by a person,
+A group is thrown as a person throws it: all its dice, then the rerolls, then the
+explosions round by round (see :func:`throw`). Faces come from a :class:`Source` (random, typed in by a person,
 or every branch at once for brute force), so the one reading serves all three.
 
 Exact odds work per die, then over the pool:
@@ -52,40 +52,41 @@ class Source(Protocol):
 class Die:
     """One die of a group as thrown: every face it showed and what it came to."""
 
-    shown: list[int]  # values in throwing order: first face, rerolls
-    chain: list[int]  # the value kept, then each explosion's
+    shown: list[int]  # its first face, then each reroll's (mi and ma applied)
+    chain: list[int]  # the value it kept, then each explosion's
     kept: bool = True
 
 
 def throw(group: Group, source: Source) -> list[Die]:
-    """Throw ``group`` face by face from ``source``."""
+    """Throw ``group`` from ``source`` as a person would: every die once; then each
+    operator in turn over the dice in order (a die rerolled until it stops, before the
+    next); then the explosions in rounds, each round every die that just exploded."""
     sides, value = group.sides, group.value
-    dice: list[Die] = []
-    for _ in range(group.count):
-        v = value(source.face(sides))
-        shown = [v]
-        for op in group.face_ops:
+    dice = [Die([v], []) for v in (value(source.face(sides)) for _ in range(group.count))]
+    for op in group.face_ops:
+        for d in dice:
+            v = d.shown[-1]
             if op.name == "mi":
-                v = max(v, op.selectors[0].value)
+                d.shown[-1] = max(v, op.selectors[0].value)
             elif op.name == "ma":
-                v = min(v, op.selectors[0].value)
+                d.shown[-1] = min(v, op.selectors[0].value)
             elif any_of(op.selectors, v):
                 if op.name == "ro":
-                    v = value(source.face(sides))
+                    d.shown.append(value(source.face(sides)))
                 else:
                     avoid = frozenset(
                         f for f in range(1, sides + 1) if any_of(op.selectors, value(f))
                     )
-                    v = value(source.face_avoiding(sides, avoid))
-                shown.append(v)
-        chain = [v]
-        if group.explode is not None:
-            last, extra = v, 0
-            while extra < group.explode.depth and any_of(group.explode.selectors, last):
-                last = value(source.face(sides))
-                chain.append(last)
-                extra += 1
-        dice.append(Die(shown, chain))
+                    d.shown.append(value(source.face_avoiding(sides, avoid)))
+    for d in dice:
+        d.chain = [d.shown[-1]]
+    if group.explode is not None:
+        picks = group.explode.selectors
+        going = [d for d in dice if any_of(picks, d.chain[-1])]
+        for _ in range(group.explode.depth):
+            for d in going:
+                d.chain.append(value(source.face(sides)))
+            going = [d for d in going if any_of(picks, d.chain[-1])]
     _mark_kept(group, dice)
     return dice
 

@@ -120,6 +120,9 @@ class PrismaticCheck(Mechanic):
             return False
         return all(1 <= f <= 6 for f in faces) and 6 not in faces
 
+    def more_note(self, faces: Sequence[int]) -> str:
+        return "the throws before showed no 6"
+
     def read(self, faces: tuple[int, ...]) -> Roll:
         rerolls = (len(faces) - 1) // POOL
         first = faces.index(6, POOL * rerolls) - POOL * rerolls

@@ -48,6 +48,7 @@ class RollRequest:
     notation: str
     dice: tuple[str, ...]
     throw: int = 1
+    note: str = ""
     kept: tuple[int, ...] = ()
     problem: str | None = None
 
@@ -59,7 +60,7 @@ class RollRequest:
         """
         text = f"{self.purpose}: roll {self.notation} ({', '.join(self.dice)})"
         if self.throw > 1:
-            text += f", throw {self.throw} (the throws before showed no 6)"
+            text += f", throw {self.throw}" + (f" ({self.note})" if self.note else "")
         return text + "; faces: "
 
 
@@ -79,6 +80,7 @@ class AskedDice(DiceSource):
                 mechanic.notation(),
                 mechanic.die_names(),
                 throw=1 + len(kept) // max(1, len(mechanic.dice())),
+                note=mechanic.more_note(kept) if kept else "",
                 kept=tuple(kept),
                 problem=problem,
             )
