@@ -1,8 +1,9 @@
 """One group of dice with its operators: thrown face by face, and its exact odds.
 
 A group is thrown as a person throws it: all its dice, then the rerolls, then the
-explosions round by round (see :func:`throw`). Faces come from a :class:`Source` (random, typed in by a person,
-or every branch at once for brute force), so the one reading serves all three.
+explosions round by round (see :func:`throw`). Faces come from a :class:`Source`
+(random, typed in by a person, or every branch at once for brute force), so the one
+reading serves all three.
 
 Exact odds work per die, then over the pool:
 
