@@ -156,9 +156,37 @@ def _where(workers: int, dask: str | None) -> str:
     return f"{workers} worker{'s' if workers != 1 else ''}"
 
 
+def _table_spec(
+    name: str, db: str | None, policy: Sequence[str] | None, engine: str, max_actions: int
+) -> SimSpec:
+    """A spec from where the stored table ``name`` stands (read only: nothing is written)."""
+    from fracas.cli.play import open_store
+    from fracas.table.table import Table
+
+    chosen, scripts = _policies(policy)
+    table = Table.resume(open_store(db), name)  # a StoreError is a ValueError
+    if table.is_over():
+        raise ValueError(f"the fight at table {name!r} is over: there is nothing left to play")
+    return runner.spec_from_table(
+        table, chosen, scripts=scripts, engine=engine, max_actions=max_actions
+    )
+
+
 @app.command()
 def sim(
-    encounter: Annotated[Path, typer.Argument(help="An encounter file (YAML).")],
+    encounter: Annotated[
+        Path | None, typer.Argument(help="An encounter file (YAML); none with --table.")
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            help="Play on from where this stored table stands (its dice are not touched)."
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(envvar="FRACAS_DB", help="The store of --table: a SQLAlchemy URL."),
+    ] = None,
     runs: RunsOption = 1000,
     policy: PolicyOption = None,
     seed: SeedOption = 0,
@@ -176,10 +204,20 @@ def sim(
         Path | None, typer.Option(help="Draw win rates and rounds to finish (PNG).")
     ] = None,
 ) -> None:
-    """Play an encounter many times: win rates with intervals, rounds, what is left."""
+    """Play an encounter many times: win rates with intervals, rounds, what is left.
+
+    With --table, play on from where a stored table stands: the odds of the rest of the
+    fight. The simulation draws from its own seed, never from the table's dice.
+    """
     console = Console()
     try:
-        spec = _spec(encounter, policy, engine, max_actions)
+        if (encounter is None) == (table is None):
+            raise ValueError("give an encounter file or --table NAME (one of them)")
+        if table is not None:
+            spec = _table_spec(table, db, policy, engine, max_actions)
+        else:
+            assert encounter is not None
+            spec = _spec(encounter, policy, engine, max_actions)
         started = time.perf_counter()
         with backends.backend(workers, dask) as run_batches, _progress(runs, "simulating") as tick:
             outcomes = run_batches(spec, runner.seeds(seed, runs), tick)

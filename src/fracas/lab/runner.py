@@ -33,6 +33,7 @@ from fracas.lab.policies import Policy, available, gm_policy, policy
 from fracas.lab.policies.baseline import Scripted
 from fracas.rules import find
 from fracas.table import encounterfile
+from fracas.table.table import Table
 
 ENGINES = ("engine", "kernel", "auto")
 #: The most runs one simulation plays: every outcome is kept until the statistics are
@@ -56,6 +57,9 @@ class SimSpec:
     max_actions: int = 2000
     title: str = ""
     sides: tuple[str, ...] = field(default=())
+    #: A save to play on from (a table's present, :func:`spec_from_table`), or None for
+    #: the start. Only its actions and their recorded faces are replayed, never its dice.
+    position: Mapping[str, Any] | None = None
 
     def policy_names(self) -> dict[str, str]:
         return dict(self.policies)
@@ -90,18 +94,29 @@ def _policies(spec: SimSpec) -> dict[str, Policy]:
     return made
 
 
-#: Encounters at their start, by ruleset and setup (as JSON), for the batches after the
-#: first of a simulation on this process: only copies of them are played.
-_STARTS: dict[tuple[str, str], Encounter[Any]] = {}
+#: Encounters at their start (or the position given), by ruleset, setup and position (as
+#: JSON), for the batches after the first of a simulation on this process: only copies of
+#: them are played.
+_STARTS: dict[tuple[str, str, str], Encounter[Any]] = {}
 
 
-def _start(ruleset_id: str, setup: Mapping[str, Any]) -> Encounter[Any]:
-    key = (ruleset_id, json.dumps(setup, sort_keys=True))
+def _start(spec: SimSpec) -> Encounter[Any]:
+    position = spec.position
+    key = (
+        spec.ruleset,
+        json.dumps(spec.setup, sort_keys=True),
+        "" if position is None else json.dumps(position, sort_keys=True),
+    )
     found = _STARTS.get(key)
     if found is None:
         if len(_STARTS) >= 8:
             _STARTS.clear()
-        found = _STARTS[key] = Encounter(find(ruleset_id), setup, RandomDice(0))
+        ruleset = find(spec.ruleset)
+        if position is None:
+            found = Encounter(ruleset, spec.setup, RandomDice(0))
+        else:  # replayed from its recorded faces; its own dice are never drawn from
+            found = Encounter.load(dict(position), ruleset, RandomDice(0))
+        _STARTS[key] = found
     return found
 
 
@@ -117,7 +132,7 @@ def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
         if kernel is None:
             raise ValueError(f"{spec.ruleset} has no kernel: use --engine engine")
         return kernel.simulate(dict(spec.setup), list(batch), spec.max_actions)
-    start = _start(spec.ruleset, spec.setup)
+    start = _start(spec)
     outcomes = []
     for seq in batch:
         dice_seed, rng = streams(seq)
@@ -153,6 +168,7 @@ def make_spec(
     max_actions: int = 2000,
     title: str = "",
     fallback: str | None = None,
+    position: Mapping[str, Any] | None = None,
 ) -> SimSpec:
     """A checked spec: every side gets ``chosen[side]``, else ``fallback``, else the
     default; unknown sides and policies raise :class:`ValueError` naming them."""
@@ -179,12 +195,17 @@ def make_spec(
         max_actions=max_actions,
         title=title,
         sides=sides,
+        position=None if position is None else json.loads(json.dumps(position)),
     )
     return _settle_engine(spec, engine)
 
 
 def _settle_engine(spec: SimSpec, engine: str) -> SimSpec:
     if engine == "engine":
+        return spec
+    if spec.position is not None:
+        if engine == "kernel":
+            raise ValueError("the vectorised kernel plays from the start only: use --engine engine")
         return spec
     kernel = _kernel(spec.ruleset)
     fits = kernel is not None and kernel.why_not(dict(spec.setup), spec.policy_names()) is None
@@ -198,6 +219,18 @@ def spec_from_file(path: str | Path, chosen: Mapping[str, str], **options: Any) 
     """A spec for the encounter file at ``path`` (read with the table service)."""
     ruleset, setup, title = encounterfile.load(path)
     return make_spec(ruleset.id, setup, chosen, title=title, **options)
+
+
+def spec_from_table(table: Table, chosen: Mapping[str, str], **options: Any) -> SimSpec:
+    """A spec that plays on from where ``table`` stands: its save (actions and the faces
+    they rolled) is replayed in each worker, and every run draws from the simulation's own
+    seeds, so the table's dice are neither read nor moved. Side policies see only their
+    side's view, as from the start."""
+    save = table.export()
+    title = f"{table.title or table.name}, from entry {table.head}"
+    return make_spec(
+        table.ruleset.id, dict(save["setup"]), chosen, title=title, position=save, **options
+    )
 
 
 # -- running batches -------------------------------------------------------------------
@@ -285,5 +318,6 @@ __all__ = [
     "seeds",
     "sides_of",
     "spec_from_file",
+    "spec_from_table",
     "streams",
 ]
