@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fracas.dice import DiceError, FacesError, Mechanic, Roll
 from fracas.engine import DiceSource
@@ -50,6 +50,8 @@ class RollRequest:
     throw: int = 1
     kept: tuple[int, ...] = ()
     problem: str | None = None
+    #: The dice asked for (so that a roll nobody answers can still be rolled).
+    mechanic: Mechanic | None = field(default=None, compare=False, repr=False)
 
     def prompt(self) -> str:
         """The question as one line of text.
@@ -81,6 +83,7 @@ class AskedDice(DiceSource):
                 throw=1 + len(kept) // max(1, len(mechanic.dice())),
                 kept=tuple(kept),
                 problem=problem,
+                mechanic=mechanic,
             )
             text = self.ask(request).strip()
             word = text.lower()
