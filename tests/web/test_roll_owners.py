@@ -5,6 +5,7 @@ table is set; the action waits in the store, and a stale answer is refused."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from datetime import timedelta
@@ -16,6 +17,8 @@ from tests.web.webtools import Web, roll_asked, text_of, waiting_text
 from fracas.table import rollcall
 from fracas.table.scripts import Script
 from fracas.table.table import Table
+from fracas.web import events
+from fracas.web.events import Hub
 
 #: (example, the lines played first, the side that acts, its action, the names its
 #: rolls open with, a question of the other side's that the acting side was asked before)
@@ -211,3 +214,42 @@ def test_the_gm_is_asked_when_the_owner_waits_too_long(tmp_path: Path) -> None:
     gm = roll_asked(web.page())
     assert gm is not None and gm[1].startswith("Rook: ATT")
     assert web.post("/gm/t/t/roll", pending=gm[0], faces="8")[0] in (200, 303)
+
+
+def test_a_side_s_open_page_is_known_to_every_process(tmp_path: Path) -> None:
+    """The hub notes a side's page that may act in the store while its stream is open,
+    and the owner's page is sent the roll asked of it at once."""
+    url = f"sqlite:///{tmp_path / 'web.db'}"
+    web = Web(url)
+    link, action, _, _ = prepare(web, "diestep")
+    bandits = web.link("bandits", may_act=True)
+    seat = web.app.state.seats.find(bandits.rsplit("/", 1)[1])
+    other = Web(url).store  # another process's view of the store
+    table_id = other.table("t").id
+    hub: Hub = web.app.state.hub
+
+    async def test() -> None:
+        key = (table_id, "bandits", True)
+        draw = events._side_draw(web.app, "t", "bandits", True)
+        version = other.table("t").version
+        feed = hub.events(hub.open(key, draw, version, version, f"p/{seat.id}", "a", seat.id))
+        first = asyncio.ensure_future(anext(feed))  # the stream opens, and says so
+        while "bandits" not in rollcall.present(other, table_id):
+            await asyncio.sleep(0.02)  # polling the condition above
+        await first
+
+        def act() -> None:
+            fields = {"action": action, "version": str(other.table("t").version)}
+            web.client().post(f"{link}/act", data=fields)
+
+        await asyncio.to_thread(act)
+        while True:
+            event = await asyncio.wait_for(anext(feed), 30)
+            if event.event == "update" and "faces-form" in str(event.data):
+                break
+        assert "Rook: ATT (weapon)" in str(event.data)
+        await feed.aclose()
+        while "bandits" in rollcall.present(other, table_id):
+            await asyncio.sleep(0.02)  # polling the condition above
+
+    asyncio.run(test())

@@ -295,6 +295,8 @@ def act(
                 typed(request.app, name, table, done)
                 if isinstance(done, rollcall.Pending):
                     return again()
+            elif rollcall.pending(table) is not None:  # typed, and the dice switched since
+                raise rollcall.Waiting("an action waits for a roll: answer it or take it back")
             else:
                 table.push(text, side)
         except rollcall.Waiting as err:
