@@ -57,6 +57,7 @@ __all__ = [
     "Stale",
     "Waiting",
     "answer",
+    "drop",
     "expire",
     "gone",
     "here",
@@ -443,6 +444,16 @@ def _wait(table: Table, waiting: Pending) -> Pending:
     table.version = waiting.version
     _read[table] = (table.version, waiting)
     return waiting
+
+
+def drop(table: Table) -> bool:
+    """Take back the action the table waits on, if any (the dice are no longer typed):
+    whether there was one."""
+    table.sync()
+    waiting = pending(table)
+    if waiting is not None:
+        _drop(table, waiting)
+    return waiting is not None
 
 
 def _drop(table: Table, waiting: Pending) -> None:

@@ -151,6 +151,9 @@ def gm_dice(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respon
     store = request.app.state.store
     mode = "typed" if form.get("mode") == "typed" else "rolled"
     store.set_dice_mode(store.table(name).id, mode)  # every process and terminal sees it
+    if mode == "rolled":  # an action waiting for typed faces is taken back
+        with tables(request).hold(name) as table:
+            rollcall.drop(table)
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
 
 
