@@ -13,7 +13,7 @@ from fracas.dice import Mechanic, Roll
 from fracas.engine import DiceSource, RandomDice
 from fracas.table import encounterfile, rollcall
 from fracas.table.scripts import Script
-from fracas.table.store import Store
+from fracas.table.store import PendingRow, Store
 from fracas.table.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,3 +124,32 @@ def test_the_settings_are_bounded() -> None:
     with pytest.raises(ValueError, match="0 to 3600"):
         rollcall.set_settings(table.store, table.id, "gm", 99999)
     assert rollcall.settings(table.store, table.id) == rollcall.RollSettings("gm", 60)
+
+
+def test_a_side_s_question_never_names_whom_it_cannot_see() -> None:
+    script = Script.read(ROOT / "examples/heimr/ambush.script")
+    ruleset, setup, title = encounterfile.load(ROOT / "examples/heimr/ambush.yaml")
+    table = Table.start(Store.open("sqlite://"), "t", ruleset, setup, title, seed=script.seed)
+    table.push("gm begin")
+    table.push("eirik hide")
+    assert "eirik" not in table.table_view("raiders").view["state"]["combatants"]
+    table.store.set_dice_mode(table.id, "typed")
+    here = frozenset({"shieldwall", "raiders"})
+    waiting = rollcall.start(table, "eirik attack ulf", "shieldwall", here)
+    while isinstance(waiting, rollcall.Pending) and waiting.owner == "shieldwall":
+        answer = " ".join(["10" if "10" in d else "5" for d in waiting.dice])
+        waiting = rollcall.answer(table, waiting.token, answer, "shieldwall", here)
+    assert isinstance(waiting, rollcall.Pending) and waiting.owner == "raiders"
+    asked = rollcall.prompt(table, "raiders")
+    assert asked is not None and asked.mine and asked.action is None
+    assert "Eirik" not in asked.text
+    # Were a question to name the hidden archer, the raiders would read "someone".
+    with table.store.session() as s:
+        row = s.get(PendingRow, table.id)
+        assert row is not None
+        row.data = {**row.data, "purpose": f"{waiting.purpose} against Eirik Longshot"}
+    rollcall._read.clear()
+    asked = rollcall.prompt(table, "raiders")
+    assert asked is not None and "Eirik" not in asked.text and "against someone" in asked.text
+    gm = rollcall.prompt(table, None)
+    assert gm is not None and "Eirik Longshot" in gm.text
