@@ -67,7 +67,9 @@ def test_every_capability_falls_back(bare: Ruleset[Any]) -> None:
     assert capabilities.posts(bare) is None
     assert capabilities.commands(bare) is None
     assert capabilities.stats(bare).standing({"hp": 3})
-    assert capabilities.rolls(bare).owner(_Still(), Action.parse("a hit b"), "a hits") == "north"
+    seen = bare.observe(_Still(), None)
+    assert capabilities.rolls(bare).owner(seen, Action.parse("a hit b"), "a hits") == "north"
+    assert capabilities.rolls(bare).owner(seen, Action.parse("a hit b"), "b dodges") is None
     with pytest.raises(Exception, match="unknown capability 'tea'"):
         capabilities.ask(bare, "tea")
 

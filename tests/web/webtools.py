@@ -86,3 +86,21 @@ def text_of(page: str) -> str:
 def error_of(page: str, field: str) -> str | None:
     found = re.search(rf'id="{field}-error">([^<]*)<', page)
     return html.unescape(found.group(1)) if found else None
+
+
+def roll_asked(page: str) -> tuple[str, str, list[int]] | None:
+    """The roll a page asks for (its token, its question, the dice's sizes), or ``None``."""
+    if 'id="faces-form"' not in page:
+        return None
+    token = re.search(r'name="pending" value="([^"]*)"', page)
+    question = re.search(r'id="faces-form" class="pending">\s*<p>([^<]*)</p>', page)
+    assert token and question, "a faces prompt without its token or question"
+    text = html.unescape(question.group(1))
+    dice = text.rsplit("(", 1)[1].split(")")[0].split(", ")
+    return token.group(1), text, [int(m) for d in dice for m in re.findall(r"d(\d+)", d)[:1]]
+
+
+def waiting_text(page: str) -> str | None:
+    """What a page says while an action waits on another's roll."""
+    found = re.search(r'<p id="waiting">([^<]*)', page)
+    return html.unescape(found.group(1)).strip() if found else None

@@ -16,7 +16,7 @@ from rich.console import Console
 from fracas.cli.app import app, fail
 from fracas.engine import Action, Event, RandomDice
 from fracas.files import atomic_write
-from fracas.table import encounterfile
+from fracas.table import encounterfile, rollcall
 from fracas.table.presenter import Screen
 from fracas.table.saves import read_save
 from fracas.table.scripts import Script
@@ -65,6 +65,14 @@ def play(
     physical_dice: Annotated[
         bool, typer.Option("--physical-dice", help="Ask for every roll's faces.")
     ] = False,
+    others_dice: Annotated[
+        str | None,
+        typer.Option(
+            "--others-dice",
+            help="With --side and typed dice, the other sides' rolls: 'gm' (the game "
+            "master types them) or 'roll' (fracas rolls them); kept with the table.",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Run an encounter turn by turn with the rules enforced (the tracker), or a script."""
@@ -76,6 +84,9 @@ def play(
             seed = played.seed  # a resumed table's dice go on as they were stored
         current = _open_table(store, file, table, seed)
         track = Tracker(current, console, side)
+        if others_dice is not None:
+            wait = rollcall.settings(store, current.id).wait
+            rollcall.set_settings(store, current.id, others_dice.strip().lower()[:10], wait)
     except ValueError as err:
         fail(str(err))
     if physical_dice or store.dice_mode(current.id) == "typed":  # the table's mode, stored

@@ -14,7 +14,7 @@ name            protocol               fallback when absent
 ``carry``       :class:`Carry`         nothing carried but death, no XP
 ``sheets``      :class:`Sheets`        no campaign books: no characters in a ledger
 ``battlefield`` :class:`Battlefield`   no battlefield to edit
-``rolls``       :class:`RollOwners`    the side of the acting combatant rolls
+``rolls``       :class:`RollOwners`    the side its purpose names (:data:`NAMED_ROLLS`)
 ``posts``       :class:`ByPost`        no play by post
 ``stats``       :class:`LabStats`      standing unless dead, down or unconscious; 0 injuries
 ``commands``    :class:`Commands`      no commands of its own
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from fracas.engine.encounter import Encounter
 
 __all__ = [
+    "NAMED_ROLLS",
     "NAMES",
     "NO_ODDS",
     "Battlefield",
@@ -56,6 +57,7 @@ __all__ = [
     "Kernel",
     "LabStats",
     "ModelSheets",
+    "NamedRolls",
     "Odds",
     "Outcome",
     "OwnPolicies",
@@ -433,28 +435,75 @@ def battlefield(ruleset: object) -> Battlefield | None:
 
 class RollOwners(Protocol):
     """Which side owns each roll an action asks for: the side of the combatant who rolls
-    (the defender's side for a defence roll), so that a table may let that side's player
-    enter it."""
+    (the defender's side for a defence roll), so that a table asks that side's player for
+    the faces of physical dice, and no other side."""
 
-    def owner(self, state: Any, action: Action, purpose: str) -> str | None:
+    def owner(self, seen: Mapping[str, Any], action: Action, purpose: str) -> str | None:
         """The side rolling for ``purpose`` (the dice source's purpose text) while
-        ``action`` is carried out; ``None`` for the game master."""
+        ``action`` is carried out, ``seen`` being the game master's observation of the
+        state; ``None`` for the game master."""
         ...
 
 
-class _ActorRolls:
-    def __init__(self, ruleset: object) -> None:
-        self._ruleset = ruleset
+@dataclass(frozen=True)
+class NamedRolls:
+    """The roller is the combatant whose name opens the roll's purpose (``Orc attacks
+    Darna``, ``Orc's damage``, ``Rook: ATT (weapon)``), the longest name first, or else
+    the side whose name opens it (``orcs's initiative``); a purpose that opens with one
+    of ``referee`` or names neither is the game master's.
 
-    def owner(self, state: Any, action: Action, purpose: str) -> str | None:
-        seen = getattr(self._ruleset, "observe")(state, None).get("combatants", {})  # noqa: B009
-        actor = seen.get(action.actor) if action.actor else None
-        return str(actor["side"]) if isinstance(actor, Mapping) and "side" in actor else None
+    >>> seen = {"combatants": {"orc": {"name": "Orc", "side": "orcs"},
+    ...                        "orcb": {"name": "Orc Boss", "side": "boss"}}}
+    >>> rolls = NamedRolls(referee=("surprise roll",))
+    >>> act = Action.parse("darna attack orc")
+    >>> [rolls.owner(seen, act, p) for p in ("Orc attacks Darna", "Orc Boss's damage",
+    ...     "orcs's initiative", "surprise roll for orcs", "Orcish luck")]
+    ['orcs', 'boss', 'orcs', None, None]
+    """
+
+    referee: tuple[str, ...] = ()
+
+    def owner(self, seen: Mapping[str, Any], action: Action, purpose: str) -> str | None:
+        if purpose.startswith(self.referee) and self.referee:
+            return None
+        people = seen.get("combatants") or {}
+        found: tuple[int, str | None] = (0, None)
+        for key, person in people.items() if isinstance(people, Mapping) else ():
+            if not isinstance(person, Mapping):
+                continue
+            name, side = str(person.get("name") or key), person.get("side")
+            if len(name) > found[0] and side is not None and _opens(purpose, name):
+                found = (len(name), str(side))
+        if found[1] is not None:
+            return found[1]
+        for side in seen.get("sides") or _sides_of(people):
+            if _opens(purpose, str(side)):
+                return str(side)
+        return None
+
+
+def _opens(purpose: str, name: str) -> bool:
+    """Whether ``purpose`` opens with the word(s) ``name``."""
+    if not name or not purpose.startswith(name):
+        return False
+    rest = purpose[len(name) :]
+    return not rest or not (rest[0].isalnum() or rest[0] == "_")
+
+
+def _sides_of(people: Any) -> list[str]:
+    if not isinstance(people, Mapping):
+        return []
+    found = {str(p.get("side")) for p in people.values() if isinstance(p, Mapping)}
+    return sorted(found - {"None"})
+
+
+#: Rolls owned by the combatant (or side) their purpose names: what most rulesets offer.
+NAMED_ROLLS = NamedRolls()
 
 
 def rolls(ruleset: object) -> RollOwners:
-    """The ruleset's :class:`RollOwners`, or the acting combatant's side for every roll."""
-    return cast(RollOwners, ask(ruleset, "rolls") or _ActorRolls(ruleset))
+    """The ruleset's :class:`RollOwners`, or :data:`NAMED_ROLLS`."""
+    return cast(RollOwners, ask(ruleset, "rolls") or NAMED_ROLLS)
 
 
 # -- play by post ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fracas.dice import DiceError, FacesError, Mechanic, Roll
 from fracas.engine import DiceSource
@@ -51,6 +51,8 @@ class RollRequest:
     note: str = ""
     kept: tuple[int, ...] = ()
     problem: str | None = None
+    #: The dice asked for (so that a roll nobody answers can still be rolled).
+    mechanic: Mechanic | None = field(default=None, compare=False, repr=False)
 
     def prompt(self) -> str:
         """The question as one line of text.
@@ -83,6 +85,7 @@ class AskedDice(DiceSource):
                 note=mechanic.more_note(kept) if kept else "",
                 kept=tuple(kept),
                 problem=problem,
+                mechanic=mechanic,
             )
             text = self.ask(request).strip()
             word = text.lower()

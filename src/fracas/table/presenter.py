@@ -30,10 +30,13 @@ from typing import Any
 __all__ = [
     "GmScreen",
     "Numbering",
+    "RollPrompt",
+    "RollView",
     "Row",
     "Screen",
     "TableView",
     "present",
+    "roll_prompt",
 ]
 
 #: Log lines a screen carries unless asked for more.
@@ -335,3 +338,77 @@ class Numbering:
             if n == number:
                 return text
         return None
+
+
+# -- a roll an action waits for ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RollView:
+    """A roll an action waits for, as the table hands it to the presenter for one audience
+    (``side`` None: the GM): ``owner`` is asked for it (``None``: the GM), ``asker`` asked
+    for the action; ``purpose`` is already as ``side`` may read it."""
+
+    side: str | None
+    token: str
+    owner: str | None
+    asker: str | None
+    action: str
+    purpose: str
+    notation: str
+    dice: tuple[str, ...]
+    throw: int
+    problem: str | None
+    away: bool
+    waited: int
+    #: Why a later throw is asked (see :meth:`fracas.dice.Mechanic.more_note`).
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RollPrompt:
+    """What one audience is shown of a roll an action waits for: asked of it (``mine``)
+    or waited on, the action only for those who may know it."""
+
+    token: str
+    mine: bool
+    text: str
+    problem: str | None = None
+    action: str | None = None
+    note: str | None = None
+
+
+def roll_prompt(rv: RollView) -> RollPrompt:
+    """A roll as ``rv.side`` is shown it: the game master sees everything and may always
+    answer; the side that owns it is asked (the action only if it asked for it); the side
+    that asked for the action is told it waits; another side only that dice are awaited.
+
+    >>> from dataclasses import replace
+    >>> rv = RollView("party", "t", "orcs", "party", "darna attack orc", "Orc attacks Darna",
+    ...               "2d6", ("d6", "d6"), 1, None, False, 3)
+    >>> roll_prompt(rv).text
+    "Waiting for another side's dice."
+    >>> roll_prompt(replace(rv, side="orcs")).text
+    'Orc attacks Darna: roll 2d6 (d6, d6)'
+    >>> roll_prompt(replace(rv, side="orcs")).action is None
+    True
+    """
+    question = f"{rv.purpose}: roll {rv.notation} ({', '.join(rv.dice)})"
+    if rv.throw > 1:
+        question += f", throw {rv.throw}" + (f" ({rv.reason})" if rv.reason else "")
+    if rv.side is None:
+        who = "your roll" if rv.owner is None else f"a roll of side {rv.owner}"
+        if rv.owner is not None and rv.away:
+            note = f"{who}, which has no page open: you type it"
+        elif rv.owner is not None:
+            note = f"{who}, asked of it {rv.waited} s ago: you may type it"
+        else:
+            note = who
+        return RollPrompt(rv.token, True, question, rv.problem, rv.action, note)
+    if rv.side == rv.owner:
+        action = rv.action if rv.asker == rv.side else None
+        return RollPrompt(rv.token, True, question, rv.problem, action)
+    if rv.side == rv.asker:
+        whose = "the game master's" if rv.owner is None else "another side's"
+        return RollPrompt(rv.token, False, f"Waiting for {whose} dice.", action=rv.action)
+    return RollPrompt(rv.token, False, "An action waits for dice.")

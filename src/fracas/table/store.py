@@ -124,6 +124,22 @@ class TableRow(Base):
     changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     dice_mode: Mapped[str] = mapped_column(String(10), default="rolled", server_default="rolled")
     ruleset_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # Who throws a typed roll whose side is away, and after how many seconds (0009).
+    roll_fallback: Mapped[str] = mapped_column(String(10), default="gm", server_default="gm")
+    roll_wait: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
+
+
+class PendingRow(Base):
+    """The action a table waits on for a roll's faces (:mod:`fracas.table.rollcall`)."""
+
+    __tablename__ = "fracas_pending"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("fracas_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    token: Mapped[str] = mapped_column(String(40))
+    data: Mapped[Any] = mapped_column(JSON)
+    asked: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ActionRow(Base):
@@ -455,6 +471,7 @@ class Store:
             added = ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
             s.add(added)
             row.head, row.dice, row.changed = ply, dice, now
+            _done_waiting(s, table_id)
             s.flush()
             return row.version, (added.id, now)
 
@@ -466,6 +483,7 @@ class Store:
             if not 0 <= head <= count:
                 raise StoreError(f"the table has {count} actions; cannot move to {head}")
             row.head, row.changed = head, utc_now()
+            _done_waiting(s, table_id)
             if dice is not None:
                 row.dice = dice
             return row.version
@@ -525,6 +543,11 @@ class Store:
 
 
 _CHANGED = "fracas_changed"
+
+
+def _done_waiting(s: Session, table_id: int) -> None:
+    """An action pushed, undone or redone ends the wait for a roll, in its transaction."""
+    s.execute(delete(PendingRow).where(PendingRow.table_id == table_id))
 
 
 def _changed(s: Session, table_id: int, version: int) -> None:

@@ -46,6 +46,7 @@ from fracas.engine import (
     ScriptedDice,
     view,
 )
+from fracas.engine.capabilities import rolls
 from fracas.engine.encounter import _same_events, _same_rolls
 from fracas.engine.views import check_side, offered, side_entry, side_log
 from fracas.rules import check_version, find
@@ -88,6 +89,9 @@ class Table:
         # The stored rows of the log's entries, one each, to tell when the store replaced
         # one (None: unknown, so :meth:`sync` replays the whole log).
         self._stamps = stamps
+        # The action being carried out, and the game master's observation before it: who
+        # owns each roll it asks for (:meth:`roll_owner`).
+        self._acting: tuple[Action, Mapping[str, Any] | None] | None = None
 
     # -- opening ------------------------------------------------------------------------
 
@@ -212,10 +216,12 @@ class Table:
         saved = enc.dice
         if replaying is not None:
             enc.dice = ScriptedDice([f for roll in replaying.rolls for f in roll.faces])
+        self._acting = (action, None)
         try:
             events = enc.push(action)
         finally:
             enc.dice = saved
+            self._acting = None
         try:
             self.version, stamp = self.store.append(
                 self.id,
@@ -357,6 +363,17 @@ class Table:
     def rolled_dice(self) -> None:
         """From now on, fracas rolls (going on from the stored dice)."""
         self.encounter.dice = self.rolled
+
+    def roll_owner(self, purpose: str) -> str | None:
+        """The side that owns the roll ``purpose`` asked for while an action is carried
+        out (the ruleset's ``rolls`` capability); ``None``: the game master's."""
+        if self._acting is None:
+            return None
+        action, seen = self._acting
+        if seen is None:
+            seen = self.ruleset.observe(self.encounter.state, None)
+            self._acting = (action, seen)
+        return rolls(self.ruleset).owner(seen, action, purpose)
 
     @property
     def asks_dice(self) -> bool:

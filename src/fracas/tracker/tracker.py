@@ -15,6 +15,7 @@ from pathlib import Path
 from rich.console import Console, Group
 
 from fracas.files import atomic_write
+from fracas.table import rollcall
 from fracas.table.dicemode import RollCancelled, RollRequest
 from fracas.table.presenter import Numbering, log_text
 from fracas.table.saves import read_save
@@ -168,11 +169,24 @@ class Tracker:
             self.message = "Dice are typed in from the table."
 
     def ask_faces(self, request: RollRequest) -> str:
-        """One faces prompt; the end of input at a faces prompt means leaving."""
+        """One faces prompt; the end of input at a faces prompt means leaving. Viewing as
+        a side, only that side's own rolls are asked as such; another's is rolled by
+        fracas or typed by the game master, as the table is set (nothing of it shown)."""
+        question = request.prompt()
+        if self.side is not None:
+            owner = self.table.roll_owner(request.purpose)
+            if owner != self.side:
+                if rollcall.settings(self.table.store, self.table.id).fallback == "roll":
+                    return rollcall.rolled_faces(request)
+                whose = "the game master's" if owner is None else "another side's"
+                question = (
+                    f"Game master, {whose} roll: roll {request.notation} "
+                    f"({', '.join(request.dice)}); faces: "
+                )
         if request.problem:
             self.console.print(request.problem, style="yellow", highlight=False, markup=False)
         try:
-            return self.ask(request.prompt())
+            return self.ask(question)
         except (EOFError, KeyboardInterrupt):
             return "quit"
 

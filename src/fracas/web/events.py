@@ -26,8 +26,14 @@ reconnects (to any process) says where it was with ``Last-Event-ID``, and the pa
 its stream URL on the version it shows.
 
 **Nothing a person is doing is swapped away.** The parts sent never include the typed
-*Action* form, a pending faces prompt, the player links, the dice mode or any form's CSRF
-field: those are never replaced, so what is typed there, the focus and the scroll stay.
+*Action* form, the player links, the dice mode or any form's CSRF field: those are never
+replaced, so what is typed there, the focus and the scroll stay. The roll an action
+waits for (typed dice, :mod:`fracas.table.rollcall`) is a part: the side that owns it is
+asked for it as soon as it is asked; it changes only when another roll is asked.
+
+**Sides with a page open.** A side's stream that may act notes in the store that the
+side has a page open (every :attr:`LiveSettings.present_seconds`, and no longer once it
+closes), so that whichever process carries out an action asks that side for its rolls.
 Idiomorph keeps the focused element and, in a part that is replaced, the value a person
 is changing. Versions: the *Action* box and the faces prompt carry a hidden ``version``
 that *follows* the table (the page sets it to each version it receives), so an action
@@ -48,6 +54,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
@@ -58,6 +65,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import PlainTextResponse, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
+from fracas.table import rollcall
 from fracas.table.rounds import live_refusal
 from fracas.table.store import CHANNEL, DELETED, Store, StoreError
 from fracas.table.table import Table
@@ -96,6 +104,10 @@ class LiveSettings:
     watch_seconds: float = 0.1
     #: How soon a browser reconnects a lost stream, in milliseconds.
     retry_ms: int = 1000
+    #: How often a side's open page that may act says so in the store (so that a roll of
+    #: that side is asked of it, whichever process holds the page); a page gone without
+    #: closing counts as open for three times this long.
+    present_seconds: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -129,6 +141,8 @@ class Stream:
     link: str
     address: str
     seat: int | None = None
+    #: Its name in the store's pages open (:func:`fracas.table.rollcall.here`).
+    holder: str = field(default_factory=lambda: secrets.token_hex(8))
 
 
 @dataclass(eq=False)
@@ -375,7 +389,14 @@ class Hub:
         """What ``stream``'s page is sent, until it closes, goes idle or its table goes."""
         group = stream.group
         idle = self.settings.idle_seconds
+        loop = asyncio.get_running_loop()
+        quiet_until = loop.time() + idle
+        # A side's page that may act is asked for that side's rolls (typed dice).
+        here = stream.seat is not None and group.key[1] is not None and group.key[2]
+        every = max(0.05, self.settings.present_seconds) if here else idle
         try:
+            if here:
+                await self._here(stream)
             yield ServerSentEvent(comment="fracas", retry=self.settings.retry_ms)
             while True:
                 update = group.update
@@ -387,15 +408,41 @@ class Hub:
                     step = update.since == stream.version and update.step is not None
                     data = update.step if step else update.whole
                     stream.version = update.version
+                    quiet_until = loop.time() + idle
                     yield ServerSentEvent(data, event="update", id=str(update.version))
                     continue
                 try:
-                    await asyncio.wait_for(group.news.wait(), timeout=idle)
+                    left = quiet_until - loop.time()
+                    await asyncio.wait_for(group.news.wait(), timeout=max(0.0, min(left, every)))
                 except TimeoutError:
-                    yield ServerSentEvent("idle", event="close")
-                    return
+                    if loop.time() >= quiet_until:
+                        yield ServerSentEvent("idle", event="close")
+                        return
+                    await self._here(stream)
         finally:
             self.shut(stream)
+            if here:
+                with contextlib.suppress(RuntimeError):  # the loop is closing
+                    self._task(anyio.to_thread.run_sync(self._gone, stream))
+
+    async def _here(self, stream: Stream) -> None:
+        """Say in the store that ``stream``'s side has this page open (for a while)."""
+        table_id, side, _ = stream.group.key
+        assert side is not None
+        ttl = 3 * max(0.05, self.settings.present_seconds)
+        try:
+            await anyio.to_thread.run_sync(
+                rollcall.here, self.store, table_id, side, stream.holder, ttl
+            )
+        except Exception:  # the page works on; its side's rolls may go to the GM
+            log.warning("could not note a page of side %s open", side, exc_info=True)
+
+    def _gone(self, stream: Stream) -> None:
+        table_id, side, _ = stream.group.key
+        try:
+            rollcall.gone(self.store, table_id, str(side), stream.holder)
+        except Exception:  # it lapses by itself
+            log.info("could not note a page of side %s closed", side, exc_info=True)
 
 
 class _Probe:

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from fracas.table import encounterfile
+from fracas.table import encounterfile, rollcall
 from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seats
 from fracas.table.store import MAX_NAME, ConflictError
@@ -31,7 +31,7 @@ from fracas.web.deps import (
     table_version,
     tables,
 )
-from fracas.web.live import FacesNeeded, push_with_faces
+from fracas.web.live import overdue, sides_here, typed
 from fracas.web.render import Listing, Page, render_page
 
 __all__ = ["act", "draw_gm", "gm_router"]
@@ -151,6 +151,32 @@ def gm_dice(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respon
     store = request.app.state.store
     mode = "typed" if form.get("mode") == "typed" else "rolled"
     store.set_dice_mode(store.table(name).id, mode)  # every process and terminal sees it
+    if mode == "rolled":  # an action waiting for typed faces is taken back
+        with tables(request).hold(name) as table:
+            rollcall.drop(table)
+    return RedirectResponse(f"/gm/t/{name}", status_code=303)
+
+
+@gm_router.post("/t/{name}/roll", response_class=HTMLResponse)
+def gm_roll(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    """The GM answers the roll the table waits on (any side's: the GM may always)."""
+    check_csrf(request, form, csrf)
+    return answer_roll(request, name, None, form, lambda **kw: draw_gm(request, name, csrf, **kw))
+
+
+@gm_router.post("/t/{name}/rolls", response_class=HTMLResponse)
+def gm_rolls(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    """Who throws a roll whose side is away (the GM, or fracas), after how long."""
+    check_csrf(request, form, csrf)
+    store = request.app.state.store
+    wait = str(form.get("wait", "60")).strip()
+    if not wait.isdigit() or len(wait) > 5:
+        errors = {"rolls": "the wait is a whole number of seconds"}
+        return draw_gm(request, name, csrf, status=400, errors=errors)
+    try:
+        rollcall.set_settings(store, store.table(name).id, str(form.get("fallback")), int(wait))
+    except ValueError as err:
+        return draw_gm(request, name, csrf, status=400, errors={"rolls": str(err)})
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
 
 
@@ -193,6 +219,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
     status = extra.pop("status", 200)
     fragment = extra.pop("fragment", False)
     with tables(request).hold(name) as table:
+        overdue(request.app, name, table)
         shown = table if at is None else _earlier(table, at)
         page = Page(
             kind="gm",
@@ -202,6 +229,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             base=f"/gm/t/{name}",
             poll_ms=request.app.state.poll_ms,
             physical=table.store.dice_mode(table.id) == "typed",
+            rolls=rollcall.settings(table.store, table.id),
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
@@ -254,9 +282,6 @@ def act(
     """Push the form's action (with the faces typed so far, when the dice are typed)."""
     version = read_version(form)
     text = str(form.get("action", "")).strip()
-    answers = list(form.get("answers", []))
-    if form.get("faces") is not None:
-        answers.append(str(form["faces"]))
     if version is None:
         return again(status=400, errors={"action": "the form has no version: reload the page"})
     if not text:
@@ -268,16 +293,48 @@ def act(
         if refused is not None:
             return again(status=409, errors={"action": refused}, typed=text)
         try:
-            if table.store.dice_mode(table.id) == "typed":
-                push_with_faces(table, text, answers, side)
+            if table.store.dice_mode(table.id) == "typed":  # each roll asked of its side
+                done = rollcall.start(table, text, side, sides_here(table))
+                typed(request.app, name, table, done)
+                if isinstance(done, rollcall.Pending):
+                    return again()
+            elif rollcall.pending(table) is not None:  # typed, and the dice switched since
+                raise rollcall.Waiting("an action waits for a roll: answer it or take it back")
             else:
                 table.push(text, side)
-        except FacesNeeded as need:
-            return again(pending=(text, need.answers, need.request), typed=text)
+        except rollcall.Waiting as err:
+            return again(status=409, errors={"action": str(err)}, typed=text)
         except ConflictError:  # another process changed the table first
             return again(status=409, errors={"action": ALREADY}, typed=text)
         except ValueError as err:
             return again(status=400, errors={"action": str(err)}, typed=text)
+    return RedirectResponse(_back(request), status_code=303)
+
+
+def answer_roll(
+    request: Request,
+    name: str,
+    side: str | None,
+    form: Mapping[str, Any],
+    again: Callable[..., Response],
+) -> Response:
+    """The faces of the roll the table waits on, typed by ``side`` (``None``: the GM)."""
+    token = str(form.get("pending", ""))
+    faces = "undo" if form.get("undo") else str(form.get("faces", ""))
+    with tables(request).hold(name) as table:
+        try:
+            done = rollcall.answer(table, token, faces, side, sides_here(table))
+            typed(request.app, name, table, done)
+        except rollcall.Stale as err:
+            return again(status=409, errors={"faces": str(err)})
+        except rollcall.NotYours as err:
+            return again(status=403, errors={"faces": str(err)})
+        except ConflictError:  # another process answered, or changed the table, first
+            return again(status=409, errors={"faces": ALREADY})
+        except ValueError as err:
+            return again(status=400, errors={"faces": str(err)})
+        if isinstance(done, rollcall.Pending):
+            return again()
     return RedirectResponse(_back(request), status_code=303)
 
 

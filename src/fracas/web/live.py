@@ -7,18 +7,20 @@ version moved), and a push that loses the race is refused by the store (its vers
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from fracas.dice import DiceError
 from fracas.engine import Event
-from fracas.table.dicemode import AskedDice, RollRequest
+from fracas.table import rollcall
 from fracas.table.store import Store
 from fracas.table.table import Table
 
-__all__ = ["FacesNeeded", "Held", "Tables", "push_with_faces"]
+__all__ = ["Held", "Tables", "overdue", "sides_here", "typed"]
 
 
 @dataclass
@@ -52,41 +54,42 @@ class Tables:
             self._held.pop(name, None)
 
 
-class FacesNeeded(DiceError):
-    """A roll of an action pushed with physical dice still needs faces typed in."""
-
-    def __init__(self, request: RollRequest, answers: list[str]) -> None:
-        super().__init__(f"{request.purpose}: faces needed")
-        self.request = request
-        self.answers = answers
+def sides_here(table: Table) -> frozenset[str]:
+    """The sides of ``table`` with a page open that may act (in any server process)."""
+    return rollcall.present(table.store, table.id)
 
 
-def push_with_faces(
-    table: Table, action: str, answers: list[str], side: str | None
-) -> tuple[Event, ...]:
-    """Push ``action`` with the faces typed so far (one answer per roll or throw, in
-    order); :class:`FacesNeeded` names the next roll to ask for and the answers worth
-    keeping (a refused answer is dropped and its problem shown). The dice's ``evaluate``
-    checks every answer, as at the terminal."""
-    queue = list(answers)
-    kept: list[str] = []
+def typed(
+    app: Any, name: str, table: Table, done: tuple[Event, ...] | rollcall.Pending | None
+) -> None:
+    """After a typed action or answer: when it now waits on a roll that fracas rolls once
+    its side has waited too long, come back then (in a timer thread)."""
+    if not isinstance(done, rollcall.Pending):
+        return
+    left = rollcall.wait_left(done, rollcall.settings(table.store, table.id))
+    if left == float("inf"):
+        return
+    timer = threading.Timer(left + 0.05, _expire, (app, name))
+    timer.daemon = True
+    timer.start()
 
-    def ask(request: RollRequest) -> str:
-        if request.problem is not None and kept:
-            kept.pop()  # the answer just given was refused: ask for it again
-        if not queue:
-            raise FacesNeeded(request, list(kept))
-        answer = queue.pop(0)
-        kept.append(answer)
-        return answer
 
-    ask_: Callable[[RollRequest], str] = ask
-    table.physical_dice(ask_)
+def overdue(app: Any, name: str, table: Table) -> None:
+    """Roll, now, a roll ``table`` waits on whose side has gone or waited too long (a page
+    drawn does not wait for the timer, which another process may hold)."""
+    if rollcall.pending(table) is None:
+        return
     try:
-        return table.push(action, side)
-    finally:
-        table.rolled_dice()
+        typed(app, name, table, rollcall.expire(table, sides_here(table)))
+    except (ValueError, DiceError):  # another process answered first: drawn as it is
+        table.sync()
 
 
-def is_asked(table: Table) -> bool:
-    return isinstance(table.encounter.dice, AskedDice)
+def _expire(app: Any, name: str) -> None:
+    """Roll the roll ``name`` waits on if its wait has passed (any process may)."""
+    try:
+        with app.state.tables.hold(name) as table:
+            done = rollcall.expire(table, sides_here(table))
+            typed(app, name, table, done)
+    except Exception:  # the table went, or another process answered first
+        logging.getLogger(__name__).info("no roll rolled for table %s", name, exc_info=True)

@@ -10,7 +10,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fracas.table.rounds import live_refusal
 from fracas.table.seats import Seat
 from fracas.web.deps import Form, SideSeat, download, screen_json, table_version, tables
-from fracas.web.gm import act
+from fracas.web.gm import act, answer_roll
+from fracas.web.live import overdue
 from fracas.web.render import Page, render_page
 
 __all__ = ["draw_player", "player_router"]
@@ -51,11 +52,21 @@ def player_act(request: Request, seat: SideSeat, token: str, form: Form) -> Resp
     )
 
 
+@player_router.post("/{token}/roll", response_class=HTMLResponse)
+def player_roll(request: Request, seat: SideSeat, token: str, form: Form) -> Response:
+    """The side's answer to a roll the table waits on: its own rolls only."""
+    if not seat.may_act:
+        raise HTTPException(403, "the game master has not let this side act through its link")
+    again = lambda **kw: draw_player(request, seat, token, **kw)  # noqa: E731
+    return answer_roll(request, seat.table, seat.side, form, again)
+
+
 def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLResponse:
     """A side's page through its link (or its live fragment), with `extra` for the page."""
     status = extra.pop("status", 200)
     fragment = extra.pop("fragment", False)
     with tables(request).hold(seat.table) as table:
+        overdue(request.app, seat.table, table)
         # While its round is posted, a side's declarations are its post, not actions.
         refused = live_refusal(table, seat.side) if seat.may_act else None
         page = Page(

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from fracas.engine import Action
-from fracas.table.dicemode import RollRequest
+from fracas.table import rollcall
 from fracas.table.odds import AttackOdds, NoOdds, odds_or_why
 from fracas.table.presenter import GmScreen, Screen
 from fracas.table.seats import Seat
@@ -89,7 +89,8 @@ class Page:
     errors: Mapping[str, str] = field(default_factory=dict)
     message: str | None = None
     new_link: tuple[str, str] | None = None
-    pending: tuple[str, list[str], RollRequest] | None = None
+    #: Who throws a typed roll whose side is away (the GM's page).
+    rolls: rollcall.RollSettings | None = None
     typed: str = ""
     #: A refused post, given back to its textarea so that nothing typed is lost.
     draft: str = ""
@@ -148,6 +149,8 @@ def table_context(page: Page) -> dict[str, Any]:
         "odds": _odds(table, screen) if page.side is None and page.at is None else [],
         "log": table.log_lines(page.side, start),
         "log_start": start,
+        # The roll an action waits for, as this audience is shown it (the presenter's).
+        "prompt": rollcall.prompt(table, page.side) if page.at is None else None,
     }
 
 
@@ -276,6 +279,7 @@ def draw_snapshot(taken: Snapshot) -> Drawn:
         drawn["field"] = str(macros.field(shapes))
     if page.may_act:
         drawn["offered"] = str(macros.offered(context["groups"], version))
+        drawn["rollcall"] = str(macros.rollcall(context["prompt"]))
     if context["gm"]:
         drawn["odds-box"] = str(macros.odds(context["odds"]))
         drawn["undo-box"] = str(macros.undo(version))

@@ -40,6 +40,7 @@ class ClassicRules(Ruleset[ClassicState]):
         "carry": "fracas.rules.classic.books:CARRY",
         "battlefield": "fracas.rules.classic.ground:GROUND",
         "posts": "fracas.rules.classic.posts:BY_POST",
+        "rolls": "fracas.engine.capabilities:NAMED_ROLLS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

@@ -45,6 +45,7 @@ class DieStepRules(Ruleset[DieStepState]):
         "sheets": "fracas.rules.diestep.books:SHEETS",
         "carry": "fracas.rules.diestep.books:CARRY",
         "battlefield": "fracas.rules.diestep.ground:GROUND",
+        "rolls": "fracas.engine.capabilities:NAMED_ROLLS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

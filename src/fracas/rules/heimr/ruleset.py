@@ -55,6 +55,7 @@ class HeimrRules(Ruleset[HeimrState]):
         "sheets": "fracas.rules.heimr.books:SHEETS",
         "carry": "fracas.rules.heimr.books:CARRY",
         "battlefield": "fracas.rules.heimr.ground:GROUND",
+        "rolls": "fracas.engine.capabilities:NAMED_ROLLS",
     }
 
     def __init__(self) -> None:

@@ -11,11 +11,16 @@ from __future__ import annotations
 
 from fracas.dice import parse
 from fracas.engine import DiceSource, Event
+from fracas.engine.capabilities import NamedRolls
 from fracas.rules.sides import melee
 from fracas.rules.sides.positions import engaged_pairs
 from fracas.rules.sides.state import Combatant, Doing, SidesState
 
 SECONDS_PER_ROUND = 10
+
+#: Who rolls: the combatant or side a roll's purpose names; the referee rolls for surprise
+#: (S-SURPRISE-1).
+ROLLS = NamedRolls(referee=("surprise roll for ",))
 
 
 def begin(state: SidesState, dice: DiceSource, events: list[Event]) -> None:

@@ -37,6 +37,7 @@ class SidesRules(Ruleset[SidesState]):
         "policies": "fracas.rules.sides.policies:POLICIES",
         "sheets": "fracas.rules.sides.books:SHEETS",
         "battlefield": "fracas.rules.sides.ground:GROUND",
+        "rolls": "fracas.rules.sides.rounds:ROLLS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

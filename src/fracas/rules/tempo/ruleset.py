@@ -31,6 +31,7 @@ class TempoRules(Ruleset[TempoState]):
         "policies": "fracas.rules.tempo.policies:POLICIES",
         "sheets": "fracas.rules.tempo.books:SHEETS",
         "carry": "fracas.rules.tempo.books:CARRY",
+        "rolls": "fracas.engine.capabilities:NAMED_ROLLS",
     }
 
     def check_campaign(self, document: YamlDocument) -> None:

@@ -100,6 +100,7 @@ class PitfightRules(Ruleset[PitState]):
         "policies": "pitfight.policies:POLICIES",
         "sheets": "pitfight.books:SHEETS",
         "carry": "pitfight.books:CARRY",
+        "rolls": "fracas.engine.capabilities:NAMED_ROLLS",
     }
 
     # -- the start -------------------------------------------------------------------------
