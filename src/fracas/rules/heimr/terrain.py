@@ -386,4 +386,4 @@ def concealment(state: HeimrState, attacker: Combatant, target: Combatant) -> in
     cluster = state.cluster_of(target.id)
     if cluster is not None and attacker.id in cluster:
         return 0
-    return state.battlefield.concealment(target.square)
+    return state.battlefield.concealment(target.square, target.height, attacker.height)
