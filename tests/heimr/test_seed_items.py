@@ -355,3 +355,26 @@ def test_a_cover_conceals_only_below_its_height() -> None:
     e.height, b.height = 0, 1  # up on a ladder in B2, above the table: no cover
     assert terrain.concealment(state, e, b) == 0
     assert state.battlefield.concealment("B2") == 3  # no heights asked: the cover's own
+
+
+@pytest.mark.rule("H-GRID-9", "H-POS-4")
+def test_a_hider_climbing_above_its_cover_is_seen_again() -> None:
+    field = {
+        "columns": 3,
+        "rows": 3,
+        "squares": {"B2": {"concealment": ["Shrubbery"], "top": 2, "climb": "Ladder or stairs"}},
+    }
+    eirik = sheet("eirik", "north")
+    enc = duel(
+        ylva=eirik,
+        squares={"brannoc": "B1"},
+        battlefield=field,
+        stances={"eirik": "none", "brannoc": "none"},
+    )
+    enc.push("gm begin")
+    enc.dice.add([5])  # Survival C0P0: hidden at CR 5
+    enc.push("eirik hide")
+    assert me(enc, "eirik").hide_cr == 5
+    enc.push("eirik climb up")  # to height 1: the shrubbery is 1 high
+    assert me(enc, "eirik").hide_cr is None
+    assert "eirik is no longer hidden: nothing in B2 conceals it" in texts(enc, 1)
