@@ -330,6 +330,8 @@ def needs_ammunition(state: HeimrState, who: Combatant, weapon: Weapon) -> str |
 def usable_weapons(state: HeimrState, who: Combatant) -> list[Weapon]:
     """The wielded weapons ``who`` can attack with: not in a bound arm's hand (H-EFF-7),
     and, for counted ammunition, with one drawn (H-ACT-8)."""
+    if not who.effects and not who.ammunition:
+        return who.weapons()  # the common case, asked at every attack
     out = []
     for w in who.weapons():
         if not effects.arm_free(who, w):
@@ -345,6 +347,8 @@ def spend_ammunition(
     state: HeimrState, who: Combatant, weapon: Weapon, events: list[Event]
 ) -> None:
     """H-ACT-8: the shot spends the drawn ammunition."""
+    if who.drawn_ammunition is None:
+        return
     ammo = needs_ammunition(state, who, weapon)
     if ammo is None or who.drawn_ammunition != ammo:
         return
