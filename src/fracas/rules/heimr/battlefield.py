@@ -104,6 +104,8 @@ class Square:
     concealment: tuple[tuple[str, int], ...] = ()
     light: int | None = None  # the distance a light source here reaches
     roof: bool = False
+    # H-GRID-9: how high above the ground each cover conceals (None: any height).
+    cover_heights: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -302,11 +304,25 @@ class Battlefield:
             steps += 1
         return len(self.squares)
 
-    def concealment(self, square: str) -> int:
+    def concealment(self, square: str, at: int | None = None, seen_from: int | None = None) -> int:
         """H-GRID-9: the concealment of someone in ``square``: its cover, plus darkness
-        where no light reaches, plus weather where no roof covers."""
+        where no light reaches, plus weather where no roof covers.
+
+        The cover's Height (the concealment table's column) is read when heights are
+        given: a cover ``k`` high conceals someone standing at ``at`` below the square's
+        ground plus ``k``, from an attacker at ``seen_from`` below that too (one above
+        it looks over the cover; docs/decisions.md). "4 or more" conceals at any height.
+        """
         s = self.squares[square]
-        total = max((v for _, v in s.concealment), default=0)
+        heights = s.cover_heights or (None,) * len(s.concealment)
+        total = max(
+            (
+                v
+                for (_, v), k in zip(s.concealment, heights, strict=True)
+                if k is None or all(h is None or h < s.height + k for h in (at, seen_from))
+            ),
+            default=0,
+        )
         if self.darkness and not self.lit(square):
             total += self.darkness
         if self.weather and not s.roof:
@@ -325,6 +341,7 @@ class FieldProblem(EngineError):
 def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
     label = f"battlefield, square {name}"
     cover = []
+    reach: list[int | None] = []
     for i, item in enumerate(spec.concealment):
         if item not in tables.concealment:
             raise FieldProblem(
@@ -333,6 +350,8 @@ def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
                 unknown_name("concealment", item, tables.concealment),
             )
         cover.append((item, tables.concealment[item].effectiveness))
+        spec_cover = tables.concealment[item]
+        reach.append(None if spec_cover.height_or_more else spec_cover.height)
     light = None
     if spec.light is not None:
         if spec.light not in tables.lighting:
@@ -366,6 +385,7 @@ def _square(name: str, spec: SquareSpec, tables: Tables) -> Square:
         tuple(cover),
         light,
         spec.roof,
+        tuple(reach),
     )
 
 

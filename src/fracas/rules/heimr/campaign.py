@@ -128,6 +128,8 @@ class Items(Model):
     sword_hand: str | None = None
     off_hand: str | None = None
     carried: list[str] = Field(default_factory=list)
+    pouch: list[str] = Field(default_factory=list)  # stored, not easily accessible (H-ACT-8)
+    ammunition: dict[str, NonNegative] = Field(default_factory=dict)  # counted (H-ACT-8)
 
 
 class CharacterSheet(Model):

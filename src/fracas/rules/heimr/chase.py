@@ -43,6 +43,7 @@ __all__ = [
     "Runner",
     "chase_ability",
     "pace",
+    "parse_terrain",
 ]
 
 Outcome = Literal["caught", "escaped", "act"]
@@ -120,6 +121,36 @@ def chase_ability(who: Combatant, name: str, consistency: int = 0) -> tuple[str,
     return label, ability
 
 
+#: The most terrain decisions one chase takes (H-CHASE-2): input is bounded.
+MAX_TERRAIN = 20
+
+
+def parse_terrain(text: str) -> dict[int, tuple[str, ...]]:
+    """H-CHASE-2: the GM's terrain decisions, ``"TURN:ABILITY"`` separated by commas or
+    spaces; ``"3:Swim|Climbing"`` offers the target a choice from chase turn 3 on.
+
+    >>> parse_terrain("2:Swim, 4:Agility|sta")
+    {2: ('Swim',), 4: ('Agility', 'sta')}
+    """
+    out: dict[int, tuple[str, ...]] = {}
+    items = [i for i in text.replace(",", " ").split() if i]
+    if len(items) > MAX_TERRAIN:
+        raise IllegalAction("H-CHASE-2", f"at most {MAX_TERRAIN} terrain decisions a chase")
+    for item in items:
+        turn, _, names = item.partition(":")
+        choices = tuple(n for n in names.split("|") if n)
+        if not turn.isdigit() or int(turn) < 1 or not choices:
+            raise IllegalAction(
+                "H-CHASE-2",
+                f"terrain {item!r}: give TURN:ABILITY (or TURN:A|B for the target's choice), "
+                "as in 2:Swim",
+            )
+        if int(turn) in out:
+            raise IllegalAction("H-CHASE-2", f"two terrain decisions for chase turn {turn}")
+        out[int(turn)] = choices
+    return out
+
+
 @dataclass(frozen=True)
 class ChaseTurn:
     """One chase turn: the rolls made (target first), the gap after it and any outcome."""
@@ -163,6 +194,10 @@ class Chase:
     escape: int | None = None
     turns: list[ChaseTurn] = field(default_factory=list)
     outcome: Outcome | None = None
+    #: H-CHASE-2: the GM's terrain decisions by chase turn; several names are the
+    #: target's choice (see :meth:`choose`).
+    terrains: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    consistency: int = 0  # the GM's consistency for an attribute roll (H-CHAR-4)
 
     def __post_init__(self) -> None:
         if self.chaser.who.id == self.target.who.id:
@@ -180,6 +215,10 @@ class Chase:
                 raise IllegalAction(
                     "H-CHASE-1", f"{runner.label} is not based on a physical attribute"
                 )
+        for choices in self.terrains.values():  # every terrain named must be runnable
+            for name in choices:
+                for runner in (self.chaser, self.target):
+                    chase_ability(runner.who, name, self.consistency)
 
     @property
     def over(self) -> bool:
@@ -194,6 +233,19 @@ class Chase:
         ability or an attribute (with the GM's ``consistency``)."""
         self.chaser = Runner.of(self.chaser.who, name, consistency, self.chaser.base_fatigue)
         self.target = Runner.of(self.target.who, name, consistency, self.target.base_fatigue)
+
+    def choose(self, choices: tuple[str, ...]) -> str:
+        """H-CHASE-2: the terrain the target picks among ``choices`` (docs/decisions.md):
+        the one where its challenge (consistency plus potential) stands highest above
+        the chaser's; the first named on a tie."""
+        best, edge = choices[0], None
+        for name in choices:
+            _, mine = chase_ability(self.target.who, name, self.consistency)
+            _, theirs = chase_ability(self.chaser.who, name, self.consistency)
+            diff = (mine.consistency + mine.potential) - (theirs.consistency + theirs.potential)
+            if edge is None or diff > edge:
+                best, edge = name, diff
+        return best
 
     def step(self, dice: DiceSource) -> ChaseTurn:
         """Play one chase turn: the target rolls, then (if the target is still running)
@@ -213,6 +265,8 @@ class Chase:
         events: list[Event] = []
         rolls: list[tuple[str, Check]] = []
         outcome: Outcome | None = None
+        if number in self.terrains:
+            self._decide(number, self.terrains[number], events)
         for role in ("target", "chaser"):
             runner = self.runners[role]
             check = challenge(
@@ -242,6 +296,30 @@ class Chase:
         self.turns.append(turn)
         return turn
 
+    def _decide(self, number: int, choices: tuple[str, ...], events: list[Event]) -> None:
+        """H-CHASE-2: the terrain changes before chase turn ``number``."""
+        name = self.choose(choices)
+        before = (self.chaser, self.target)
+        try:
+            self.terrain(name, self.consistency)
+        except BaseException:
+            self.chaser, self.target = before
+            raise
+        t = self.target.who.name
+        how = (
+            f"{t} chooses {self.target.label} of {', '.join(choices)}"
+            if len(choices) > 1
+            else (f"the terrain calls for {self.target.label}")
+        )
+        events.append(
+            Event(
+                "chase",
+                f"chase turn {number}: {how}; both roll {self.target.label} from now on "
+                "(H-CHASE-2)",
+                {"turn": number, "ability": self.target.label, "choices": list(choices)},
+            )
+        )
+
     def run(self, dice: DiceSource, max_turns: int = MAX_TURNS) -> list[ChaseTurn]:
         """Play chase turns until the chase ends or ``max_turns`` have been played;
         returns the turns played by this call."""
@@ -258,6 +336,7 @@ class Chase:
             "escape": self.escape,
             "turns": [t.to_dict() for t in self.turns],
             "outcome": self.outcome,
+            "terrain": {str(k): list(v) for k, v in sorted(self.terrains.items())},
         }
 
     # -- the log ------------------------------------------------------------------------

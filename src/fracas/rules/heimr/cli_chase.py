@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from fracas.cli.app import fail
 from fracas.engine import DiceSource, RandomDice, ScriptedDice
 from fracas.rules.heimr.campaign import Campaign
-from fracas.rules.heimr.chase import MAX_TURNS, Chase, ChaseTurn, Runner
+from fracas.rules.heimr.chase import MAX_TURNS, Chase, ChaseTurn, Runner, parse_terrain
 from fracas.rules.heimr.setup import Placement, combatant
 from fracas.yamlfile import load_yaml, unknown_name
 
@@ -132,6 +132,15 @@ def chase_command(
             "chaser's (each d6 first).",
         ),
     ] = None,
+    terrain: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--terrain",
+            metavar="TURN:ABILITY",
+            help="A terrain decision (H-CHASE-2): from chase turn TURN both roll ABILITY; "
+            "TURN:A|B lets the target choose. Repeat for several.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play a chase (H-CHASE-1) turn by turn: caught, escaped, or the chaser acts."""
@@ -145,6 +154,8 @@ def chase_command(
             load_runner(campaign, placements, target, ability, consistency),
             gap,
             escape,
+            terrains=parse_terrain(" ".join(terrain or [])),
+            consistency=consistency,
         )
     except ValueError as err:
         fail(str(err))

@@ -277,9 +277,15 @@ def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatan
     if target.id == attacker.id:
         raise IllegalAction("H-ATK-2", f"{attacker.name} cannot attack itself")
     hiding.check_attack(attacker, target)
-    weapons = attacker.weapons()
-    if not weapons:
+    if not attacker.weapons():
         raise IllegalAction("H-ATK-2", f"{attacker.name} wields no weapon: draw one or brawl")
+    weapons = usable_weapons(state, attacker)
+    if not weapons:
+        w = attacker.weapons()[0]
+        if not effects.arm_free(attacker, w):
+            raise IllegalAction("H-EFF-7", f"{attacker.name}'s arm is bound: no using the {w.name}")
+        ammo = state.tables.ammunition.get(w.name)
+        raise IllegalAction("H-ACT-8", f"{attacker.name} has no {ammo} drawn: draw {ammo} first")
     if target.dead:
         raise IllegalAction("H-ATK-2", f"{target.name} is dead")
     stumbling = attacker.has("Stumble")
@@ -314,6 +320,51 @@ def check_weapon_attack(state: HeimrState, attacker: Combatant, target: Combatan
         raise IllegalAction("H-EFF-7", f"{attacker.name}'s hands are bound")
 
 
+def needs_ammunition(state: HeimrState, who: Combatant, weapon: Weapon) -> str | None:
+    """H-ACT-8: the ammunition ``weapon`` shoots when ``who`` counts it (its sheet or
+    placement gives a count), else ``None``: its supply is not kept track of."""
+    ammo = state.tables.ammunition.get(weapon.name)
+    return ammo if ammo is not None and ammo in who.ammunition else None
+
+
+def usable_weapons(state: HeimrState, who: Combatant) -> list[Weapon]:
+    """The wielded weapons ``who`` can attack with: not in a bound arm's hand (H-EFF-7),
+    and, for counted ammunition, with one drawn (H-ACT-8)."""
+    if not who.effects and not who.ammunition:
+        return who.weapons()  # the common case, asked at every attack
+    out = []
+    for w in who.weapons():
+        if not effects.arm_free(who, w):
+            continue
+        ammo = needs_ammunition(state, who, w)
+        if ammo is not None and who.drawn_ammunition != ammo:
+            continue
+        out.append(w)
+    return out
+
+
+def spend_ammunition(
+    state: HeimrState, who: Combatant, weapon: Weapon, events: list[Event]
+) -> None:
+    """H-ACT-8: the shot spends the drawn ammunition."""
+    if who.drawn_ammunition is None:
+        return
+    ammo = needs_ammunition(state, who, weapon)
+    if ammo is None or who.drawn_ammunition != ammo:
+        return
+    who.drawn_ammunition = None
+    events.append(
+        Event(
+            "item",
+            f"{who.name} shoots the drawn {ammo}: {who.ammunition[ammo]} left",
+            {"who": who.id, "ammunition": ammo, "left": who.ammunition[ammo]},
+            detail=frozenset({who.side}),
+            outline=f"{who.name} shoots the drawn {ammo}",
+            outline_data={"who": who.id, "ammunition": ammo},
+        )
+    )
+
+
 def weapon_attack(
     state: HeimrState,
     attacker: Combatant,
@@ -329,10 +380,14 @@ def weapon_attack(
     """H-ATK-2: one roll per wielded weapon against one target; H-ATK-4 damage on a hit;
     H-ATK-7 a shot into a combat cluster goes on to the next character when dodged."""
     original = target
+    weapons = usable_weapons(state, attacker)
+    for weapon in weapons:
+        if not (melee_only and not weapon.melee):
+            spend_ammunition(state, attacker, weapon, events)
     guard = guards.intercept_attack(state, attacker, target, events)
     if guard is not None:
         target = guard  # H-GUARD-1: the attack goes to the guard instead
-    for weapon in attacker.weapons():
+    for weapon in weapons:
         if melee_only and not weapon.melee:
             continue
         if target.dead:
@@ -722,7 +777,8 @@ def grab(
         "left leg": "leg",
         "torso": "body",
     }[part]
-    held.effects.append(ActiveEffect("Bind", 0, 0, source=holder.id, part=bind_part))
+    limb = part if bind_part in ("arm", "leg") else None
+    held.effects.append(ActiveEffect("Bind", 0, 0, source=holder.id, part=bind_part, limb=limb))
     events.append(
         Event(
             "hold",
@@ -746,6 +802,9 @@ def finish_upcoming(state: HeimrState, who: Combatant, events: list[Event]) -> N
         )
     elif verb == "breather":
         breather(state, who, events)
+    elif verb == "skill":  # H-SKILL-1: the prepared skill is used now, and done with
+        who.skill_in_use = None
+        events.append(Event("skill", f"{who.name} uses the prepared {rest}", {"who": who.id}))
 
 
 def breather(state: HeimrState, who: Combatant, events: list[Event]) -> None:

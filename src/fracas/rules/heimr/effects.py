@@ -17,6 +17,9 @@ from fracas.rules.heimr.state import ActiveEffect, Combatant, HeimrState
 
 #: H-EFF-7: where a Bind can be called.
 BIND_PARTS = ("hands", "arm", "feet", "leg", "body")
+#: H-EFF-7: an arm or a leg named as the body part table names it; a plain "arm" is the
+#: sword arm (docs/decisions.md).
+BIND_LIMBS = {"sword arm": "arm", "other arm": "arm", "right leg": "leg", "left leg": "leg"}
 
 #: H-EFF-4: the directions of the grid, as (column, row) steps; A1 is bottom left.
 DIRECTIONS = {"left": (-1, 0), "right": (1, 0), "up": (0, 1), "down": (0, -1)}
@@ -102,7 +105,9 @@ def receive(
     elif name == "Stumble":
         leave_cluster(state, who, events)
         direction = stumble_direction(state, who, source, direction)
-    elif name == "Bind":
+    limb = None
+    if name == "Bind":
+        limb = (part or "").lower() if (part or "").lower() in BIND_LIMBS else None
         part = bind_part(part)
     if spec.unit != "seconds":
         return
@@ -116,6 +121,7 @@ def receive(
             part=part,
             fresh=state.current == who.id,
             direction=direction if name == "Stumble" else None,
+            limb=limb,
         )
     )
 
@@ -159,12 +165,36 @@ def break_item(
 
 
 def bind_part(part: str | None) -> str:
-    """H-EFF-7: a Bind is called on the hands, an arm, the feet, a leg or the body."""
+    """H-EFF-7: a Bind is called on the hands, an arm, the feet, a leg or the body (an
+    arm or a leg may be named: ``sword arm``, ``left leg``)."""
+    if part is not None and part.lower() in BIND_LIMBS:
+        return BIND_LIMBS[part.lower()]
     if part is None or part.lower() not in BIND_PARTS:
         raise IllegalAction(
-            "H-EFF-7", f"a Bind is called on a body part: part= one of {', '.join(BIND_PARTS)}"
+            "H-EFF-7",
+            f"a Bind is called on a body part: part= one of {', '.join(BIND_PARTS)} "
+            f"(or {', '.join(BIND_LIMBS)})",
         )
     return part.lower()
+
+
+def bound_arms(who: Combatant) -> set[str]:
+    """H-EFF-7: the arms a Bind holds ("attached to whatever it touches"): ``sword arm``,
+    ``other arm``; a Bind on "arm" with no arm named holds the sword arm."""
+    return {e.limb or "sword arm" for e in who.effects if e.name == "Bind" and e.part == "arm"}
+
+
+def arm_free(who: Combatant, item: object) -> bool:
+    """H-EFF-7: whether the hand holding ``item`` is free to use it: a two-hands weapon
+    needs both arms, the sword hand the sword arm, the off-hand and shield the other."""
+    arms = bound_arms(who)
+    if not arms:
+        return True
+    if item is who.sword_hand and getattr(item, "hands", "") == "two-hands":
+        return False
+    if item is who.sword_hand:
+        return "sword arm" not in arms
+    return "other arm" not in arms
 
 
 def bound(who: Combatant, *parts: str) -> bool:
@@ -245,6 +275,8 @@ def interrupt(who: Combatant, why: str, events: list[Event]) -> None:
                 {"who": who.id},
             )
         )
+        if who.upcoming.startswith("skill "):
+            who.skill_in_use = None  # H-SKILL-1: the prepared skill is lost
         who.upcoming = None
 
 

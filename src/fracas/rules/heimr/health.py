@@ -43,6 +43,7 @@ def lose_hit_points(
             outline_data={"who": who.id, "part": part},
         )
     )
+    wake(who, "hit", events)  # H-POS-2: a sleeper wakes when hit
     if who.hp > 0:
         return
     injure(state, who, part, before, events)
@@ -107,6 +108,23 @@ def injure(
         )
         if now.unconscious_after_minutes == 0:
             knock_out(who, events)
+
+
+def wake(who: Combatant, why: str, events: list[Event]) -> None:
+    """H-POS-2: a sleeper wakes: no longer helpless (unless unconscious), still prone."""
+    if not who.sleeping:
+        return
+    who.sleeping = False
+    if not who.unconscious:
+        who.helpless = False
+    events.append(Event("wake", f"{who.name} wakes up ({why})", {"who": who.id}))
+
+
+def fall_asleep(who: Combatant, events: list[Event]) -> None:
+    """H-POS-2: asleep: prone and helpless, no defence."""
+    who.sleeping = who.prone = who.helpless = True
+    who.defence = None
+    events.append(Event("sleep", f"{who.name} is asleep", {"who": who.id}))
 
 
 def knock_out(who: Combatant, events: list[Event]) -> None:

@@ -35,8 +35,10 @@ def check_hide(state: HeimrState, who: Combatant) -> None:
     """H-ACT-7: hiding needs concealment here, and no combat cluster."""
     if state.cluster_of(who.id) is not None:
         raise IllegalAction("H-ACT-7", f"{who.name} cannot hide while in a combat cluster")
-    if state.battlefield.concealment(who.square) == 0:
-        raise IllegalAction("H-ACT-7", f"nothing in {who.square} conceals {who.name}")
+    if state.battlefield.concealment(who.square, who.height) == 0:
+        raise IllegalAction(
+            "H-ACT-7", f"nothing in {who.square} conceals {who.name} at height {who.height}"
+        )
 
 
 def hide(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:

@@ -62,6 +62,7 @@ SEEN: dict[str, Field] = {
     "prone": lambda s, c: c.prone,
     "dead": lambda s, c: c.dead,
     "unconscious": lambda s, c: c.unconscious,
+    "sleeping": lambda s, c: c.sleeping,
     "injury": lambda s, c: health.level_name(s, c.hp),
     "injuries": lambda s, c: list(c.injuries),
     "effects": lambda s, c: [e.name for e in c.effects],
@@ -69,11 +70,13 @@ SEEN: dict[str, Field] = {
     "holding": lambda s, c: c.holding,
     "held_by": lambda s, c: c.held_by,
     "weapons": _weapons,
+    "concealed_items": lambda s, c: [],  # by side: see _concealed_for
 }
 
 #: What only the combatant's own side (and the game master) sees, after :data:`SEEN`.
 OWN: dict[str, Field] = {
     "hide_cr": lambda s, c: c.hide_cr,
+    "conceal_cr": lambda s, c: c.conceal_cr,
     "guarding": lambda s, c: c.guarding,
     "hp": lambda s, c: c.hp,
     "max_hp": lambda s, c: c.stats.hit_points,
@@ -96,9 +99,18 @@ def _unplaced(c: Combatant, side: str | None) -> bool:
     return side is not None and hiding.hidden_from(c, side) == hiding.AWARE
 
 
+def _concealed_for(c: Combatant, side: str | None) -> list[str]:
+    """H-ACT-3: the items ``c`` conceals that ``side`` knows of: all for its own side and
+    the game master, those found by observing it for a side that did, else none."""
+    if side is None or side == c.side or side in c.concealed_found_by:
+        return [i.name for i in c.concealed]
+    return []
+
+
 def observe_one(state: HeimrState, c: Combatant, side: str | None) -> dict[str, Any]:
     """Everything ``side`` (``None``: the game master) sees of ``c``, as JSON."""
     seen = {key: field(state, c) for key, field in SEEN.items()}
+    seen["concealed_items"] = _concealed_for(c, side)
     if _unplaced(c, side):
         seen["square"] = None
     if side is None or side == c.side:
@@ -131,6 +143,8 @@ class SeenCombatant(Mapping[str, Any]):
             value = OWN[key](self._state, self._c)
         elif key == "square" and _unplaced(self._c, self._side):
             value = None
+        elif key == "concealed_items":
+            value = _concealed_for(self._c, self._side)
         else:
             value = field(self._state, self._c)
         got[key] = value

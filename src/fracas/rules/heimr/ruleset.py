@@ -241,7 +241,7 @@ class HeimrRules(Ruleset[HeimrState]):
             return lambda: IllegalAction(
                 "H-CHAR-5", f"no combatant called {action.actor!r} (there are {known})"
             )
-        return self._check_turn(state, action, who, kind_of(action), over, able)
+        return self._check_turn(state, action, who, kind_of(action, state), over, able)
 
     @staticmethod
     def _check_turn(
@@ -308,7 +308,7 @@ class HeimrRules(Ruleset[HeimrState]):
 
     def _apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
         verb = VERBS[action.verb]
-        kind = kind_of(action)
+        kind = kind_of(action, state)
         events: list[Event] = []
         turn = state.turn
         acting = turn is not None and turn.actor == action.actor
@@ -396,6 +396,12 @@ class HeimrRules(Ruleset[HeimrState]):
             if "skill" in wanted:
                 for skill in c.skills:
                     yield Action(cid, "skill", skill)
+                    for effect in state.tables.skill(skill).effects:  # H-EFF-11
+                        for other in state.combatants.values():
+                            if other.id != cid and other.side != c.side and not other.out:
+                                yield Action(
+                                    cid, "skill", skill, (("effect", effect), ("on", other.id))
+                                )
             if "defend" in wanted:
                 for kind in (*DEFENCES, "none"):
                     if kind != c.stance:
@@ -406,8 +412,13 @@ class HeimrRules(Ruleset[HeimrState]):
             if "breather" in wanted:
                 yield Action(cid, "breather", None, (("as", "upcoming"),))
             if "draw" in wanted:
-                for item in c.carried:
+                for item in [*c.carried, *c.concealed]:
                     yield Action(cid, "draw", item.name)
+                for ammo in c.ammunition:  # H-ACT-8
+                    yield Action(cid, "draw", ammo)
+            if "conceal" in wanted:
+                for item in c.held():
+                    yield Action(cid, "conceal", item.name)
             if "sheathe" in wanted or "drop" in wanted:
                 for held in (c.sword_hand, c.off_hand, c.shield):
                     if held is not None:
@@ -416,7 +427,7 @@ class HeimrRules(Ruleset[HeimrState]):
                         if "drop" in wanted:
                             yield Action(cid, "drop", held.name)
             if "get" in wanted:
-                for item in c.dropped:
+                for item in [*c.pouch, *c.dropped]:
                     yield Action(cid, "get", item.name)
             if "delay" in wanted and state.turn is not None and not state.turn.acted:
                 for anchor in state.order:

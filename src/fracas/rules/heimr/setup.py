@@ -35,6 +35,8 @@ class Placement(BaseModel):
     hit_points: int | None = None
     fatigue: int | None = None
     prone: bool = False
+    sleeping: bool = False  # H-POS-2: prone and helpless until woken
+    ammunition: dict[str, int] | None = None  # H-ACT-8: replaces the sheet's counts
     height: int | None = None  # default: the square's ground
 
 
@@ -173,8 +175,12 @@ def combatant(campaign: Campaign, sheet: CharacterSheet, cid: str, place: Placem
         shield=off if isinstance(off, Shield) else None,
         prone=place.prone,
         carried=[i for n in sheet.items.carried if (i := items.get(n)) is not None],
+        pouch=[i for n in sheet.items.pouch if (i := items.get(n)) is not None],
+        ammunition=dict(sheet.items.ammunition if place.ammunition is None else place.ammunition),
         skills=tuple(sheet.skills),
     )
+    if place.sleeping:  # H-POS-2
+        who.sleeping = who.prone = who.helpless = True
     who.stance = place.stance or default_stance(who)
     return who
 
@@ -189,7 +195,7 @@ def default_stance(who: Combatant) -> Literal["dodge", "block", "parry"]:
 
 
 def _item_names(sheet: CharacterSheet) -> list[str]:
-    names = [sheet.items.sword_hand, sheet.items.off_hand, *sheet.items.carried]
+    names = [sheet.items.sword_hand, sheet.items.off_hand, *sheet.items.carried, *sheet.items.pouch]
     return [n for n in names if n]
 
 

@@ -91,6 +91,7 @@ class ActiveEffect:
     final_turn: bool = False  # the last turn of an odd duration has begun (H-EFF-5)
     fresh: bool = False  # received in the affected's own turn, which does not count
     direction: str | None = None  # Stumble: the way it came from, barred (H-EFF-4)
+    limb: str | None = None  # Bind on an arm or a leg: which one (H-EFF-7)
 
 
 @dataclass
@@ -163,6 +164,15 @@ class Combatant:
     carried: list[Weapon | Shield] = field(default_factory=list)  # stowed, drawn by an action
     dropped: list[Weapon | Shield] = field(default_factory=list)  # on the ground, its square
     xp: int = 0
+    pouch: list[Weapon | Shield] = field(default_factory=list)  # not easily accessible (H-ACT-8)
+    ammunition: dict[str, int] = field(default_factory=dict)  # counted ammunition (H-ACT-8)
+    drawn_ammunition: str | None = None  # drawn, ready to shoot (H-ACT-8)
+    concealed: list[Weapon | Shield] = field(default_factory=list)  # hidden on it (H-ACT-3)
+    conceal_cr: int | None = None  # what perception must reach to find them (H-ACT-3)
+    concealed_found_by: list[str] = field(default_factory=list)  # sides that found them
+    sleeping: bool = False  # prone and helpless until woken (H-POS-2)
+    skill_in_use: str | None = None  # an ongoing or prepared skill (H-SKILL-1)
+    rested_used: list[str] = field(default_factory=list)  # rested skills used (H-HP-3)
 
     def clone(self) -> Combatant:
         new = shallow(self)
@@ -178,6 +188,11 @@ class Combatant:
         new.attacked_melee = list(self.attacked_melee)
         new.carried = list(self.carried)
         new.dropped = list(self.dropped)
+        new.pouch = list(self.pouch)
+        new.ammunition = dict(self.ammunition)
+        new.concealed = list(self.concealed)
+        new.concealed_found_by = list(self.concealed_found_by)
+        new.rested_used = list(self.rested_used)
         return new
 
     def has(self, effect: str) -> bool:

@@ -19,7 +19,17 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from fracas.yamlfile import KeyPath, Problems, unknown_name
 
-__all__ = ["Concealment", "Door", "Effect", "Fatigue", "InjuryLevel", "Model", "Tables"]
+__all__ = [
+    "Concealment",
+    "Door",
+    "Effect",
+    "Fatigue",
+    "InjuryLevel",
+    "Model",
+    "Skill",
+    "Tables",
+    "Waking",
+]
 
 NonNegative = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
@@ -78,6 +88,40 @@ class Fatigue(Model):
     breather: NonNegative
 
 
+class SkillNeeds(Model):
+    """H-SKILL-1: a skill's prerequisite: other skills, a free hand, an item held."""
+
+    skills: list[str] = Field(default_factory=list)
+    free_hand: bool = False
+    holding: list[str] = Field(default_factory=list)  # any one of these held
+
+
+class Skill(Model):
+    """H-SKILL-1, H-EFF-11, H-HP-3: how a skill is used in play (the LARP documents
+    describe the skills; a campaign lists its own)."""
+
+    kind: Literal["standard", "free", "ongoing", "upcoming"] = "standard"
+    combat: bool = True  # usable as a combat action
+    cost: NonNegative = 1  # willpower
+    rested: bool = False  # one free use, regained by a short rest
+    effects: list[str] = Field(default_factory=list)  # the effects it lets its user call
+    needs: SkillNeeds = Field(default_factory=SkillNeeds)
+
+
+class Waking(Model):
+    """H-POS-2: the perception CR that wakes a sleeper, by how loud the sound is."""
+
+    ability: str = "Perception"
+    soft: int = 9
+    loud: int = 5
+
+
+class ItemConcealing(Model):
+    """H-ACT-3: the roll that sets the CR perception must reach to find a concealed item."""
+
+    ability: str = "Survival"
+
+
 class Tables(Model):
     """The tables of seed 000 that the rules read (see ``data/tables.yaml``)."""
 
@@ -97,6 +141,25 @@ class Tables(Model):
     fatigue: Fatigue
     training_costs: Annotated[list[Positive], Field(min_length=2)]
     attribute_progress: Annotated[dict[int, Positive], Field(min_length=1)]
+    skills: dict[str, Skill] = Field(default_factory=dict)
+    ammunition: dict[str, str] = Field(default_factory=dict)  # weapon: what it shoots
+    waking: Waking = Field(default_factory=Waking)
+    concealing_items: ItemConcealing = Field(default_factory=ItemConcealing)
+
+    def skill(self, name: str) -> Skill:
+        """H-SKILL-1: the skill called ``name`` (any case); one not listed is a standard
+        combat action for 1 willpower with no prerequisite and no effect.
+
+        >>> from fracas.rules.heimr.campaign import Campaign
+        >>> Campaign.default().tables.skill("shield bash").effects
+        ['Stumble']
+        >>> Campaign.default().tables.skill("Unheard of").kind
+        'standard'
+        """
+        for known, spec in self.skills.items():
+            if known.lower() == name.lower():
+                return spec
+        return Skill()
 
     @model_validator(mode="after")
     def _cross_check(self) -> Tables:
@@ -124,6 +187,10 @@ class Tables(Model):
             expected = None if level.lowest is None else level.lowest - 1
         if "default" not in self.item_toughness:
             yield ("item_toughness",), "needs a `default` toughness for items not named"
+        for name, skill in self.skills.items():
+            for effect in skill.effects:
+                if effect not in self.effects:
+                    yield ("skills", name, "effects"), unknown_name("effect", effect, self.effects)
         keys = sorted(self.attribute_progress)
         if keys != list(range(keys[0], keys[-1] + 1)):
             yield ("attribute_progress",), "needs one entry for every value between its ends"

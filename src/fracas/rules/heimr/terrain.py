@@ -152,8 +152,9 @@ def enter(
 
 def unconcealed(state: HeimrState, who: Combatant, events: list[Event]) -> None:
     """H-POS-4: "You can not be hidden from an opponent unless you are also concealed
-    from them": a hidden character in a square with no concealment is seen again."""
-    if who.hide_cr is not None and state.battlefield.concealment(who.square) == 0:
+    from them": a hidden character in a square with no concealment at its height (the
+    cover's Height, H-GRID-9) is seen again."""
+    if who.hide_cr is not None and state.battlefield.concealment(who.square, who.height) == 0:
         hiding.reveal(who, f"nothing in {who.square} conceals it", events)
 
 
@@ -241,6 +242,7 @@ def climb(
             seen_by=seen,
         )
     )
+    unconcealed(state, who, events)  # H-GRID-9: above its cover's Height it is seen
 
 
 def landing(state: HeimrState, who: Combatant) -> str:
@@ -386,4 +388,4 @@ def concealment(state: HeimrState, attacker: Combatant, target: Combatant) -> in
     cluster = state.cluster_of(target.id)
     if cluster is not None and attacker.id in cluster:
         return 0
-    return state.battlefield.concealment(target.square)
+    return state.battlefield.concealment(target.square, target.height, attacker.height)

@@ -133,6 +133,8 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     terrain.new_turn(state, who)  # H-GRID-4: border counts; H-MOD-1: where it came from
     state.blind_spots.pop(who.id, None)  # H-MOD-1: until the defender's next turn
     who.ongoing = False
+    if who.skill_in_use is not None and not (who.upcoming or "").startswith("skill "):
+        who.skill_in_use = None  # H-SKILL-1: an ongoing skill lasts until this turn
     who.ready_dodge = False
     who.fatigue_raised = False
     who.attacked_melee.clear()

@@ -101,6 +101,13 @@ def _check_defend(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-DEF-1", f"{c.name} has no shield to block with")
     if action.target == "parry" and not any(w.melee for w in c.weapons()):
         raise IllegalAction("H-DEF-1", f"{c.name} wields no melee weapon to parry with")
+    # H-EFF-7: an arm bound ("attached to whatever it touches") cannot block or parry.
+    if action.target == "block" and not effects.arm_free(c, c.shield):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s other arm is bound: no blocking")
+    if action.target == "parry" and not any(
+        w.melee and effects.arm_free(c, w) for w in c.weapons()
+    ):
+        raise IllegalAction("H-EFF-7", f"{c.name}'s weapon arm is bound: no parrying")
 
 
 @verb("defend", "free", "H-DEF-2", "the kind of defence to pre-roll at the end of the turn")

@@ -299,6 +299,58 @@ def _skip(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     turns.end_turn(state, dice, events)
 
 
+@checks("sleep")
+def _check_sleep(state: HeimrState, action: Action) -> None:
+    c = who(state, action.target)
+    if c.out or c.sleeping:
+        raise IllegalAction("H-POS-2", f"{c.name} cannot fall asleep now")
+
+
+@verb("sleep", "gm", "H-POS-2", "a character falls asleep: prone and helpless")
+def _sleep(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    health.fall_asleep(who(state, action.target), events)
+
+
+@checks("sound")
+def _check_sound(state: HeimrState, action: Action) -> None:
+    if action.option("loud") not in (None, "yes", "no"):
+        raise IllegalAction("H-POS-2", "a sound is loud=yes or loud=no (soft)")
+    sleepers = _sleepers(state, action)
+    if not sleepers:
+        raise IllegalAction("H-POS-2", "nobody is asleep to hear it")
+    for c in sleepers:
+        ability_of(state, c, state.tables.waking.ability)
+
+
+def _sleepers(state: HeimrState, action: Action) -> list[Combatant]:
+    if action.target is not None:
+        c = who(state, action.target)
+        return [c] if c.sleeping else []
+    return [c for c in state.combatants.values() if c.sleeping]
+
+
+@verb("sound", "gm", "H-POS-2", "a sound near sleepers: [<who>] loud=yes|no; perception wakes")
+def _sound(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    """H-POS-2: each sleeper (or the one named) rolls perception: CR 9 for a soft sound,
+    5 for a louder one (the campaign's ``waking`` table); passing, it wakes."""
+    loud = action.option("loud") == "yes"
+    cr = state.tables.waking.loud if loud else state.tables.waking.soft
+    for c in _sleepers(state, action):
+        name = ability_of(state, c, state.tables.waking.ability)
+        check = challenge(
+            c,
+            c.stats.abilities[name],
+            dice,
+            f"{c.name} hears a {'loud' if loud else 'soft'} sound (CR {cr})",
+            events=events,
+            in_combat=turns_running(state),
+        )
+        if not check.failed_outright and check.result >= cr:
+            health.wake(c, f"a {'loud' if loud else 'soft'} sound", events)
+        else:
+            events.append(Event("sleep", f"{c.name} sleeps on", {"who": c.id}))
+
+
 @checks("skip")
 def _check_skip(state: HeimrState, action: Action) -> None:
     if state.turn is None:
@@ -344,12 +396,20 @@ def _check_chase(state: HeimrState, action: Action) -> None:
     name = action.option("ability")
     if name is None:
         raise IllegalAction("H-CHASE-1", "the game master names the roll: ability=<name>")
-    consistency = number(action, "consistency", 0) or 0
-    chase.Chase(
+    _chase_of(state, action, chaser, target)
+
+
+def _chase_of(
+    state: HeimrState, action: Action, chaser: Combatant, target: Combatant
+) -> chase.Chase:
+    name, consistency = action.option("ability") or "", number(action, "consistency", 0) or 0
+    return chase.Chase(
         chase.Runner.of(chaser, name, consistency),
         chase.Runner.of(target, name, consistency),
         gap=_gap(state, action, chaser, target),
         escape=number(action, "escape"),
+        terrains=chase.parse_terrain(action.option("terrain") or ""),  # H-CHASE-2
+        consistency=consistency,
     )
 
 
@@ -358,18 +418,18 @@ def _gap(state: HeimrState, action: Action, chaser: Combatant, target: Combatant
     return state.battlefield.grid_steps(chaser.square, target.square) if found is None else found
 
 
-@verb("chase", "gm", "H-CHASE-1", "run a chase: <chaser> target= ability= [gap= escape=]")
+@verb(
+    "chase",
+    "gm",
+    "H-CHASE-1",
+    "run a chase: <chaser> target= ability= [gap= escape= terrain='2:Swim 4:Climb|Agility']",
+)
 def _chase(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     """H-CHASE-1: chase turns until one fails its fatigue check. Caught, or passed, the
-    chaser is at the target; escaped, the target is gone from the encounter."""
+    chaser is at the target; escaped, the target is gone from the encounter. H-CHASE-2:
+    ``terrain=`` gives the GM's terrain decisions by chase turn."""
     chaser, target = who(state, action.target), who(state, action.option("target"))
-    name, consistency = action.option("ability") or "", number(action, "consistency", 0) or 0
-    run = chase.Chase(
-        chase.Runner.of(chaser, name, consistency),
-        chase.Runner.of(target, name, consistency),
-        gap=_gap(state, action, chaser, target),
-        escape=number(action, "escape"),
-    )
+    run = _chase_of(state, action, chaser, target)
     for turn in run.run(dice):
         events.extend(turn.events)
     if run.outcome in ("caught", "act"):

@@ -49,7 +49,7 @@ def _check_move(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if c.prone:
         raise IllegalAction("H-POS-1", f"{c.name} is prone: crawl, or stand up first")
-    if effects.bound(c, "feet", "body"):
+    if effects.bound(c, "feet", "leg", "body"):
         raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
     if action.target in (None, "out"):
         if state.cluster_of(c.id) is None:
@@ -121,7 +121,7 @@ def _check_charge(state: HeimrState, action: Action) -> None:
         raise IllegalAction(
             "H-EFF-4", f"{c.name} is stumbling: melee only against its combat cluster"
         )
-    if effects.bound(c, "feet", "body"):
+    if effects.bound(c, "feet", "leg", "body"):
         raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot walk")
     if target.square == c.square:
         raise IllegalAction("H-ACT-4", f"{target.name} is in {c.name}'s square: attack instead")
@@ -180,8 +180,12 @@ def _check_crawl(state: HeimrState, action: Action) -> None:
         raise IllegalAction(
             "H-ACT-6", f"{c.name} has not been in this square since the start of the turn"
         )
-    if effects.bound(c, "body"):
-        raise IllegalAction("H-EFF-7", f"{c.name}'s body is bound: no moving from its position")
+    if effects.bound(c, "body", "leg"):
+        raise IllegalAction(
+            "H-EFF-7",
+            f"{c.name}'s {'leg' if effects.bound(c, 'leg') else 'body'} is bound: "
+            "no moving from its position",
+        )
     stumble_check(c, adjacent_square(state, c, action.target or "", "crawl"))
 
 
@@ -197,6 +201,8 @@ def _check_climb(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if action.target not in ("up", "down"):
         raise IllegalAction("H-ACT-3", "climb up or climb down [toward=<square>]")
+    if effects.bound(c, "leg", "body", "hands") or len(effects.bound_arms(c)) == 2:
+        raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot climb")
     if c.prone:
         raise IllegalAction("H-POS-1", f"{c.name} is prone: stand up first")
     toward = action.option("toward")
@@ -224,6 +230,8 @@ def _check_jump(state: HeimrState, action: Action) -> None:
     c = who(state, action.actor)
     if c.height <= terrain.ground(state, terrain.landing(state, c)):
         raise IllegalAction("H-ACT-3", f"{c.name} stands on the ground: nothing to jump down")
+    if effects.bound(c, "leg", "body"):
+        raise IllegalAction("H-EFF-7", f"{c.name} is bound and cannot jump down")
 
 
 @verb("jump", "free", "H-ACT-3", "jump down to the ground of your square")

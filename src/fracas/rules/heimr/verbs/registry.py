@@ -47,14 +47,18 @@ def ability_of(state: HeimrState, c: Combatant, name: str | None) -> str:
     )
 
 
-def kind_of(action: Action) -> Kind:
+def kind_of(action: Action, state: HeimrState | None = None) -> Kind:
     """The action type (H-ACT-1) of ``action``: its verb's, except that a breather may be
     taken as an upcoming action ("Taking a breather: Ongoing or upcoming", H-ACT-3) and a
-    skill's type "depends on the skill you use" (``as=``, standard by default)."""
+    skill's type "depends on the skill you use" (``as=``, else the campaign's ``skills``
+    table read from ``state``, standard when not listed; H-SKILL-1)."""
     if action.verb == "breather" and action.option("as") == "upcoming":
         return "upcoming"
-    if action.verb == "skill" and action.option("as") in SKILL_KINDS:
-        return SKILL_KINDS[action.option("as") or "standard"]
+    if action.verb == "skill":
+        if action.option("as") in SKILL_KINDS:
+            return SKILL_KINDS[action.option("as") or "standard"]
+        if state is not None and action.option("as") is None:
+            return SKILL_KINDS[state.tables.skill(action.target or "").kind]
     return VERBS[action.verb].kind
 
 

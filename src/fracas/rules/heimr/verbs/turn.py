@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
-from fracas.rules.heimr import combat, effects, health, hiding, turns
-from fracas.rules.heimr.rolls import Modifier, challenge
+from fracas.rules.heimr import combat, effects, health, hiding, terrain, turns
+from fracas.rules.heimr.rolls import Modifier, challenge, turns_running
 from fracas.rules.heimr.state import Combatant, HeimrState, Readied
+from fracas.rules.heimr.tables import Skill
 from fracas.rules.heimr.verbs.registry import (
     SKILL_KINDS,
     VERBS,
@@ -34,10 +35,28 @@ def _breather(state: HeimrState, action: Action, dice: DiceSource, events: list[
     combat.breather(state, c, events)
 
 
-def skill_cost(c: Combatant, action: Action) -> int:
-    """H-EFF-8: the willpower a skill costs: its own (``cost=``, 1 by default,
-    docs/decisions.md) and one more while Weakened."""
-    return (number(action, "cost", 1) or 0) + (1 if c.has("Weaken") else 0)
+def _spec(state: HeimrState, action: Action) -> Skill:
+    return state.tables.skill(action.target or "")
+
+
+def skill_cost(c: Combatant, action: Action, spec: Skill | None = None) -> int:
+    """H-EFF-8: the willpower a skill costs: its own (``cost=``, else the campaign's
+    ``skills`` table, 1 when not listed, docs/decisions.md) and one more while Weakened;
+    H-HP-3: a rested skill's first use after a short rest is free."""
+    own = number(action, "cost", 1 if spec is None else spec.cost) or 0
+    if spec is not None and spec.rested and _skill_name(c, action) not in c.rested_used:
+        own = 0
+    return own + (1 if c.has("Weaken") else 0)
+
+
+def _skill_name(c: Combatant, action: Action) -> str:
+    name = (action.target or "").lower()
+    return next((s for s in c.skills if s.lower() == name), action.target or "")
+
+
+def skill_kind(state: HeimrState, action: Action) -> str:
+    """H-SKILL-1: the action type of a skill: ``as=``, else the campaign's table."""
+    return action.option("as") or _spec(state, action).kind
 
 
 @checks("skill")
@@ -51,7 +70,10 @@ def _check_skill(state: HeimrState, action: Action) -> None:
         raise IllegalAction("H-ACT-1", f"as= is one of {', '.join(SKILL_KINDS)}")
     if c.has("Daze"):
         raise IllegalAction("H-EFF-5", f"{c.name} is dazed and cannot use a skill")
-    cost = skill_cost(c, action)
+    spec = _spec(state, action)
+    _check_prerequisite(state, c, name, spec)
+    _check_called_effect(state, action, c, spec)
+    cost = skill_cost(c, action, spec)
     if c.willpower < cost:
         raise IllegalAction(
             "H-EFF-8" if c.has("Weaken") else "H-ACT-3",
@@ -61,12 +83,66 @@ def _check_skill(state: HeimrState, action: Action) -> None:
         )
 
 
-@verb("skill", "standard", "H-ACT-3", "use a skill: <skill> [cost=N] [as=free|ongoing|...]")
+def _check_prerequisite(state: HeimrState, c: Combatant, name: str, spec: Skill) -> None:
+    """H-SKILL-1: not as a combat action when the skill cannot be; its prerequisite
+    met; one skill used or prepared at a time."""
+    if not spec.combat and turns_running(state):
+        raise IllegalAction("H-SKILL-1", f"{name} cannot be used as a combat action")
+    if c.skill_in_use is not None:
+        raise IllegalAction(
+            "H-SKILL-1",
+            f"{c.name} is using {c.skill_in_use}: one skill used or prepared at a time",
+        )
+    known = {s.lower() for s in c.skills}
+    missing = [s for s in spec.needs.skills if s.lower() not in known]
+    if missing:
+        raise IllegalAction("H-SKILL-1", f"{name} needs the skill {', '.join(missing)}")
+    if spec.needs.free_hand and not c.free_hand():
+        raise IllegalAction("H-SKILL-1", f"{name} needs a free hand")
+    held = {i.name.lower() for i in c.held()}
+    if spec.needs.holding and held.isdisjoint(h.lower() for h in spec.needs.holding):
+        raise IllegalAction(
+            "H-SKILL-1", f"{name} needs one of these in hand: {', '.join(spec.needs.holding)}"
+        )
+
+
+def _check_called_effect(state: HeimrState, action: Action, c: Combatant, spec: Skill) -> None:
+    """H-EFF-11: a player calls an effect only with a skill that corresponds to it."""
+    effect = action.option("effect")
+    if effect is None:
+        return
+    name = effects.name_of(state, effect)
+    if name not in spec.effects:
+        can = ", ".join(spec.effects) or "no effect"
+        raise IllegalAction("H-EFF-11", f"{action.target} does not call {name}: it calls {can}")
+    target = who(state, action.option("on"), "H-EFF-11")
+    if target.dead:
+        raise IllegalAction("H-EFF-11", f"{target.name} is dead")
+    if hiding.hidden_from(target, c.side) == hiding.UNAWARE:
+        raise IllegalAction("H-EFF-11", f"{c.name} sees no one called {target.id!r}")
+    number(action, "number")
+    if name == "Bind":
+        effects.bind_part(action.option("part"))
+    if name == "Stumble":
+        effects.stumble_direction(state, target, c.id, action.option("direction"))
+
+
+@verb(
+    "skill",
+    "standard",
+    "H-SKILL-1",
+    "use a skill: <skill> [effect=<name> on=<who> number=N] [cost=N] [as=free|ongoing|...]",
+)
 def _skill(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     c = who(state, action.actor)
-    cost = skill_cost(c, action)
+    spec = _spec(state, action)
+    name = _skill_name(c, action)
+    cost = skill_cost(c, action, spec)
     c.willpower -= cost
     extra = " (1 more while Weakened)" if c.has("Weaken") else ""
+    if spec.rested and name not in c.rested_used:
+        c.rested_used.append(name)  # H-HP-3: its free use is spent until a short rest
+        extra += " (its rested use)"
     events.append(
         Event(
             "skill",
@@ -78,6 +154,26 @@ def _skill(state: HeimrState, action: Action, dice: DiceSource, events: list[Eve
         )
     )
     effects.interrupt(c, "skill", events)  # H-ACT-1: a skill cancels an upcoming action
+    kind = skill_kind(state, action)
+    if turns_running(state) and kind in ("ongoing", "upcoming"):
+        c.skill_in_use = name  # H-SKILL-1: until its next turn, or until it completes
+        if kind == "upcoming":
+            c.upcoming = f"skill {name}"
+    effect = action.option("effect")
+    if effect is not None:  # H-EFF-11: the effect the skill calls
+        target = who(state, action.option("on"))
+        effects.receive(
+            state,
+            target,
+            effects.name_of(state, effect),
+            number(action, "number"),
+            events,
+            source=c.id,
+            part=action.option("part"),
+            direction=action.option("direction"),
+            item=action.option("item"),
+        )
+        terrain.hold_on(state, target, dice, events)  # H-GRID-7
 
 
 @checks("cancel")
@@ -97,6 +193,8 @@ def _cancel(state: HeimrState, action: Action, dice: DiceSource, events: list[Ev
     c = who(state, action.actor)
     assert state.turn is not None
     events.append(Event("upcoming", f"{c.name} cancels the upcoming {c.upcoming}", {"who": c.id}))
+    if (c.upcoming or "").startswith("skill "):
+        c.skill_in_use = None  # H-SKILL-1
     c.upcoming = None
     state.turn.standard = False  # the standard action is the character's again
 
@@ -108,10 +206,13 @@ def _rest(state: HeimrState, action: Action, dice: DiceSource, events: list[Even
     health.tick(state, events)
     c.hp = c.stats.hit_points
     c.fatigue = combat.base_fatigue(state, c)
+    regained = ", ".join(c.rested_used)
+    c.rested_used.clear()  # H-HP-3: the free use of rested skills is regained
     events.append(
         Event(
             "rest",
-            f"{c.name} rests five minutes: {c.hp} hit points",
+            f"{c.name} rests five minutes: {c.hp} hit points"
+            + (f"; rested skills regained: {regained}" if regained else ""),
             {"who": c.id, "hp": c.hp, "clock": state.clock},
             detail=frozenset({c.side}),
             outline=f"{c.name} rests five minutes",
@@ -264,7 +365,7 @@ def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[E
         return
     bonus: list[Modifier] = []
     # What a character notices is its own side's to know.
-    challenge(
+    check = challenge(
         c,
         c.stats.abilities[name],
         dice,
@@ -273,3 +374,26 @@ def _observe(state: HeimrState, action: Action, dice: DiceSource, events: list[E
         events=events,
         seen_by=frozenset({c.side}),
     )
+    other = state.combatants.get(action.target or "")
+    if name == "Perception" and other is not None and other.side != c.side:
+        _search(c, other, check.result if not check.failed_outright else None, events)
+
+
+def _search(c: Combatant, other: Combatant, result: int | None, events: list[Event]) -> None:
+    """H-ACT-3: perception on a character finds the items it conceals when the roll
+    reaches their CR; the observer's side learns of them, and only it (the same words
+    whether or not there was anything to find)."""
+    found = (
+        other.concealed
+        and other.conceal_cr is not None
+        and result is not None
+        and result >= other.conceal_cr
+    )
+    if found:
+        if c.side not in other.concealed_found_by:
+            other.concealed_found_by.append(c.side)
+        names = ", ".join(i.name for i in other.concealed)
+        text = f"{c.name} finds what {other.name} conceals: {names}"
+    else:
+        text = f"{c.name} finds nothing hidden on {other.name}"
+    events.append(Event("search", text, {"who": c.id, "on": other.id}, frozenset({c.side})))
