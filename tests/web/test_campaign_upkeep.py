@@ -56,3 +56,18 @@ def test_an_upkeep_entry_is_for_heimr_classic_only(db_url: str) -> None:
     ledger.create("ford", "heimr", None, "")
     with pytest.raises(LedgerError, match="upkeep between fights is for heimr-classic"):
         ledger.record("ford", "upkeep", None, {"what": "month", "characters": ["x"]})
+
+
+@pytest.mark.rule("D-REC-1")
+def test_rest_over_time_on_the_web(web: Web) -> None:
+    web.post("/gm/campaigns/new", name="road", ruleset="diestep")
+    ledger = Ledger(web.store)
+    ledger.record("road", "character", "rook", {"sheet": {"name": "Rook", "side": "a"}})
+    ledger.record("road", "carry", "rook", {"condition": {"hp": 1, "wound": "badly"}})
+    assert 'id="rest-form"' in web.gm.get("/gm/c/road").text
+    status, page = web.post("/gm/c/road/entry/rest", character="rook", hours="0", days="2")
+    assert status == 200 and "still badly wounded" in page
+    status, page = web.post("/gm/c/road/entry/rest", character="rook", hours="x", days="0")
+    assert status == 400
+    status, page = web.post("/gm/c/road/entry/rest", character="rook", hours="0", days="7")
+    assert status == 200 and "rook" not in ledger.standing("road").carried

@@ -417,6 +417,23 @@ def underbelly(
     _upkeep(db, name, character, payload, date)
 
 
+@campaign_app.command("rest")
+def rest(
+    name: Name,
+    character: Character,
+    hours: Annotated[int, typer.Option(help="Hours of rest.", min=0, max=24 * 3660)] = 0,
+    days: Annotated[int, typer.Option(help="Days of rest.", min=0, max=3660)] = 0,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Rest over time between encounters (diestep, D-REC-1): an hour heals the wounded, a
+    week (a hero) or a month the badly wounded."""
+    minutes = hours * 60 + days * 24 * 60
+    if minutes < 1:
+        fail("say how long: --hours N or --days N")
+    _record(db, name, "rest", character, {"minutes": minutes}, date)
+
+
 @campaign_app.command("carry")
 def carry(
     name: Name,

@@ -306,6 +306,26 @@ def _upkeep(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> No
         p["lines"] = lines
 
 
+def _rest(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
+    """D-REC-1: ``minutes`` of rest between encounters: what the character carries into
+    the next, as the ruleset heals it over time."""
+    rest = _needs(rules, "rest over time", "rest")
+    minutes = _number(p, "minutes", 1)
+    if minutes > 10 * 366 * 24 * 60:
+        raise LedgerError("rest at most ten years at once", [(("minutes",), "too high")])
+    sheet = _character(s, key)
+    try:
+        carried, line = rest(rules.campaign, sheet, s.carried.get(str(key), {}), minutes)
+    except ValueError as err:
+        raise LedgerError(str(err)) from None
+    if carried:
+        s.carried[str(key)] = carried
+    else:
+        s.carried.pop(str(key), None)
+    if not rules.replaying:
+        p["line"] = line
+
+
 def _carry(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """What a character carries out of an encounter into the next (hit points, fatigue,
     wounds...): the encounter's starting values for it, per ruleset."""
@@ -344,6 +364,7 @@ KINDS: dict[str, Apply] = {
     "spend": _spend,
     "restore": _restore,
     "upkeep": _upkeep,
+    "rest": _rest,
     "carry": _carry,
     "conclude": _conclude,
 }

@@ -74,6 +74,8 @@ def describe(entry: Entry) -> str:
         case "upkeep":
             lines = p.get("lines") or {}
             return "; ".join(f"{k} {v}" for k, v in lines.items()) or f"{p.get('what')} {who}"
+        case "rest":
+            return f"{who} {p.get('line') or 'rests'}"
         case "carry":
             condition = p.get("condition") or {}
             carried = ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in condition.items())

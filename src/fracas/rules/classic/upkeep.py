@@ -10,7 +10,7 @@ happened; :class:`ValueError` says why the rules refuse it (the sheet is untouch
 >>> ylva = {"name": "Ylva", "side": "north", "statistics": {"W": 7}, "willpower": 9}
 >>> after, line = month(t, ylva, "2026-03")
 >>> after["xp"], after["money"], after["willpower"], line
-(20, 15, 10, '2026-03: 20 XP, income 15c, willpower 9 -> 10')
+(20, 15, 10, '2026-03: 20 XP, income 3s, willpower 9 -> 10')
 >>> purse(t, 67)
 '1g 3s 2c'
 >>> abilities(t, "one-handed")
