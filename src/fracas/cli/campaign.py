@@ -426,8 +426,9 @@ def rest(
     date: DateOption = None,
     db: DbOption = None,
 ) -> None:
-    """Rest over time between encounters (diestep, D-REC-1): an hour heals the wounded, a
-    week (a hero) or a month the badly wounded."""
+    """Rest over time between encounters (diestep, D-REC-1).
+
+    An hour heals the wounded; a week (a hero) or a month the badly wounded."""
     minutes = hours * 60 + days * 24 * 60
     if minutes < 1:
         fail("say how long: --hours N or --days N")
