@@ -159,6 +159,8 @@ def show(
         return
     sheet = _run(lambda: ledger.sheet(name, character, when))
     console.print(yaml.safe_dump({character: sheet}, sort_keys=False, allow_unicode=True), end="")
+    for label, value in ledger.summary(name, sheet):
+        console.print(f"{label}: {value}", highlight=False)
     carried = ledger.standing(name, when).carried.get(character)
     if carried:
         console.print(f"carried out of the last encounter: {carried}")
@@ -316,6 +318,121 @@ def restore(
 ) -> None:
     """Restore willpower or hero points (HC-WP-1), or health: rested, nothing carried."""
     _record(db, name, "restore", character, {"what": what, "amount": amount}, date)
+
+
+Month = Annotated[
+    str | None, typer.Option(help="The month, 2026-03 (default: the entry's date's).")
+]
+
+
+def _upkeep(
+    db: str | None, name: str, character: str | None, payload: dict[str, Any], date: str | None
+) -> None:
+    _record(db, name, "upkeep", character, payload, date)
+
+
+@campaign_app.command("month")
+def month(
+    name: Name,
+    characters: Annotated[list[str], typer.Argument(help="The characters played that month.")],
+    month: Month = None,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """A month of active play (HC-CAMP-1): 20 XP, the income of its wealth, one willpower."""
+    payload: dict[str, Any] = {"what": "month", "characters": characters}
+    if month:
+        payload["month"] = month[:20]
+    _upkeep(db, name, None, payload, date)
+
+
+@campaign_app.command("money")
+def money(
+    name: Name,
+    character: Character,
+    copper: Annotated[int, typer.Argument(help="How much, in copper.", min=0, max=10**7)],
+    spend: Annotated[bool, typer.Option(help="Spent, not gained.")] = False,
+    reason: Annotated[str, typer.Option(help="What for.")] = "",
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Money gained or spent, in copper (HC-CAMP-1); no more spent than held."""
+    payload = {"what": "money", "copper": -copper if spend else copper, "reason": reason[:200]}
+    _upkeep(db, name, character, payload, date)
+
+
+@campaign_app.command("buy-willpower")
+def buy_willpower(
+    name: Name,
+    character: Character,
+    amount: Annotated[int, typer.Argument(help="How many.", min=1, max=10)] = 1,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Willpower bought for a silver a point, up to 10 (HC-CAMP-1)."""
+    _upkeep(db, name, character, {"what": "buy", "amount": amount}, date)
+
+
+@campaign_app.command("hero")
+def hero(
+    name: Name,
+    character: Character,
+    use: Annotated[str, typer.Argument(help="dm (use 5), money (use 6) or prayer (use 7).")],
+    note: Annotated[str, typer.Option(help="What was done.")] = "",
+    month: Month = None,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """A hero point used outside a fight (HC-CAMP-1; earned ones: 'restore ... hero_points')."""
+    payload: dict[str, Any] = {"what": "hero", "use": use[:20], "note": note[:200]}
+    if month:
+        payload["month"] = month[:20]
+    _upkeep(db, name, character, payload, date)
+
+
+@campaign_app.command("lead")
+def lead(
+    name: Name,
+    character: Character,
+    what: Annotated[str, typer.Argument(help="'Underbelly faction' or 'Heimr fleet'.")],
+    stop: Annotated[bool, typer.Option(help="Give up the lead.")] = False,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Take the lead of a faction or fleet (HC-CAMP-1: charisma 6 or 8, starting wealth 8)."""
+    _upkeep(db, name, character, {"what": "lead", "lead": what[:80], "stop": stop}, date)
+
+
+@campaign_app.command("underbelly")
+def underbelly(
+    name: Name,
+    character: Character,
+    boards: Annotated[int, typer.Argument(help="Boards held alone (0: none).", min=0, max=100)],
+    lost: Annotated[bool, typer.Option(help="Control of the faction is lost.")] = False,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """The Underbelly: +1 wealth a board held, one less while the faction is lost (HC-CAMP-1)."""
+    payload = {"what": "underbelly", "boards": boards, "lost": lost}
+    _upkeep(db, name, character, payload, date)
+
+
+@campaign_app.command("rest")
+def rest(
+    name: Name,
+    character: Character,
+    hours: Annotated[int, typer.Option(help="Hours of rest.", min=0, max=24 * 3660)] = 0,
+    days: Annotated[int, typer.Option(help="Days of rest.", min=0, max=3660)] = 0,
+    date: DateOption = None,
+    db: DbOption = None,
+) -> None:
+    """Rest over time between encounters (diestep, D-REC-1).
+
+    An hour heals the wounded; a week (a hero) or a month the badly wounded."""
+    minutes = hours * 60 + days * 24 * 60
+    if minutes < 1:
+        fail("say how long: --hours N or --days N")
+    _record(db, name, "rest", character, {"minutes": minutes}, date)
 
 
 @campaign_app.command("carry")

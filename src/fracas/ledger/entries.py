@@ -157,6 +157,9 @@ def _create(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> No
     if isinstance(sheet, Mapping) and (sheet.get("raised") or sheet.get("xp")):
         raise LedgerError("a new character has no XP yet and nothing raised", [(("raised",), "")])
     _set_character(rules, s, key, p)
+    made = _offered(rules, "created")
+    if made is not None:
+        s.characters[str(key)] = made(rules.campaign, s.characters[str(key)])
 
 
 def _warnings(rules: Rules, sheet: Any) -> list[str]:
@@ -276,6 +279,53 @@ def _restore(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> N
     _points(rules, s, key, p, +1)
 
 
+def _upkeep(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
+    """HC-CAMP-1: a change between fights the ruleset keeps (a month of active play for
+    the ``characters`` named, money, willpower bought, a hero point used, leadership, the
+    Underbelly); each sheet is checked again after it."""
+    change = _needs(rules, "upkeep between fights", "upkeep")
+    if p.get("what") == "money":
+        _number(p, "copper", -10_000_000)
+    for name in ("amount", "boards"):
+        if name in p:
+            _number(p, name, 1 if name == "amount" else 0)
+    present = p.get("characters") if key is None else [key]
+    if not isinstance(present, list) or not present or len(present) > 100:
+        raise LedgerError("name the characters", [(("characters",), "required")])
+    lines: dict[str, str] = {}
+    for who in dict.fromkeys(str(w) for w in present):
+        data = _character(s, who)
+        try:
+            data, lines[who] = change(rules.campaign, data, p)
+        except (ValueError, KeyError) as err:
+            raise LedgerError(f"{who}: {str(err).strip(chr(39))}") from None
+        checked = rules.sheet(who, data)
+        _warnings(rules, checked)
+        s.characters[who] = rules.books.dump(checked)
+    if not rules.replaying:
+        p["lines"] = lines
+
+
+def _rest(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
+    """D-REC-1: ``minutes`` of rest between encounters: what the character carries into
+    the next, as the ruleset heals it over time."""
+    rest = _needs(rules, "rest over time", "rest")
+    minutes = _number(p, "minutes", 1)
+    if minutes > 10 * 366 * 24 * 60:
+        raise LedgerError("rest at most ten years at once", [(("minutes",), "too high")])
+    sheet = _character(s, key)
+    try:
+        carried, line = rest(rules.campaign, sheet, s.carried.get(str(key), {}), minutes)
+    except ValueError as err:
+        raise LedgerError(str(err)) from None
+    if carried:
+        s.carried[str(key)] = carried
+    else:
+        s.carried.pop(str(key), None)
+    if not rules.replaying:
+        p["line"] = line
+
+
 def _carry(rules: Rules, s: Standing, key: str | None, p: dict[str, Any]) -> None:
     """What a character carries out of an encounter into the next (hit points, fatigue,
     wounds...): the encounter's starting values for it, per ruleset."""
@@ -313,6 +363,8 @@ KINDS: dict[str, Apply] = {
     "permit": _permit,
     "spend": _spend,
     "restore": _restore,
+    "upkeep": _upkeep,
+    "rest": _rest,
     "carry": _carry,
     "conclude": _conclude,
 }

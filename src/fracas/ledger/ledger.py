@@ -266,6 +266,19 @@ class Ledger:
             raise LedgerError(f"no character {character!r} in {campaign}{when} (known: {known})")
         return standing.characters[character]
 
+    def summary(self, campaign: str, sheet: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """What the ruleset shows of a sheet beyond its fields (heimr-classic: what
+        charisma, wealth and weapons give, HC-CAMP-1, HC-ARM-1); empty if nothing."""
+        rules = self.rules(campaign)
+        show = getattr(rules.books.own, "summary", None)
+        if show is None:
+            return []
+        try:
+            found: list[tuple[str, str]] = show(rules.campaign, sheet)
+        except ValueError:
+            return []  # a sheet the ruleset cannot read has nothing more to show
+        return found
+
     def rules(self, name: str) -> Rules:
         with self.store.session() as s:
             row = self._row(s, name)
@@ -310,6 +323,8 @@ class Ledger:
                 f"the date {effective:%Y-%m-%d %H:%M} is before the last entry's "
                 f"({last:%Y-%m-%d %H:%M}): entries are dated in order"
             )
+        if kind == "upkeep" and payload.get("what") in ("month", "hero"):
+            payload.setdefault("month", f"{effective:%Y-%m}")  # HC-CAMP-1: the entry's month
         apply(rules, standing, kind, character, payload)
         if head >= MAX_ENTRIES:
             raise LedgerError(f"a campaign holds at most {MAX_ENTRIES} entries")

@@ -71,6 +71,11 @@ def describe(entry: Entry) -> str:
             verb = "spends" if entry.kind == "spend" else "restores"
             amount = f" {p['amount']}" if "amount" in p else ""
             return f"{who} {verb}{amount} {str(p.get('what', '')).replace('_', ' ')}"
+        case "upkeep":
+            lines = p.get("lines") or {}
+            return "; ".join(f"{k} {v}" for k, v in lines.items()) or f"{p.get('what')} {who}"
+        case "rest":
+            return f"{who} {p.get('line') or 'rests'}"
         case "carry":
             condition = p.get("condition") or {}
             carried = ", ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in condition.items())

@@ -226,13 +226,15 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], move:
 
 
 #: The entry forms of the campaign page: the fields each reads and how.
-_NUMBERS = ("xp", "amount", "points")
+_NUMBERS = ("xp", "amount", "points", "copper", "boards", "hours", "days")
+#: Check boxes of the upkeep forms (HC-CAMP-1).
+_FLAGS = ("stop", "lost", "spend")
 
 
 @campaigns_router.post("/c/{name}/entry/{kind}", response_class=HTMLResponse)
 def campaign_entry(request: Request, name: str, kind: str, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
-    if kind not in ("award", "train", "raise", "permit", "spend", "restore"):
+    if kind not in ("award", "train", "raise", "permit", "spend", "restore", "upkeep", "rest"):
         raise HTTPException(404, f"no entry form {kind[:20]!r}")
     payload: dict[str, Any] = {}
     errors: dict[str, str] = {}
@@ -249,8 +251,15 @@ def campaign_entry(request: Request, name: str, kind: str, csrf: GmAuth, form: F
             payload[key] = [c.strip() for c in text.replace(",", " ").split() if c.strip()]
         elif key == "granted":
             payload[key] = text != "no"
+        elif key in _FLAGS:
+            payload[key] = text == "on"
         elif text:
             payload[key] = text
+    if kind == "rest" and not errors:  # D-REC-1: hours and days of rest, in minutes
+        hours, days = payload.pop("hours", 0), payload.pop("days", 0)
+        payload["minutes"] = int(hours) * 60 + int(days) * 24 * 60
+    if payload.pop("spend", False) and "copper" in payload:
+        payload["copper"] = -payload["copper"]  # money spent (HC-CAMP-1)
     character = str(form.get("character", "")).strip() or None
     if not errors:
         try:
@@ -303,6 +312,7 @@ def _character(
         at=at,
         carried=carried,
         carry=carry_form(info.ruleset, carried, carry) if key and not new else [],
+        summary=ledger.summary(name, sheet) if key and not new and sheet else [],
     )
 
 

@@ -34,7 +34,7 @@ from fracas.yamlfile import (
 
 __all__ = ["ClassicCampaign", "Sheet", "WeaponType", "heimr_tables", "package_data"]
 
-DATA_FILES = ("statistics.yaml", "weapons.yaml", "social.yaml")
+DATA_FILES = ("statistics.yaml", "weapons.yaml", "social.yaml", "upkeep.yaml")
 
 
 class Creation(Model):
@@ -112,6 +112,22 @@ class Knowledge(Model):
     raise_by: Positive
 
 
+class Upkeep(Model):
+    """HC-CAMP-1: what a month of active play gives, money, willpower bought, hero points
+    spent between fights and the Underbelly's wealth (``data/upkeep.yaml``)."""
+
+    xp_per_month: NonNegative
+    free_willpower_per_month: NonNegative
+    willpower_most: Positive
+    coins: dict[str, Positive]
+    willpower_price: NonNegative
+    hero_uses: dict[str, str]
+    hero_money: NonNegative
+    hero_money_months: NonNegative
+    underbelly_per_board: NonNegative
+    lost_faction: NonNegative
+
+
 class Sheet(Model):
     """A character of the Heimr Tabletop Rulebook; :mod:`.sheet` checks its creation."""
 
@@ -133,6 +149,13 @@ class Sheet(Model):
     off_hand: str | None = None
     carried: list[str] = Field(default_factory=list)
     armour: list[str] = Field(default_factory=list)
+    # HC-CAMP-1: kept by the books between fights.
+    money: int = 0  # in copper
+    months_played: list[str] = Field(default_factory=list, max_length=1200)  # "2026-03"
+    hero_money_month: str | None = None  # the last month a hero point earned money
+    leads: list[str] = Field(default_factory=list, max_length=20)
+    underbelly_boards: NonNegative = 0
+    lost_faction: bool = False
 
 
 class ClassicCampaign(Model):
@@ -152,6 +175,8 @@ class ClassicCampaign(Model):
     charisma: Charisma
     wealth: Wealth
     knowledge: Knowledge
+    upkeep: Upkeep
+    armoury_abilities: dict[str, list[str]]
     characters: dict[str, Sheet] = Field(default_factory=dict)
 
     @classmethod
@@ -182,7 +207,17 @@ class ClassicCampaign(Model):
         for name in self.agility_cap.capped:
             if name not in self.statistics:
                 yield ("agility_cap", "capped"), unknown_name("statistic", name, self.statistics)
-        armoury = HeimrCampaign.default().weapons
+        core = HeimrCampaign.default()
+        armoury = core.weapons
+        for name in self.armoury_abilities:
+            if name not in armoury and name not in core.shields:
+                yield (
+                    ("armoury_abilities", name),
+                    unknown_name("armoury entry", name, [*armoury, *core.shields]),
+                )
+        for coin in ("copper", "silver", "gold"):
+            if coin not in self.upkeep.coins:
+                yield ("upkeep", "coins"), f"needs the value of a {coin} piece in copper"
         for name, weapon in self.weapons.items():
             if weapon.damage is None and weapon.armoury is None and not weapon.shield:
                 yield ("weapons", name), "needs a damage or an armoury entry to take it from"

@@ -8,7 +8,9 @@ character knocked out by lethal damage makes its survival roll: FOR, 1 dead, 2
 mortally wounded, 3 badly wounded, 4+ awake after five minutes with 1 HP.
 
 Time after the encounter runs in minutes (``gm wait minutes=N``): the mortally wounded
-die after ten unless healed; the knocked out wake when their time comes.
+die after ten unless healed; the knocked out wake when their time comes; after about an
+hour of rest awake the wounded have full HP and MP again (D-REC-1). Days of rest between
+encounters are the books' (:mod:`.books`).
 """
 
 from __future__ import annotations
@@ -161,14 +163,18 @@ def wait(state: DieStepState, minutes: int, dice: DiceSource, events: list[Event
     """Time after the encounter: owed survival rolls first; then the mortally wounded die
     and the knocked out wake when their time comes."""
     survive_all(state, dice, events)
+    start = state.minutes
     state.minutes += minutes
     events.append(Event("clock", f"{minutes} minutes pass", {"minutes": state.minutes}))
     for who in state.combatants.values():
         if who.dead:
             continue
+        if not who.knocked_out:
+            who.rested += minutes  # awake all along: resting (D-REC-1)
         if who.dies_at is not None and who.dies_at <= state.minutes:
             kill(state, who, events, "a mortal wound")
         elif who.wake_at is not None and who.wake_at <= state.minutes:
+            who.rested += state.minutes - max(who.wake_at, start)
             who.knocked_out, who.wake_at = False, None
             who.hp = max(who.hp, 1)
             events.append(
@@ -178,6 +184,42 @@ def wait(state: DieStepState, minutes: int, dice: DiceSource, events: list[Event
                     {"who": who.id},
                     detail=frozenset({who.side}),
                     outline=f"{who.name} wakes",
+                    outline_data={"who": who.id},
+                )
+            )
+    recover(state, events)
+
+
+def recover(state: DieStepState, events: list[Event]) -> None:
+    """D-REC-1: after about an hour of rest awake, the (merely) wounded have full HP again,
+    and MP come back (a decision: the seed gives no time); the badly wounded recover
+    neither (a week or a month of rest, or magic), nor do the knocked out."""
+    minutes = state.tables.minutes
+    for who in state.combatants.values():
+        if who.dead or who.knocked_out or who.wound:
+            continue
+        most = who.sheet.hit_points or 0
+        if who.rested >= minutes.rest and who.hp < most:
+            who.hp = most
+            events.append(
+                Event(
+                    "recover",
+                    f"{who.name} has rested and recovers full HP ({most})",
+                    {"who": who.id, "hp": most},
+                    detail=frozenset({who.side}),
+                    outline=f"{who.name} has rested and recovers",
+                    outline_data={"who": who.id},
+                )
+            )
+        if who.rested >= minutes.mp_rest and who.mp < who.sheet.magic_points:
+            who.mp = who.sheet.magic_points
+            events.append(
+                Event(
+                    "recover",
+                    f"{who.name} recovers its MP ({who.mp})",
+                    {"who": who.id, "mp": who.mp},
+                    detail=frozenset({who.side}),
+                    outline=f"{who.name} recovers its MP",
                     outline_data={"who": who.id},
                 )
             )

@@ -56,6 +56,7 @@ class Combatant:
     dies_at: int | None = None
     aid_tried: bool = False
     busy_until: int = 0  # a first-aider's next free minute
+    rested: int = 0  # D-REC-1: minutes of rest awake after the encounter
 
     def clone(self) -> Combatant:
         new = shallow(self)

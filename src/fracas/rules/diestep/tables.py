@@ -87,6 +87,7 @@ class Sheet(Model):
     riding: bool = False  # a skilled rider (D-MOUNT-1)
     mount: bool = False  # can be ridden
     minion: bool = False  # a minor unnamed character (D-KO-2)
+    hero: bool = True  # D-REC-1: heals from a bad wound in a week, others in a month
     size: int = 0  # 0 human; a giant is tables.sizes.giant or more
     run_regions: Annotated[int, Field(ge=1)] | None = None
 
@@ -97,6 +98,15 @@ class Minutes(Model):
     badly_wounded_wake: NonNegative = 60
     roused: NonNegative = 10
     first_aid: NonNegative = 10
+    rest: NonNegative = 60
+    mp_rest: NonNegative = 60
+
+
+class Recovery(Model):
+    """D-REC-1: days of rest that heal the badly wounded, a hero's and anyone else's."""
+
+    hero_days: NonNegative = 7
+    other_days: NonNegative = 30
 
 
 class Sizes(Model):
@@ -126,6 +136,7 @@ class Tables(Model):
     survival: Survival
     first_aid: dict[str, Die]
     minutes: Minutes
+    recovery: Recovery = Recovery()
     sizes: Sizes
 
     def minimum_defence(self, distance: int) -> int | None:

@@ -23,6 +23,7 @@ from fracas.rules.tempo.legality import (
     cost,
     counter_window,
     distance_of,
+    movement_of,
     reaction_bonus,
     reactors,
     replacement_options,
@@ -46,25 +47,34 @@ def declare(
     who.aimed = None  # aimed accuracy is for the action right after the Aim
     paid = cost(state, name, chosen)
     who.ap -= paid
-    declared = Declared(who.id, name, chosen, bonus)
+    to, away = movement_of(state, who, name, action.option("to"), action.option("from"))
+    declared = Declared(who.id, name, chosen, bonus, to, away)
     ex = Exchange(declared, target, paid, distance_of(state, name, action.option("distance")))
     state.exchange = ex
     looks = shown(state, declared)
     on = f" on {state.combatants[target].name}" if target else ""
     made = f" with the {chosen}" if chosen else ""
     aimed = f" (aimed, {bonus:+d})" if bonus else ""
+    way = "".join(
+        f" {word} {state.combatants[cid].name}"
+        for word, cid in (("toward", to), ("away from", away))
+        if cid is not None
+    )
+    data = {
+        "who": who.id,
+        "action": looks,
+        "target": target,
+        "weapon": chosen,
+        "ap": paid,
+        "ap_left": who.ap,
+    }
+    if to is not None or away is not None:
+        data.update(to=to, away=away)
     events.append(
         Event(
             "declare",
-            f"{who.name} declares {looks}{on}{made}{aimed}: {paid} AP ({who.ap} left)",
-            {
-                "who": who.id,
-                "action": looks,
-                "target": target,
-                "weapon": chosen,
-                "ap": paid,
-                "ap_left": who.ap,
-            },
+            f"{who.name} declares {looks}{way}{on}{made}{aimed}: {paid} AP ({who.ap} left)",
+            data,
         )
     )
     if looks != name:
@@ -212,6 +222,8 @@ def resolve(state: TempoState, dice: DiceSource, events: list[Event]) -> None:
         other = result_of(state, ex.reaction, dice, events)
         row = outcome(state, mine, own, other, reactor, events)
         answer = outcome(state, ex.reaction, other, own, actor, events)
+        # T-MOVE-1: the mover is hit when the reaction's row deals damage and stands.
+        hit = "cancel" not in row.effects and any(e.startswith("damage") for e in answer.effects)
         for declared, who, against, its, theirs in (
             (mine, actor, reactor, row, answer),
             (ex.reaction, reactor, actor, answer, row),
@@ -225,5 +237,6 @@ def resolve(state: TempoState, dice: DiceSource, events: list[Event]) -> None:
                     )
                 )
             else:
-                outcomes.apply_row(state, who, against, declared, its, dice, events)
+                struck = reactor.id if hit and who is actor else None
+                outcomes.apply_row(state, who, against, declared, its, dice, events, struck)
     turns.after_exchange(state, actor, events)

@@ -22,7 +22,7 @@ RULE_OF_KIND = {
     "special": "T-STAM-1",
 }
 PASS = "pass"
-OPTIONS = {"with", "distance"}
+OPTIONS = {"with", "distance", "to", "from"}
 
 
 def shown(state: TempoState, declared: Declared) -> str:
@@ -117,6 +117,12 @@ def reaction_refusal(
     problem = refusal(state, who, action, weapon_name)
     if problem is not None:
         return problem
+    if spec.reach and not threatens(state, ex, who):
+        return IllegalAction(
+            "T-MOVE-1",
+            f"{who.name} does not threaten {actor.name}'s way: only an opponent within "
+            f"reach can answer with {action}",
+        )
     if spec.beyond_attack_speed:
         used = weapon(state, ex.proactive.weapon)
         speed = used.speed if used is not None and used.speed is not None else 0
@@ -235,7 +241,9 @@ def check(state: TempoState, action: Action) -> None:
         raise IllegalAction("T-ROUND-1", "the encounter is over")
     for key, _ in action.options:
         if key not in OPTIONS:
-            raise IllegalAction("T-ACT-1", f"unknown option {key!r}: known are with, distance")
+            raise IllegalAction(
+                "T-ACT-1", f"unknown option {key!r}: known are with, distance, to, from"
+            )
     ex = state.exchange
     if ex is None:
         _check_own_turn(state, action, who, name)
@@ -266,8 +274,50 @@ def _check_own_turn(state: TempoState, action: Action, who: Combatant, name: str
     problem = refusal(state, who, name, chosen)
     if problem is not None:
         raise problem
-    target_of(state, who, name, action.target)
+    target = target_of(state, who, name, action.target)
     distance_of(state, name, action.option("distance"))
+    movement_of(state, who, name, action.option("to"), action.option("from"))
+    if spec.reach and target is not None and target not in who.reach:
+        raise IllegalAction(
+            "T-MOVE-1",
+            f"{state.combatants[target].name} is not within {who.name}'s reach: "
+            f"move to={target} first",
+        )
+
+
+def movement_of(
+    state: TempoState, who: Combatant, name: str, to: str | None, away: str | None
+) -> tuple[str | None, str | None]:
+    """T-MOVE-1: a movement's ``to=`` (an opponent not yet in reach, to close with) and
+    ``from=`` (one in reach, to get away from); refused on any other action."""
+    if to is None and away is None:
+        return None, None
+    spec = state.tables.actions[name]
+    if not spec.movement:
+        raise IllegalAction("T-MOVE-1", f"to= and from= belong to a movement, not a {name}")
+    for key, cid in (("to", to), ("from", away)):
+        if cid is None:
+            continue
+        other = state.combatants.get(cid)
+        if other is None or not opponents(who, other) or other.out:
+            standing = [c.id for c in state.combatants.values() if opponents(who, c) and not c.out]
+            raise IllegalAction(
+                "T-MOVE-1",
+                f"{key}={cid[:40]!r} should be an opponent standing: {', '.join(standing)}",
+            )
+        if key == "to" and cid in who.reach:
+            raise IllegalAction("T-MOVE-1", f"{who.name} is within {other.name}'s reach already")
+        if key == "from" and cid not in who.reach:
+            raise IllegalAction("T-MOVE-1", f"{who.name} is not within {other.name}'s reach")
+    if to is not None and to == away:
+        raise IllegalAction("T-MOVE-1", "to= and from= name two different opponents")
+    return to, away
+
+
+def threatens(state: TempoState, ex: Exchange, who: Combatant) -> bool:
+    """T-MOVE-1: whether ``who`` threatens the area the exchange's action moves through or
+    strikes from: the actor is within its reach, or the movement closes with it."""
+    return ex.proactive.who in who.reach or ex.proactive.to == who.id
 
 
 def target_of(state: TempoState, who: Combatant, name: str, given: str | None) -> str | None:
@@ -336,6 +386,8 @@ def _check_reaction(
         raise problem
     if action.option("distance") is not None:
         raise IllegalAction("T-ACT-2", "distance= belongs to a Ranged Attack")
+    if action.option("to") is not None or action.option("from") is not None:
+        raise IllegalAction("T-MOVE-1", "to= and from= belong to a movement on one's own turn")
 
 
 def _check_counter(
@@ -366,3 +418,5 @@ def _check_counter(
         raise problem
     if action.option("distance") is not None:
         raise IllegalAction("T-ACT-3", "distance= belongs to a Ranged Attack")
+    if action.option("to") is not None or action.option("from") is not None:
+        raise IllegalAction("T-MOVE-1", "to= and from= belong to a movement on one's own turn")

@@ -24,11 +24,15 @@ def apply_row(
     row: Row,
     dice: DiceSource,
     events: list[Event],
+    struck: str | None = None,
 ) -> None:
-    """Carry out the effects of ``row``, the outcome of ``who``'s ``declared`` action."""
+    """Carry out the effects of ``row``, the outcome of ``who``'s ``declared`` action
+    (``struck``: the opponent whose reaction hit ``who`` on its way, T-MOVE-1)."""
     for effect in row.effects:
         word, _, rest = effect.partition(" ")
-        if effect in ("damage", "damage ignoring armour") and opponent is not None:
+        if effect in MOVES:
+            move(state, who, opponent, declared, effect, struck, events)
+        elif effect in ("damage", "damage ignoring armour") and opponent is not None:
             damage(state, who, opponent, declared, effect != "damage", dice, events)
         elif word == "self":
             set_status(state, who, rest, opponent, events)
@@ -41,6 +45,88 @@ def apply_row(
             disarm(state, opponent, events)
         elif word == "regain":
             regain(state, who, int(rest), events)
+
+
+#: T-MOVE-1: the movement effects of an outcome row.
+MOVES = ("move", "move unless hit", "edge", "surge", "edge away", "withdraw")
+
+
+def move(
+    state: TempoState,
+    who: Combatant,
+    opponent: Combatant | None,
+    declared: Declared,
+    effect: str,
+    struck: str | None,
+    events: list[Event],
+) -> None:
+    """T-MOVE-1: a movement's outcome. ``move``: as declared (``to=`` closes with an
+    opponent, ``from=`` leaves its reach); ``move unless hit``: as declared, but one
+    hit on the way stops it at the first valid square: within the striker's reach, no
+    further; ``edge``: one square, so one of them (``to=`` first); ``surge``: both, past
+    the opponent's guard; ``edge away``: the reactor leaves the mover's reach;
+    ``withdraw``: the reactor leaves every opponent's reach (a hasty withdrawal)."""
+    if effect in ("edge away", "withdraw"):
+        away = [opponent.id] if opponent is not None else []
+        if effect == "withdraw":
+            away = sorted(who.reach)
+        _part(state, who, away, events, "hasty withdrawal" if effect == "withdraw" else "retreat")
+        return
+    to, leave = declared.to, declared.away
+    if effect == "move unless hit" and struck is not None:
+        if to == struck:
+            _close(state, who, to, events, "stopped at the first valid square")
+        events.append(
+            Event(
+                "stopped", f"{who.name} is hit and stops at the first valid square", {"who": who.id}
+            )
+        )
+        return
+    if effect == "edge" and to is not None:
+        leave = None
+    if leave is not None:
+        _part(state, who, [leave], events, declared.action)
+    if to is not None:
+        _close(
+            state,
+            who,
+            to,
+            events,
+            "surging past the guard" if effect == "surge" else declared.action,
+        )
+
+
+def _close(state: TempoState, who: Combatant, other_id: str, events: list[Event], how: str) -> None:
+    other = state.combatants[other_id]
+    if other_id in who.reach:
+        return
+    who.reach.add(other_id)
+    other.reach.add(who.id)
+    events.append(
+        Event(
+            "reach",
+            f"{who.name} is within {other.name}'s reach ({how})",
+            {"who": who.id, "with": other_id, "reach": True},
+        )
+    )
+
+
+def _part(
+    state: TempoState, who: Combatant, others: list[str], events: list[Event], how: str
+) -> None:
+    for other_id in others:
+        other = state.combatants[other_id]
+        if other_id not in who.reach or other.engaged_with == who.id:
+            continue  # a bind or grapple holds them together: Withdraw or Escape first
+        who.reach.discard(other_id)
+        other.reach.discard(who.id)
+        events.append(
+            Event(
+                "reach",
+                f"{who.name} is out of {other.name}'s reach ({how})",
+                {"who": who.id, "with": other_id, "reach": False},
+            )
+        )
 
 
 def damage(
@@ -105,6 +191,9 @@ def set_status(
         return
     who.status = status
     who.engaged_with = partner
+    if opponent is not None and partner is not None:
+        who.reach.add(partner)  # a bind or grapple is within reach (T-MOVE-1)
+        opponent.reach.add(who.id)
     with_whom = f" with {opponent.name}" if engaged and opponent is not None else ""
     events.append(
         Event(

@@ -52,6 +52,8 @@ class TempoRules(Ruleset[TempoState]):
         ex = state.exchange
         if state.over:
             return None
+        if not state.rolled:
+            return table.GM  # T-ROUND-1: the turn order is rolled first
         if ex is None:
             return state.current
         if ex.phase == "counter":
@@ -108,12 +110,14 @@ class TempoRules(Ruleset[TempoState]):
                 raise IllegalAction("T-ROUND-1", "the encounter is over")
             table.check(state, action)
             return
+        if not state.rolled:
+            raise IllegalAction("T-ROUND-1", "the turn order is rolled first: gm initiative")
         legality.check(state, action)
 
     def apply(self, state: TempoState, action: Action, dice: DiceSource) -> list[Event]:
         events: list[Event] = []
         if action.actor == table.GM:
-            table.apply(state, action, events)
+            table.apply(state, action, events, dice)
             return events
         ex = state.exchange
         name = PASS if action.verb == PASS else state.tables.by_verb(action.verb)
@@ -134,6 +138,10 @@ class TempoRules(Ruleset[TempoState]):
 
     def candidates(self, state: TempoState, actor: str | None) -> Iterator[Action]:
         if state.over:
+            return
+        if not state.rolled:
+            if actor in (None, table.GM):
+                yield Action(table.GM, "initiative")  # T-ROUND-1: the order is rolled first
             return
         ex = state.exchange
         if ex is None:
@@ -217,6 +225,7 @@ def _combatant(state: TempoState, c: Combatant, full: bool) -> dict[str, Any]:
         "status": c.status,
         "ap": c.ap,
         "engaged_with": c.engaged_with,
+        "reach": sorted(c.reach),
         "weapons": list(c.weapons),
         "armour": c.armour,
         "effects": effects,

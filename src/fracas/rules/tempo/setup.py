@@ -38,6 +38,7 @@ class Placement(BaseModel):
     initiative: int = 0
     hp: int | None = None
     ap: int | None = Field(default=None, ge=0)
+    reach: list[str] | None = Field(default=None, max_length=100)  # T-MOVE-1
 
 
 class TempoSetup(BaseModel):
@@ -64,9 +65,35 @@ def build(setup: Mapping[str, Any]) -> TempoState:
     for who in combatants.values():
         if tables.statuses[who.status].engaged and who.engaged_with is None:
             raise EngineError(f"{who.id} starts {who.status}: name its opponent with engaged_with")
+    place_reach(combatants, {p.id or p.character: p.reach for p in spec.combatants})
     ranked = sorted(enumerate(spec.combatants), key=lambda ip: (-ip[1].initiative, ip[0]))
     order = [place.id or place.character for _, place in ranked]
-    return TempoState(combatants=combatants, order=order, tables=tables, round=tables.round.first)
+    state = TempoState(combatants=combatants, order=order, tables=tables, round=tables.round.first)
+    state.rolled = tables.round.initiative == "written"
+    state.initiative = {p.id or p.character: p.initiative for p in spec.combatants}
+    return state
+
+
+def place_reach(combatants: Mapping[str, Combatant], given: Mapping[str, list[str] | None]) -> None:
+    """T-MOVE-1: who starts within whose reach. With no ``reach`` in the file every pair of
+    opponents does (a fight at close quarters); otherwise the pairs named, both ways, and
+    anyone engaged in a bind or grapple with its partner."""
+    named = any(v is not None for v in given.values())
+    for who in combatants.values():
+        for other in combatants.values():
+            if other.side != who.side and not named:
+                who.reach.add(other.id)
+        if who.engaged_with is not None:
+            who.reach.add(who.engaged_with)
+    for cid, listed in given.items():
+        for other_id in listed or []:
+            found = combatants.get(other_id)
+            if found is None:
+                raise EngineError(f"{cid}: {unknown_name('combatant', other_id, combatants)}")
+            if found.side == combatants[cid].side:
+                raise EngineError(f"{cid}: {other_id} is on its side: reach is between opponents")
+            combatants[cid].reach.add(other_id)
+            found.reach.add(cid)
 
 
 def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
@@ -104,6 +131,15 @@ def problems(setup: Mapping[str, Any]) -> list[tuple[KeyPath, str]]:
                 raise EngineError(f"{cid} starts {who.status}: name its opponent with engaged_with")
         except EngineError as err:
             found.append((("combatants", at[cid], "engaged_with"), str(err)))
+    reaches = {
+        cid: (items[i].get("reach") if isinstance(items[i], dict) else None)
+        for cid, i in at.items()
+    }
+    try:
+        place_reach(placed, reaches)
+    except EngineError as err:
+        cid = str(err).split(":", 1)[0]
+        found.append((("combatants", at.get(cid, 0), "reach"), str(err)))
     return found
 
 

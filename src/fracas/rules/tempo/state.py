@@ -36,10 +36,12 @@ class Combatant:
     grapple_defence: int
     engaged_with: str | None = None  # the opponent of a bind, grapple or pin
     aimed: str | None = None  # the weapon aimed with by the last action (Aim's success)
+    reach: set[str] = field(default_factory=set)  # T-MOVE-1: opponents within reach
 
     def clone(self) -> Combatant:
         new = shallow(self)
         new.weapons = list(self.weapons)
+        new.reach = set(self.reach)
         return new
 
     @property
@@ -56,6 +58,8 @@ class Declared:
     action: str
     weapon: str | None = None
     bonus: int = 0
+    to: str | None = None  # T-MOVE-1: a movement closing with this opponent
+    away: str | None = None  # T-MOVE-1: a movement leaving this opponent's reach
 
 
 @dataclass
@@ -87,6 +91,8 @@ class TempoState:
     round: int = 0
     turn: int = 0  # index into ``order`` of whose turn it is
     exchange: Exchange | None = None
+    rolled: bool = True  # T-ROUND-1: false until ``gm initiative`` rolls the order
+    initiative: dict[str, int] = field(default_factory=dict)  # as the encounter file writes it
 
     def clone(self) -> TempoState:
         new = shallow(self)

@@ -10,14 +10,15 @@ in the middle of its exchange.
 
 from __future__ import annotations
 
-from fracas.engine import Action, EngineError, Event, IllegalAction, gm
+from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, gm
 from fracas.engine.verbs import named
 from fracas.rules.tempo import setup, turns
+from fracas.rules.tempo.checks import roll
 from fracas.rules.tempo.state import Combatant, TempoState
 from fracas.yamlfile import unknown_name
 
 GM = "gm"
-VERBS = ("add", "remove", "note")
+VERBS = ("add", "remove", "note", "initiative")
 
 
 def sides(state: TempoState) -> list[str]:
@@ -33,6 +34,12 @@ def check(state: TempoState, action: Action) -> None:
     if action.verb == "note":
         gm.check_note(action, sides(state), "T-ROUND-1")
         return
+    if action.verb == "initiative":
+        if state.rolled:
+            raise IllegalAction(
+                "T-ROUND-1", "the turn order stands: it is rolled once, before the first turn"
+            )
+        return
     if state.exchange is not None:
         raise IllegalAction("T-ROUND-2", "an action is in its exchange: wait until it resolves")
     if action.verb == "add":
@@ -41,13 +48,21 @@ def check(state: TempoState, action: Action) -> None:
         named(state.combatants, action.target, "T-ROUND-1")
 
 
-def apply(state: TempoState, action: Action, events: list[Event]) -> None:
+def apply(
+    state: TempoState, action: Action, events: list[Event], dice: DiceSource | None = None
+) -> None:
+    if action.verb == "initiative":
+        assert dice is not None, "the engine rolls with its dice"
+        roll_order(state, dice, events)
+        return
     if action.verb == "note":
         events.append(gm.note(action, sides(state), "T-ROUND-1"))
     elif action.verb == "add":
         c = _newcomer(state, action)
         state.combatants[c.id] = c
         state.order.append(c.id)
+        for other in c.reach:
+            state.combatants[other].reach.add(c.id)
         events.append(
             Event(
                 "join",
@@ -57,6 +72,29 @@ def apply(state: TempoState, action: Action, events: list[Event]) -> None:
         )
     else:
         _remove(state, state.combatants[action.target or ""], events)
+
+
+def roll_order(state: TempoState, dice: DiceSource, events: list[Event]) -> None:
+    """T-ROUND-1: each rolls the check (T-DICE-1) with the initiative skill and its written
+    initiative as a bonus; the highest goes first, ties keep the file's order."""
+    skill = state.tables.round.initiative_skill
+    written = {cid: state.initiative.get(cid, 0) for cid in state.order}
+    totals = {
+        cid: roll(dice, state.combatants[cid], "initiative", skill, written[cid], events)
+        for cid in state.order
+    }
+    state.order.sort(key=lambda cid: -totals[cid])  # stable: ties keep the file's order
+    state.rolled, state.turn = True, 0
+    names = ", ".join(f"{state.combatants[c].name} {totals[c]}" for c in state.order)
+    events.append(Event("initiative", f"the turn order: {names}", {"order": list(state.order)}))
+    first = state.combatants[state.current]
+    events.append(
+        Event(
+            "turn",
+            f"{first.name}'s turn ({first.ap} AP, {first.status})",
+            {"who": first.id, "ap": first.ap, "status": first.status},
+        )
+    )
 
 
 def _newcomer(state: TempoState, action: Action) -> Combatant:
@@ -69,6 +107,13 @@ def _newcomer(state: TempoState, action: Action) -> Combatant:
         c = setup.combatant(state.tables, sheet, action.target or "", place)
         if state.tables.statuses[c.status].engaged:
             raise EngineError(f"a newcomer joins unengaged, not {c.status}")
+        others = {o.id: o for o in state.combatants.values()}
+        for other_id in place.reach if place.reach is not None else list(others):
+            other = others.get(other_id)
+            if other is None:
+                raise EngineError(unknown_name("combatant", other_id, others))
+            if other.side != c.side:
+                c.reach.add(other_id)  # T-MOVE-1: by default within every opponent's reach
         return c
 
     return gm.newcomer(action, [*state.combatants, GM], "T-ROUND-1", setup.Placement, make)

@@ -36,7 +36,10 @@ __all__ = ["ActionSpec", "Row", "Sheet", "TempoTables", "Weapon", "verb_of"]
 DATA_FILES = ("statuses.yaml", "actions.yaml", "armoury.yaml", "characters.yaml")
 NAMED_DTS = ("Combat Defence", "Combat Defence (Armoured)", "Grapple Defence")
 #: The effects an outcome row may list (``self``/``target`` take a status, ``regain`` a number).
-EFFECT = re.compile(r"cancel|damage|damage ignoring armour|aim|disarm|regain \d+|(self|target) .+")
+EFFECT = re.compile(
+    r"cancel|damage|damage ignoring armour|aim|disarm|regain \d+|(self|target) .+"
+    r"|move|move unless hit|edge|surge|edge away|withdraw"
+)
 
 NonNegative = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
@@ -55,6 +58,8 @@ class Round(Model):
     ap: Positive
     seconds: Positive
     first: int
+    initiative: Literal["written", "rolled"] = "written"
+    initiative_skill: str = "initiative"
 
 
 class Status(Model):
@@ -103,6 +108,8 @@ class ActionSpec(Model):
     replacements: list[Replacement] = Field(default_factory=list)
     bonuses: list[Bonus] = Field(default_factory=list)
     beyond_attack_speed: bool = False
+    movement: bool = False  # T-MOVE-1: to= and from= say where it goes
+    reach: bool = False  # T-MOVE-1: only within reach (see data/actions.yaml)
     verb: str | None = None
     summary: str = ""
     outcomes: Annotated[list[Row], Field(min_length=1)]
