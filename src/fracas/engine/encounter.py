@@ -27,6 +27,7 @@ from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, Scripted
 from fracas.engine.errors import EngineError, SaveError
 from fracas.engine.events import Event
 from fracas.engine.ruleset import Ruleset, S
+from fracas.engine.setups import check_names
 
 #: The version of the save format written by :meth:`Encounter.save`.
 SCHEMA_VERSION = 1
@@ -111,6 +112,7 @@ class Encounter(Generic[S]):
     ) -> None:
         self.ruleset = ruleset
         self.setup: dict[str, Any] = json.loads(json.dumps(setup))
+        check_names(self.setup)
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         self.state: S = ruleset.start(self.setup)
         self.record = record
