@@ -350,6 +350,7 @@ class Store:
             return s.scalar(_named(select(func.count(TableRow.id)), name)) or 0
 
     def table(self, name: str) -> TableRecord:
+        name = names.normal(name)  # kept in NFKC form (check_name)
         with self.session() as s:
             row = s.scalars(select(TableRow).where(TableRow.name == name)).first()
             if row is None:
