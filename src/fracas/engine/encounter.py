@@ -28,6 +28,7 @@ from fracas.engine.errors import EngineError, SaveError
 from fracas.engine.events import Event
 from fracas.engine.ruleset import Ruleset, S
 from fracas.engine.setups import check_names
+from fracas.yamlfile import CampaignError
 
 #: The version of the save format written by :meth:`Encounter.save`.
 SCHEMA_VERSION = 1
@@ -320,8 +321,10 @@ class Encounter(Generic[S]):
             setup, log = data["setup"], data["log"]
             try:
                 enc = cls(ruleset, setup, ScriptedDice())
-            except EngineError as err:
-                raise SaveError(f"the save's setup does not start: {err}") from None
+            except (EngineError, CampaignError) as err:
+                lines = str(err).splitlines() or [""]
+                more = f" (and {len(lines) - 1} more problems)" if len(lines) > 1 else ""
+                raise SaveError(f"the save's setup does not start: {lines[0]}{more}") from None
             parsed: dict[str, Action] = {}  # a fight says the same actions again and again
             for n, raw in enumerate(log, 1):
                 if not isinstance(raw, Mapping) or not isinstance(raw.get("action"), str):

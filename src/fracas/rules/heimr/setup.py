@@ -32,10 +32,10 @@ class Placement(BaseModel):
     side: str | None = None
     square: str = "B2"
     stance: Literal["dodge", "block", "parry", "none"] | None = None
-    hit_points: int | None = None
-    fatigue: int | None = None
+    hit_points: int | None = Field(default=None, ge=-100, le=100)
+    fatigue: int | None = Field(default=None, ge=0, le=100)
     prone: bool = False
-    height: int | None = None  # default: the square's ground
+    height: int | None = Field(default=None, ge=-100, le=100)  # default: the square's ground
 
 
 class HeimrSetup(BaseModel):
