@@ -172,3 +172,10 @@ def test_a_name_always_clashes_with_its_confusable_twin(name: str) -> None:
     twin = name.replace("a", CYRILLIC_A).replace("l", "I").replace("o", "\u043e")
     if twin != name:
         assert names.skeleton(twin) == names.skeleton(name)
+
+
+def test_a_campaign_made_under_a_full_width_name_opens_under_either(store: Store) -> None:
+    ledger = Ledger(store)
+    ledger.create("ｗｅｓｔ", "heimr")
+    assert [c.name for c in ledger.campaigns()] == ["west"]
+    assert ledger.entries("ｗｅｓｔ") == ledger.entries("west")

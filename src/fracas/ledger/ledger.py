@@ -36,6 +36,7 @@ from fracas.ledger.books import books, ruleset_ids
 from fracas.ledger.encounters import carried_out, character_keys, lay_carried, xp_gained
 from fracas.ledger.entries import LedgerError, Rules, Standing, apply
 from fracas.ledger.rows import CampaignRow, EncounterRow, EntryRow
+from fracas.names import normal
 from fracas.rules import find
 from fracas.table.store import (
     ConflictError,
@@ -499,6 +500,7 @@ class Ledger:
 
     @staticmethod
     def _row(s: Session, name: str) -> CampaignRow:
+        name = normal(name)  # kept in NFKC form (check_name)
         row = s.scalars(select(CampaignRow).where(CampaignRow.name == name)).first()
         if row is None:
             names = list(s.scalars(select(CampaignRow.name)))
