@@ -20,6 +20,7 @@ import os
 import resource
 import sys
 import time
+from pathlib import Path
 
 import atheris
 from _watchdog import INPUT_LIMIT_S, TooSlow, Watchdog
@@ -107,7 +108,10 @@ def main() -> None:
     args, rest = parser.parse_known_args()
     names.skeleton("warm")  # the confusables table, read once before the first input
     run = Run(args.seconds)
-    atheris.Setup([sys.argv[0], "-timeout=0", "-max_len=1024", *rest], run.one)
+    out = Path(__file__).resolve().parent.parent / "build" / "fuzz" / HARNESS
+    out.mkdir(parents=True, exist_ok=True)
+    prefix = f"-artifact_prefix={out}/"  # crash files there, not in the working folder
+    atheris.Setup([sys.argv[0], prefix, "-timeout=0", "-max_len=1024", *rest], run.one)
     atheris.Fuzz()
     run.finish()
 

@@ -137,7 +137,7 @@ class CharacterSheet(Model):
     side: str
     # Bounds, generous beside the rulebook's (attributes -3 to +3 at creation, a few hit
     # points and willpower): docs/decisions.md.
-    attributes: dict[str, Annotated[int, Field(ge=-10, le=10)]]
+    attributes: dict[str, Annotated[int, Field(ge=-20, le=20)]]
     hit_points: Annotated[int, Field(ge=1, le=100)]
     willpower: Annotated[int, Field(ge=0, le=100)]
     abilities: dict[str, AbilityTraining] = Field(default_factory=dict)
