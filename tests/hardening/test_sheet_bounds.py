@@ -99,3 +99,23 @@ def test_an_imported_campaign_with_huge_numbers_is_refused(tmp_path: Path) -> No
         ledger.import_file("north", path)
     assert "str" in str(err.value) or "willpower" in str(err.value)
     assert ledger.campaigns() == []
+
+
+def test_a_web_campaign_import_with_huge_numbers_is_refused_in_one_line(tmp_path: Path) -> None:
+    from tests.web.webtools import Web, csrf_of
+
+    web = Web(f"sqlite:///{tmp_path / 'web.db'}")
+    web.csrf = csrf_of(web.gm.get("/gm/campaigns").text)
+    data = yaml.safe_load((EXAMPLES / "classic/campaign.yaml").read_text(encoding="utf-8"))
+    character = next(iter(data["characters"].values()))
+    character["statistics"]["CS"] = 10**6
+    character["willpower"] = 10**9
+    response = web.gm.post(
+        "/gm/campaigns/import",
+        data={"csrf": web.csrf, "name": "ford", "ruleset": ""},
+        files={"file": ("ford.yaml", yaml.safe_dump(data).encode(), "application/yaml")},
+        follow_redirects=False,
+    )
+    assert response.status_code == 400
+    assert "less than or equal to 30" in response.text
+    assert Ledger(web.store).campaigns() == []
