@@ -179,3 +179,14 @@ def test_a_campaign_made_under_a_full_width_name_opens_under_either(store: Store
     ledger.create("ｗｅｓｔ", "heimr")
     assert [c.name for c in ledger.campaigns()] == ["west"]
     assert ledger.entries("ｗｅｓｔ") == ledger.entries("west")
+
+
+def test_character_keys_that_look_alike_are_refused_in_a_campaign(store: Store) -> None:
+    import yaml
+
+    data = yaml.safe_load((EXAMPLES / "heimr/campaign.yaml").read_text(encoding="utf-8"))
+    key, sheet = next(iter(data["characters"].items()))
+    data["characters"][key.replace("a", CYRILLIC_A).replace("o", "\u043e")] = sheet
+    with pytest.raises(LedgerError) as err:
+        Ledger(store).create("north", "heimr", data)
+    assert "character" in one_line(err)

@@ -32,6 +32,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fracas import names
 from fracas.ledger.books import books, ruleset_ids
 from fracas.ledger.encounters import carried_out, character_keys, lay_carried, xp_gained
 from fracas.ledger.entries import LedgerError, Rules, Standing, apply
@@ -229,6 +230,15 @@ class Ledger:
 
     @staticmethod
     def _check(ruleset: str, document: YamlDocument) -> None:
+        characters = document.data.get("characters") if isinstance(document.data, Mapping) else None
+        if isinstance(characters, Mapping):  # keys of one script, none looking like another
+            keys: list[str] = []
+            for key in (k for k in characters if isinstance(k, str)):
+                try:
+                    names.check(key, "character", keys)
+                except names.NameError_ as err:
+                    raise LedgerError(f"{document.name}, characters: {err}") from None
+                keys.append(key)
         try:
             find(ruleset).check_campaign(document)
         except CampaignError:
