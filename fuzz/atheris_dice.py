@@ -20,6 +20,7 @@ import os
 import resource
 import sys
 import time
+from pathlib import Path
 
 import atheris
 from _watchdog import INPUT_LIMIT_S, TooSlow, Watchdog
@@ -91,7 +92,10 @@ def main() -> None:
     args, rest = parser.parse_known_args()
     run = Run(args.seconds)
     # -timeout=0: our watchdog, not libFuzzer's, times the inputs; -max_len: long texts too
-    atheris.Setup([sys.argv[0], "-timeout=0", "-max_len=4096", *rest], run.one)
+    out = Path(__file__).resolve().parent.parent / "build" / "fuzz" / HARNESS
+    out.mkdir(parents=True, exist_ok=True)
+    prefix = f"-artifact_prefix={out}/"  # crash files there, not in the working folder
+    atheris.Setup([sys.argv[0], prefix, "-timeout=0", "-max_len=4096", *rest], run.one)
     atheris.Fuzz()
     run.finish()
 

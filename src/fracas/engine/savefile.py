@@ -2,11 +2,17 @@
 
 A save is the log of an encounter (see :meth:`fracas.engine.Encounter.save`)::
 
-    {"_v": 1, "ruleset": "heimr", "ruleset_version": "0.1.0", "setup": {...},
+    {"_v": 2, "ruleset": "heimr", "ruleset_version": "0.1.0", "setup": {...},
      "log": [{"action": "gm begin",
               "events": [{"kind": ..., "text": ..., "data": {...}}],
               "rolls": [{"notation": "C1P3", "purpose": ..., "faces": [2, 10]}]}],
+     "digests": ["5c1f...", ...],
      "dice": {"kind": "random", "seed": 7, "state": [3, [...625 ints...], null]}}
+
+Since version 2 each log entry has a digest chained to the one before it (the first to
+the ruleset and setup, :func:`chain`): an entry edited, removed or added by hand breaks
+the chain from there on. It is a check against mistakes and casual edits, not a seal:
+anyone can compute the chain again. A version-1 save has no digests and loads as before.
 
 :func:`check` refuses anything else with one :class:`SaveError` line: a version that
 is not an integer, a log that is not a list, an action too long, a face that is not
@@ -27,7 +33,9 @@ fracas.engine.errors.SaveError: log entry 1 is not an action ...: ... integer at
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
@@ -37,7 +45,7 @@ from fracas.engine.actions import MAX_ACTION_CHARS
 from fracas.engine.errors import SaveError
 from fracas.yamlfile import format_path
 
-__all__ = ["MAX_SETUP_DEPTH", "SaveFile", "check", "check_version"]
+__all__ = ["MAX_SETUP_DEPTH", "SaveFile", "chain", "check", "check_chain", "check_version"]
 
 #: The deepest nesting of lists and mappings in a save's setup.
 MAX_SETUP_DEPTH = 48
@@ -103,6 +111,7 @@ class SaveFile(_Part):
     ruleset_version: str | None = None
     setup: dict[str, Any]
     log: list[SavedEntry]
+    digests: list[Annotated[str, Field(max_length=64)]] | None = None
     dice: SavedDice | None = None
 
 
@@ -169,3 +178,58 @@ def _depth(value: object) -> int:
             return deepest
         todo.extend((child, depth + 1) for child in children)
     return deepest
+
+
+#: Hex digits kept of each entry's digest (128 bits).
+DIGEST_CHARS = 32
+
+
+def _canonical(value: object) -> bytes:
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def chain(ruleset: str, setup: Mapping[str, Any], log: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Each log entry's digest: SHA-256 of the one before (at first, of the ruleset and
+    setup) and the entry as saved, in canonical JSON.
+
+    >>> a = chain("heimr", {}, [{"action": "gm begin"}, {"action": "ylva wait"}])
+    >>> b = chain("heimr", {}, [{"action": "gm begin"}, {"action": "ylva rest"}])
+    >>> len(a), a[0] == b[0], a[1] == b[1], len(a[0])
+    (2, True, False, 32)
+    """
+    digest = hashlib.sha256(_canonical({"ruleset": ruleset, "setup": setup})).digest()
+    found: list[str] = []
+    for entry in log:
+        digest = hashlib.sha256(digest + _canonical(entry)).digest()
+        found.append(digest.hex()[:DIGEST_CHARS])
+    return found
+
+
+def check_chain(data: Mapping[str, Any]) -> None:
+    """:class:`SaveError` unless ``data``'s digests are its log's :func:`chain`, naming the
+    first entry that differs.
+
+    >>> save = {"ruleset": "heimr", "setup": {}, "log": [{"action": "gm begin"}]}
+    >>> check_chain({**save, "digests": chain("heimr", {}, save["log"])})
+    >>> check_chain({**save, "digests": []})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fracas.engine.errors.SaveError: the save has 0 digests for 1 log entries: ...
+    """
+    log, digests = data["log"], data.get("digests")
+    if digests is None:
+        raise SaveError("not a fracas save file: no 'digests' (a version-2 save has them)")
+    if len(digests) != len(log):
+        raise SaveError(
+            f"the save has {len(digests)} digests for {len(log)} log entries: entries were "
+            "removed or added by hand"
+        )
+    wanted = chain(data["ruleset"], data["setup"], log)
+    for n, (want, got) in enumerate(zip(wanted, digests, strict=True), 1):
+        if want != got:
+            raise SaveError(
+                f"log entry {n} does not match its digest: it, an entry before it or the "
+                "setup was changed by hand, or an entry removed or added"
+            )

@@ -20,7 +20,7 @@ date.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -32,21 +32,22 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from fracas import names
 from fracas.ledger.books import books, ruleset_ids
 from fracas.ledger.encounters import carried_out, character_keys, lay_carried, xp_gained
 from fracas.ledger.entries import LedgerError, Rules, Standing, apply
 from fracas.ledger.rows import CampaignRow, EncounterRow, EntryRow
+from fracas.names import normal
 from fracas.rules import find
 from fracas.table.store import (
-    MAX_NAME,
     ConflictError,
     Store,
     StoreError,
     TableRow,
     aware,
     utc_now,
-    valid_name,
 )
+from fracas.table.store import check_name as store_check_name
 from fracas.table.table import Table
 from fracas.yamlfile import (
     CampaignError,
@@ -87,13 +88,13 @@ class Entry:
     active: bool
 
 
-def check_name(name: str) -> None:
-    """A campaign name: 1 to 80 letters, digits, ``-``, ``_`` or ``.``, not starting ``.``."""
-    if not valid_name(name):
-        raise LedgerError(
-            f"{name[:40]!r} is not a campaign name: use 1 to {MAX_NAME} letters, digits, '-', "
-            "'_' or '.'"
-        )
+def check_name(name: str, others: Iterable[str] = ()) -> str:
+    """A campaign name in NFKC form: 1 to 80 letters, digits, ``-``, ``_`` or ``.``, not
+    starting ``.``, of one script, not looking like one of ``others``."""
+    try:
+        return store_check_name(name, "campaign", others)
+    except StoreError as err:
+        raise LedgerError(str(err)) from None
 
 
 # -- the document as the store keeps it: YAML text (int keys and ``!replace`` kept) ------------
@@ -161,7 +162,8 @@ class Ledger:
         title: str = "",
     ) -> None:
         """A new campaign from a campaign file's content (checked by the ruleset)."""
-        check_name(name)
+        with self.store.session() as s:
+            name = check_name(name, list(s.scalars(select(CampaignRow.name))))
         if ruleset not in ruleset_ids():
             raise LedgerError(f"unknown ruleset {ruleset!r}: known are {', '.join(ruleset_ids())}")
         data = dict(document or {})
@@ -228,6 +230,15 @@ class Ledger:
 
     @staticmethod
     def _check(ruleset: str, document: YamlDocument) -> None:
+        characters = document.data.get("characters") if isinstance(document.data, Mapping) else None
+        if isinstance(characters, Mapping):  # keys of one script, none looking like another
+            keys: list[str] = []
+            for key in (k for k in characters if isinstance(k, str)):
+                try:
+                    names.check(key, "character", keys)
+                except names.NameError_ as err:
+                    raise LedgerError(f"{document.name}, characters: {err}") from None
+                keys.append(key)
         try:
             find(ruleset).check_campaign(document)
         except CampaignError:
@@ -514,6 +525,7 @@ class Ledger:
 
     @staticmethod
     def _row(s: Session, name: str) -> CampaignRow:
+        name = normal(name)  # kept in NFKC form (check_name)
         row = s.scalars(select(CampaignRow).where(CampaignRow.name == name)).first()
         if row is None:
             names = list(s.scalars(select(CampaignRow.name)))

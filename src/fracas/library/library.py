@@ -264,7 +264,7 @@ class Library:
     ) -> BattlefieldRecord:
         """A new battlefield (a plain one of its kind if no ``document``); :class:`Invalid`
         with every mistake, :class:`LibraryError` if the name is taken."""
-        check_name(name, "battlefield")
+        name = check_name(name, "battlefield")
         self.ruleset_with_map(ruleset)
         doc = dict(document) if document is not None else KINDS[ruleset].empty()
         found = self.check_battlefield(ruleset, doc, campaign)
@@ -457,7 +457,7 @@ class Library:
     ) -> EncounterRecord:
         """A new encounter (``version`` ``None``) or a change to one at ``version``;
         :class:`Invalid` with every mistake, and nothing stored, if the ruleset refuses it."""
-        check_name(name, "encounter")
+        name = check_name(name, "encounter")
         doc = {k: v for k, v in document.items() if k not in ENCOUNTER_TOP}
         found = self.check_encounter(ruleset, campaign, battlefield, doc)
         if found:
@@ -525,8 +525,7 @@ class Library:
         data: dict[str, Any] = dict(doc.data)
         if spec.ruleset not in ids():
             raise doc.error([(("ruleset",), unknown_name("ruleset", spec.ruleset, ids()))])
-        name = name or name_from_file(filename)
-        check_name(name)
+        name = check_name(name or name_from_file(filename))
         kind = KINDS.get(spec.ruleset)
         ground_keys = (*kind.keys, "grid") if kind is not None else ()
         rest = {k: v for k, v in data.items() if k not in ENCOUNTER_TOP and k not in ground_keys}
@@ -563,7 +562,7 @@ class Library:
         a :class:`ValueError` says what is wrong (the name is taken, a character changed
         or left the campaign since)."""
         record = self.encounter(name)
-        check_name(table)
+        table = check_name(table)
         if self.campaigns is None:
             raise LibraryError(f"no campaigns here to find {record.campaign!r} in")
         encounter = self.encounter_file(name)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -55,6 +55,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from fracas import names
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -318,7 +320,7 @@ class Store:
         """A new table; :class:`StoreError` if the name is taken or not a name. ``then``
         is called with the transaction and the new table's id, to store what belongs
         with the table (its campaign's link): all of it is kept, or none."""
-        check_name(name)
+        name = check_name(name, others=self._names())
         now = utc_now()
         with self.session() as s:
             row = TableRow(
@@ -364,6 +366,7 @@ class Store:
             return s.scalar(_named(select(func.count(TableRow.id)), name)) or 0
 
     def table(self, name: str) -> TableRecord:
+        name = names.normal(name)  # kept in NFKC form (check_name)
         with self.session() as s:
             row = s.scalars(select(TableRow).where(TableRow.name == name)).first()
             if row is None:
@@ -436,8 +439,13 @@ class Store:
             added = [_action(r) for r in s.scalars(after.order_by(ActionRow.ply))]
             return record, kept, added
 
+    def _names(self) -> list[str]:
+        """The names of every table, to tell a new one apart from."""
+        with self.session() as s:
+            return list(s.scalars(select(TableRow.name)))
+
     def rename(self, name: str, new: str) -> None:
-        check_name(new)
+        new = check_name(new, others=[n for n in self._names() if n != name])
         try:
             with self.session() as s:
                 s.execute(update(TableRow).where(TableRow.name == name).values(name=new))
@@ -599,25 +607,35 @@ def under_free_name(store: Store, wanted: str, make: Callable[[str], _Made]) -> 
 
 def valid_name(name: str) -> bool:
     """A name for what the store keeps (a table, a campaign...): 1 to 80 letters, digits,
-    ``-``, ``_`` or ``.``, not starting with ``.``.
+    ``-``, ``_`` or ``.``, not starting with ``.``, in NFKC form, its letters of one script
+    (:mod:`fracas.names`).
 
-    >>> valid_name("ford-2"), valid_name(".hidden"), valid_name("a b")
-    (True, False, False)
+    >>> valid_name("ford-2"), valid_name(".hidden"), valid_name("a b"), valid_name("ylvа")
+    (True, False, False, False)
     """
     return (
         0 < len(name) <= MAX_NAME
         and name[0] != "."
         and all(c.isalnum() or c in "-_." for c in name)
+        and names.normal(name) == name
+        and names.mixed_scripts(name) is None
     )
 
 
-def check_name(name: str, what: str = "table") -> None:
-    """Refuse a name that is not :func:`valid_name`, saying what a ``what`` name may be."""
+def check_name(name: str, what: str = "table", others: Iterable[str] = ()) -> str:
+    """``name`` in NFKC form (``ｆｏｒｄ`` is ``ford``); :class:`StoreError` if it is not a
+    :func:`valid_name`, saying what a ``what`` name may be, or looks like one of ``others``."""
+    name = names.normal(name)
+    try:
+        names.check(name, what, others)
+    except names.NameError_ as err:
+        raise StoreError(str(err)) from None
     if not valid_name(name):
         raise StoreError(
             f"{name[:40]!r} is not a {what} name: use 1 to {MAX_NAME} letters, digits, '-', "
             "'_' or '.'"
         )
+    return name
 
 
 def _named(query: Any, name: str) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -35,6 +35,10 @@ from fracas.yamlfile import (
 __all__ = ["ClassicCampaign", "Sheet", "WeaponType", "heimr_tables", "package_data"]
 
 DATA_FILES = ("statistics.yaml", "weapons.yaml", "social.yaml", "upkeep.yaml")
+
+
+#: A statistic (or the points raised on one) on a sheet: 0 to 30 (docs/decisions.md).
+Stat = Annotated[int, Field(ge=0, le=30)]
 
 
 class Creation(Model):
@@ -134,16 +138,20 @@ class Sheet(Model):
     name: str
     side: str
     npc: bool = False
-    statistics: dict[str, int] = Field(default_factory=dict)  # at creation; missing are 5
-    raised: dict[str, NonNegative] = Field(default_factory=dict)  # points bought with XP
-    xp: NonNegative = 0  # XP earned, to pay for ``raised``
+    # Bounds, generous beside the rulebook's (statistics 1 to 10, above only with the DM's
+    # permission): docs/decisions.md.
+    statistics: dict[str, Stat] = Field(default_factory=dict)  # at creation; missing are 5
+    raised: dict[str, Stat] = Field(default_factory=dict)  # points bought with XP
+    xp: Annotated[int, Field(ge=0, le=1_000_000)] = 0  # XP earned, to pay for ``raised``
     dm_permission: bool = False  # to raise a statistic above 10 (HC-XP-1)
     background: str = ""  # explains an extreme statistic (HC-STAT-1)
-    knowledge_categories: dict[str, int] = Field(default_factory=dict)
+    knowledge_categories: dict[str, Annotated[int, Field(ge=-30, le=30)]] = Field(
+        default_factory=dict
+    )
     skills: list[str] = Field(default_factory=list)
-    hit_points: Positive = 5
-    willpower: int = 10
-    hero_points: NonNegative = 0
+    hit_points: Annotated[int, Field(ge=1, le=100)] = 5
+    willpower: Annotated[int, Field(ge=0, le=100)] = 10
+    hero_points: Annotated[int, Field(ge=0, le=100)] = 0
     weapons: dict[str, str] = Field(default_factory=dict)  # item -> weapon type
     main_hand: str | None = None
     off_hand: str | None = None

@@ -63,7 +63,7 @@ class Placement(BaseModel):
     side: str | None = None
     npc: bool | None = None
     position: str | None = None
-    hit_points: int | None = None
+    hit_points: int | None = Field(default=None, ge=-100, le=100)
     conditions: list[str] = Field(default_factory=list)
 
 

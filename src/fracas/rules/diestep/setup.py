@@ -39,7 +39,7 @@ class Placement(BaseModel):
     prone: bool = False
     helpless: bool = False
     ready: bool | None = None  # default: ready unless surprised
-    hp: int | None = Field(default=None, ge=0)
+    hp: int | None = Field(default=None, ge=0, le=1000)
     wound: Literal["", "badly", "mortal"] = ""
 
 

@@ -41,7 +41,7 @@ def parse_die(value: Any) -> Any:
     return value
 
 
-Die = Annotated[int, BeforeValidator(parse_die)]
+Die = Annotated[int, Field(ge=min(LADDER), le=max(LADDER)), BeforeValidator(parse_die)]
 NonNegative = Annotated[int, Field(ge=0)]
 
 
@@ -78,18 +78,19 @@ class Sheet(Model):
 
     name: str
     side: str
+    # Bounds, generous beside the rules' (a few hit points, 2 AP): docs/decisions.md.
     dice: dict[str, Die] = Field(default_factory=dict)
-    hit_points: NonNegative | None = None
-    magic_points: NonNegative = 0
-    ap: NonNegative | None = None
+    hit_points: Annotated[int, Field(ge=0, le=1000)] | None = None
+    magic_points: Annotated[int, Field(ge=0, le=1000)] = 0
+    ap: Annotated[int, Field(ge=0, le=100)] | None = None
     weapon: str | None = None
     shield: bool = False
     riding: bool = False  # a skilled rider (D-MOUNT-1)
     mount: bool = False  # can be ridden
     minion: bool = False  # a minor unnamed character (D-KO-2)
     hero: bool = True  # D-REC-1: heals from a bad wound in a week, others in a month
-    size: int = 0  # 0 human; a giant is tables.sizes.giant or more
-    run_regions: Annotated[int, Field(ge=1)] | None = None
+    size: Annotated[int, Field(ge=-10, le=10)] = 0  # 0 human; a giant is sizes.giant or more
+    run_regions: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
 class Minutes(Model):

@@ -35,7 +35,7 @@ from fracas.rules.heimr.sheet import (
     situational_penalty,
     training_cost,
 )
-from fracas.rules.heimr.tables import Model, NonNegative, Positive, Tables
+from fracas.rules.heimr.tables import Model, NonNegative, Tables
 from fracas.yamlfile import (
     CampaignError,
     KeyPath,
@@ -117,8 +117,8 @@ class Shield(Model):
 class AbilityTraining(Model):
     """H-CHAR-2, H-XP-3: trained consistency and potential, and which attribute progresses."""
 
-    trained_consistency: NonNegative = 0
-    trained_potential: NonNegative = 0
+    trained_consistency: Annotated[int, Field(ge=0, le=20)] = 0
+    trained_potential: Annotated[int, Field(ge=0, le=20)] = 0
     progress_attribute: str | None = None
 
 
@@ -137,12 +137,16 @@ class CharacterSheet(Model):
 
     name: str
     side: str
-    attributes: dict[str, int]
-    hit_points: Positive
-    willpower: NonNegative
+    # Bounds, generous beside the rulebook's (attributes -3 to +3 at creation, a few hit
+    # points and willpower): docs/decisions.md.
+    attributes: dict[str, Annotated[int, Field(ge=-20, le=20)]]
+    hit_points: Annotated[int, Field(ge=1, le=100)]
+    willpower: Annotated[int, Field(ge=0, le=100)]
     abilities: dict[str, AbilityTraining] = Field(default_factory=dict)
-    attribute_progress: dict[str, NonNegative] = Field(default_factory=dict)
-    xp: NonNegative = 0
+    attribute_progress: dict[str, Annotated[int, Field(ge=0, le=1000)]] = Field(
+        default_factory=dict
+    )
+    xp: Annotated[int, Field(ge=0, le=1_000_000)] = 0
     items: Items = Items()
     skills: list[str] = Field(default_factory=list)
     conditions: list[str] = Field(default_factory=list)

@@ -10,7 +10,7 @@ The setup is plain JSON (it is saved with the log), validated here with pydantic
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,12 +32,13 @@ class Placement(BaseModel):
     side: str | None = None
     square: str = "B2"
     stance: Literal["dodge", "block", "parry", "none"] | None = None
-    hit_points: int | None = None
-    fatigue: int | None = None
+    hit_points: int | None = Field(default=None, ge=-100, le=100)
+    fatigue: int | None = Field(default=None, ge=0, le=100)
     prone: bool = False
     sleeping: bool = False  # H-POS-2: prone and helpless until woken
-    ammunition: dict[str, int] | None = None  # H-ACT-8: replaces the sheet's counts
-    height: int | None = None  # default: the square's ground
+    # H-ACT-8: replaces the sheet's counts
+    ammunition: dict[str, Annotated[int, Field(ge=0, le=10_000)]] | None = None
+    height: int | None = Field(default=None, ge=-100, le=100)  # default: the square's ground
 
 
 class HeimrSetup(BaseModel):

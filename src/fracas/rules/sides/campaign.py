@@ -37,6 +37,8 @@ Units = Literal["feet", "metres"]
 Length = Literal["short", "middle", "long"]
 NonNegative = Annotated[int, Field(ge=0)]
 Distance = Annotated[float, Field(ge=0)]
+#: A distance on a sheet (movement): feet or metres, up to a mile.
+SheetDistance = Annotated[float, Field(ge=0, le=5280)]
 
 
 class Model(BaseModel):
@@ -176,19 +178,21 @@ class Sheet(Model):
 
     name: str
     side: str
-    attributes: dict[str, int]
-    health: Annotated[int, Field(ge=1)]
-    stamina: NonNegative | None = None  # S-HP-1: most non-player characters have none
-    evasion: NonNegative | None = None  # given outright (the seed's Orc), else from Agility
+    # Bounds, generous beside the seed's (attributes 3 to 18, a few points of Health and
+    # Stamina, 60' of movement): docs/decisions.md.
+    attributes: dict[str, Annotated[int, Field(ge=0, le=30)]]
+    health: Annotated[int, Field(ge=1, le=100)]
+    stamina: Annotated[int, Field(ge=0, le=100)] | None = None  # S-HP-1: most NPCs have none
+    evasion: Annotated[int, Field(ge=0, le=30)] | None = None  # given outright (the seed's Orc)
     player: bool = False
-    movement: Distance | None = None  # exploration movement, in the encounter's unit
-    combat_movement: Distance | None = None  # overrides the S-MOVE-1 table
+    movement: SheetDistance | None = None  # exploration movement, in the encounter's unit
+    combat_movement: SheetDistance | None = None  # overrides the S-MOVE-1 table
     weapons: list[str] = Field(default_factory=list)
     off_hand: str | None = None  # a second one-handed weapon (S-DMG-1)
     armour: str | None = None
     mounted: bool = False
     trained_rider: bool = False
-    mount_movement: Distance | None = None
+    mount_movement: SheetDistance | None = None
 
 
 class Tables(Model):

@@ -32,7 +32,7 @@ class Placement(BaseModel):
 
     character: str | None = None
     id: str | None = None
-    at: float = 0.0
+    at: float = Field(default=0.0, ge=-100_000, le=100_000)
 
 
 class SidesSetup(BaseModel):

@@ -35,9 +35,9 @@ class Placement(BaseModel):
     prepared: bool = False
     status: str | None = None
     engaged_with: str | None = None
-    initiative: int = 0
-    hp: int | None = None
-    ap: int | None = Field(default=None, ge=0)
+    initiative: int = Field(default=0, ge=-100, le=100)
+    hp: int | None = Field(default=None, ge=-1000, le=1000)
+    ap: int | None = Field(default=None, ge=0, le=100)
     reach: list[str] | None = Field(default=None, max_length=100)  # T-MOVE-1
 
 

@@ -147,12 +147,13 @@ class Sheet(Model):
 
     name: str
     side: str
-    hp: Positive | None = None
-    skills: dict[str, int] = Field(default_factory=dict)
+    # Bounds, generous beside the rules' (12 HP, skills 0 to 3): docs/decisions.md.
+    hp: Annotated[int, Field(ge=1, le=1000)] | None = None
+    skills: dict[str, Annotated[int, Field(ge=-20, le=20)]] = Field(default_factory=dict)
     weapons: list[str] = Field(default_factory=list)
     armour: str | None = None
-    combat_defence: int | None = None
-    grapple_defence: int | None = None
+    combat_defence: Annotated[int, Field(ge=-20, le=20)] | None = None
+    grapple_defence: Annotated[int, Field(ge=-20, le=20)] | None = None
 
 
 class TempoTables(Model):
