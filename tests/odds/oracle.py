@@ -5,12 +5,13 @@ each time on a copy of the encounter rolling seeded dice, and counts what happen
 :func:`agree` checks every figure the odds line shows against those counts, in an
 interval corrected for the number of comparisons (Bonferroni).
 
-The engine is a deterministic function of the faces it is given, so the ``n`` plays are
-memoised on their faces: a trie of the faces asked so far, walked with one seeded
-``randint`` a die, and the engine played once for each sequence of faces not met
-before. That is exactly ``n`` seeded plays, at the price of the distinct ones. Rolls whose
-purpose the caller marks as irrelevant (initiative, say, with a single attack declared)
-show their highest faces, so they do not multiply the distinct plays.
+The rules read a roll's result and named parts (its faces are only shown), so the ``n``
+plays are memoised on those readings: a trie of the rolls made so far, walked with one
+seeded roll of the mechanic the rules asked for at that point, and the engine played once
+for each sequence not met before. That is exactly ``n`` seeded plays, at the price of the
+distinct ones. Rolls whose purpose the caller marks as irrelevant (initiative, say, with
+a single attack declared) roll the same faces in every play, so they do not multiply the
+distinct plays.
 """
 
 from __future__ import annotations
@@ -37,13 +38,6 @@ FAMILY_ALPHA = 1e-4
 Outcome = Mapping[str, Hashable]
 
 
-class _Top:
-    """An rng whose every die shows its highest face."""
-
-    def randint(self, a: int, b: int) -> int:
-        return b
-
-
 def _key(roll: Roll) -> Hashable:
     """What the rules read of a roll: its result and named parts (faces are only shown)."""
     return (roll.result, tuple(sorted(roll.parts.items())))
@@ -58,11 +52,12 @@ class _Path(DiceSource):
         self.prefix = prefix
         self.rng = rng
         self.fixed = fixed
+        self.aside = random.Random(0)  # the same faces for the fixed rolls of every play
         self.rolled: list[tuple[Mechanic, Roll]] = []
 
     def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
         if self.fixed(purpose):
-            return mechanic.roll(_Top())  # type: ignore[arg-type]
+            return mechanic.roll(self.aside)
         i = len(self.rolled)
         if i < len(self.prefix):
             roll = self.prefix[i]
@@ -105,7 +100,7 @@ def resolve(
 
     The plays are memoised on the rolls' readings: a trie of the rolls made so far, walked
     with one seeded roll a level, and the engine played once for each sequence not met
-    before. Rolls ``fixed`` picks by purpose show their highest faces."""
+    before. Rolls ``fixed`` picks by purpose roll the same faces in every play."""
     root = _Node()
     rng = random.Random(seed)
     counts: Counter[tuple[tuple[str, Hashable], ...]] = Counter()
@@ -156,10 +151,7 @@ def disagreements(
     wrong = []
     for name, p in shown.items():
         k = seen.get(name, 0)
-        if p in (0, 1):
-            ok = k == p * n
-        else:
-            ok = abs(k - n * p) - 0.5 <= z * sqrt(n * p * (1 - p))
-        if not ok:
+        exact = p in (0, 1)
+        if (k != p * n) if exact else abs(k - n * p) - 0.5 > z * sqrt(n * p * (1 - p)):
             wrong.append(f"{name}: shown {float(p):.4f}, the engine {k / n:.4f} ({k}/{n})")
     return wrong
