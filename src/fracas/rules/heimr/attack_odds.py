@@ -127,29 +127,29 @@ def _brawl(state: Any, action: Action) -> AttackOdds | NoOdds | None:
         )
     hit, touch = brawl_chances(challenge, result, failed, fatigue)
     shown = tuple(f"{why} {v:+d}C" for why, v in mods)
-    words = f"--fatigue {attacker.fatigue}" if physical else "not physical"
+    tired = f"fatigue {attacker.fatigue}" if physical else "not physical"
+    # The hit alone is a weapon attack's against the same defence (Hit 1: damage 1).
+    vs = "vs none" if result is None else f"vs held {result}"
+    vs += " --defence-failed" if failed and result is not None else ""
+    command = f"fracas odds heimr attack {challenge.notation()} {vs} --fatigue {fatigue}"
     if bind:
-        note = f"a hold {float(hit + touch) * 100:.1f}% (a touch grabs too); {words}"
-        return AttackOdds(
-            str(action),
-            challenge.notation(),
-            against,
-            shown,
-            hit,
-            spread({}, Fraction(1)),
-            note,
-            figures=(("touch", touch), ("hold", hit + touch)),
-        )
-    note = f"touch {float(touch) * 100:.1f}% (no hit points); {words}"
+        note = f"a hold {float(hit + touch) * 100:.1f}% (a touch grabs too); {tired}"
+        damage, figures = spread({}, Fraction(1)), (("touch", touch), ("hold", hit + touch))
+        command += " --damage 0"
+    else:
+        note = f"touch {float(touch) * 100:.1f}% (no hit points); {tired}"
+        damage, figures = spread({1: hit}, 1 - hit), (("touch", touch),)
+        command += " --damage 1"
     return AttackOdds(
         str(action),
         challenge.notation(),
         against,
         shown,
         hit,
-        spread({1: hit}, 1 - hit),
+        damage,
         note,
-        figures=(("touch", touch),),
+        command=command,
+        figures=figures,
     )
 
 
