@@ -77,7 +77,8 @@ def _dodge(state: Any, attacker: Any, target: Any, melee: bool) -> Any:
     from fracas.rules.classic import combat
     from fracas.rules.classic.modifiers import total
 
-    if target.helpless or target.has("confused") or target.plan.dodged:
+    spent = target.plan.dodged and state.tables.one_dodge_a_round
+    if target.helpless or target.has("confused") or spent:
         return None
     if target.plan.dodge_for not in (None, attacker.id):
         return None

@@ -75,9 +75,7 @@ class DefenceLine:
         [('partial hold', '3/8'), ('full hold', '1/4')]
         """
         full = sum((q for n, q in self.successes.items() if n >= FULL_HOLD), Fraction(0))
-        partial = sum(
-            (q for n, q in self.successes.items() if 0 < n < FULL_HOLD), Fraction(0)
-        )
+        partial = sum((q for n, q in self.successes.items() if 0 < n < FULL_HOLD), Fraction(0))
         return (("partial hold", partial), ("full hold", full))
 
     def hold_note(self) -> str:

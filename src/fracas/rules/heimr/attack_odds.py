@@ -132,6 +132,7 @@ def _brawl(state: Any, action: Action) -> AttackOdds | NoOdds | None:
     vs = "vs none" if result is None else f"vs held {result}"
     vs += " --defence-failed" if failed and result is not None else ""
     command = f"fracas odds heimr attack {challenge.notation()} {vs} --fatigue {fatigue}"
+    figures: tuple[tuple[str, Fraction], ...]
     if bind:
         note = f"a hold {float(hit + touch) * 100:.1f}% (a touch grabs too); {tired}"
         damage, figures = spread({}, Fraction(1)), (("touch", touch), ("hold", hit + touch))
