@@ -163,3 +163,19 @@ def test_the_held_defence_slips_are_caught(
     assert check(duel) == []
     monkeypatch.setattr(heimr_attack_odds, "beats_held", slip)
     assert any(w.startswith("hit") for w in check(duel))
+
+
+@pytest.mark.rule("H-ATK-8", "H-FAT-1")
+def test_touch_by_hand() -> None:
+    # A C1P0 brawl (the higher of a d6 and a d10) against a dodge of 5 at fatigue 0: it
+    # hits above 5, 1 - (5/6)(5/10) = 7/12; it touches at 4 or 5, (5/6)(5/10) - (3/6)(3/10)
+    # = 4/15. At fatigue 4 a roll of 4 still stands (equal is not below): the touch keeps
+    # its 4, and only 1 to 3 fail outright.
+    enc, action = duel_at(Duel("brawl", 0, (0, 0), 0, "dodge", 5, False, 0))
+    line = odds(HEIMR).attack_odds(enc, action)
+    assert isinstance(line, AttackOdds) and line.challenge == "C1P0"
+    assert (line.hit, dict(line.figures)["touch"]) == (Fraction(7, 12), Fraction(4, 15))
+    enc, action = duel_at(Duel("brawl", 0, (0, 0), 4, "dodge", 5, False, 0))
+    line = odds(HEIMR).attack_odds(enc, action)
+    assert isinstance(line, AttackOdds)
+    assert (line.hit, dict(line.figures)["touch"]) == (Fraction(7, 12), Fraction(4, 15))
