@@ -1,5 +1,7 @@
-"""Exact attack odds (H-DICE-9): against brute force over the dice, against the engine on
-scripted dice, and through ``fracas odds heimr attack``."""
+"""Exact attack odds (H-DICE-9): against brute force over the dice (each pair read from the
+seed's words, not by the code under test), against the engine on scripted dice, and
+through ``fracas odds heimr attack``. The odds line shown before an attack is checked
+against the engine in tests/odds/test_oracle_heimr.py."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typer.testing import CliRunner
 
 from fracas.cli import app
 from fracas.dice import HeimrChallenge
-from fracas.rules.heimr.odds import BODY_PARTS, Side, attack_between, attack_odds, classify
+from fracas.rules.heimr.odds import BODY_PARTS, Side, attack_between, attack_odds
 from fracas.rules.heimr.setup import build
 from fracas.table.encounterfile import load
 
@@ -25,10 +27,24 @@ ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 
+def by_hand(attacker: Side, defender: Side | None, a_raw: int, d_raw: int) -> str:
+    """One pair of rolls read from the seed's words, not from the code under test: a
+    physical roll below its fatigue fails outright (H-FAT-1); a defence failing outright,
+    or an attack higher than it, hits (H-ATK-4); equal or one below touches (H-ATK-8)."""
+    if attacker.physical and a_raw < attacker.fatigue:
+        return "fails"
+    if defender is None or (defender.physical and d_raw < defender.fatigue):
+        return "hit"
+    attack, defence = a_raw + attacker.potential, d_raw + defender.potential
+    if attack > defence:
+        return "hit"
+    return "touch" if attack in (defence, defence - 1) else "miss"
+
+
 def brute_force(
     attacker: Side, defender: Side | None, damage: int, aim_penalty: int = 0, repeat: int = 0
 ) -> dict[str, Any]:
-    """Every face of every die, counted: the odds by enumeration."""
+    """Every face of every die, each pair read by :func:`by_hand`: the odds by enumeration."""
     attack = HeimrChallenge(attacker.consistency - attacker.penalty - aim_penalty, 0)
     defence = (
         HeimrChallenge(defender.consistency - defender.penalty - repeat, 0) if defender else None
@@ -43,7 +59,7 @@ def brute_force(
         a = attack.evaluate(list(a_faces))
         for d_faces in d_space:
             d_raw = defence.evaluate(list(d_faces)).parts["raw"] if defence else 0
-            what = classify(attacker, defender, a.parts["raw"], d_raw)
+            what = by_hand(attacker, defender, a.parts["raw"], d_raw)
             counts[what] += 1
             if what == "hit":
                 parts[BODY_PARTS[a.parts["d6"]]] += 1
@@ -114,7 +130,7 @@ def test_attack_odds_classify_each_roll_as_the_engine_plays_it() -> None:
         enc.push("ylva attack hrolf")
         a_raw = HeimrChallenge(1).evaluate([a6, a10]).parts["raw"]
         d_raw = HeimrChallenge(1).evaluate([d6, d10]).parts["raw"]
-        what = classify(attacker, defender, a_raw, d_raw)
+        what = by_hand(attacker, defender, a_raw, d_raw)
         seen[what] += 1
         hrolf = enc.state.combatants["hrolf"]
         assert hrolf.hp == (3 if what == "hit" else 4), (a6, a10, d6, d10, what)
@@ -187,3 +203,13 @@ def test_a_prone_fighter_attacks_and_defends_at_minus_two() -> None:
     assert standing.defence is not None and prone.defence is not None
     assert prone.attack.consistency == standing.attack.consistency - 2
     assert prone.defence.consistency == standing.defence.consistency - 2
+
+
+@pytest.mark.rule("H-ATK-8")
+def test_a_touch_band_two_below_disagrees_with_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fracas.rules.heimr import odds as heimr_odds
+
+    attacker, defender = Side(1, 1, fatigue=0), Side(1, 2, fatigue=0)
+    assert attack_odds(attacker, defender).touch == brute_force(attacker, defender, 1)["touch"]
+    monkeypatch.setattr(heimr_odds, "TOUCH_BAND", 2)
+    assert attack_odds(attacker, defender).touch != brute_force(attacker, defender, 1)["touch"]

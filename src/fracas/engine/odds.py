@@ -25,7 +25,8 @@ class AttackOdds:
     ``defence`` names the defence this line is for, when the defender chooses one at
     resolution; then ``choices`` holds one line per defence it may choose (this line
     among them: the defender's best, ``best``). ``command`` is the ``fracas odds``
-    command that works out the same line from its numbers."""
+    command that works out the same line from its numbers. ``figures`` holds the other
+    chances the line shows in its note (a touch, a partial or a full hold...), by name."""
 
     action: str
     challenge: str
@@ -38,6 +39,7 @@ class AttackOdds:
     best: bool = False
     choices: tuple[AttackOdds, ...] = ()
     command: str | None = None
+    figures: tuple[tuple[str, Fraction], ...] = ()
 
     @property
     def percent(self) -> str:

@@ -77,13 +77,24 @@ def _dodge(state: Any, attacker: Any, target: Any, melee: bool) -> Any:
     from fracas.rules.classic import combat
     from fracas.rules.classic.modifiers import total
 
-    if target.helpless or target.has("confused") or target.plan.dodged:
+    spent = target.plan.dodged and state.tables.one_dodge_a_round
+    if target.helpless or target.has("confused") or spent:
         return None
     if target.plan.dodge_for not in (None, attacker.id):
         return None
-    spend = target.plan.willpower.get("dodge", 0)
+    spend = target.plan.willpower.get("dodge", 0) + _declared_dodge_willpower(state, target.id)
     base = target.stat("dodge") + 2 * min(spend, target.willpower)
     return ClassicRoll.parse(f"d20{base + total(combat.dodge_modifiers(state, target, melee)):+d}")
+
+
+def _declared_dodge_willpower(state: Any, who: str) -> int:
+    """The willpower ``who`` has declared into its dodge this round (``willpower
+    roll=dodge``): it is put in when the round closes, before the attacks resolve (HC-WP-1)."""
+    return sum(
+        int(d.action.option("spend") or 0)
+        for d in state.declared.of(who)
+        if d.action.verb == "willpower" and (d.action.option("roll") or "dodge") == "dodge"
+    )
 
 
 # -- from the numbers alone (fracas odds heimr-classic attack) ------------------------

@@ -180,6 +180,9 @@ class ClassicCampaign(Model):
     ranged_base: int
     armour: dict[str, int]
     armour_stacking_skill: str
+    #: HC-DODGE-1, HC-ACT-1: a character dodges once a round (its reactive action), or,
+    #: ``false``, every potential hit (docs/decisions.md).
+    one_dodge_a_round: bool = True
     charisma: Charisma
     wealth: Wealth
     knowledge: Knowledge

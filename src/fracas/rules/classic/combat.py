@@ -5,7 +5,8 @@ Melee: d20 + combat skill + the attack modifiers must reach the target's defence
 Ranged: d20 + agility must reach 15 + the weapon's modifier. A potential hit may be
 dodged: d20 + dodge strictly higher than the attack roll misses (ties go to the
 attacker, :data:`fracas.dice.opposed.TIES_TO_FIRST`). A character dodges once a round:
-the dodge is its reactive action (HC-ACT-1; docs/decisions.md).
+the dodge is its reactive action (HC-ACT-1; docs/decisions.md), unless the campaign
+sets ``one_dodge_a_round: false``.
 
 Tactics (HC-TAC-1), conditions (HC-COND-1), willpower (HC-WP-1), hero points
 (HC-HERO-1) and the environment of the position change these rolls.
@@ -270,7 +271,7 @@ def dodge(
         target.plan.hero_dodges -= 1
         events.append(Event("dodge", f"a hero point: {name} dodges {attacker.name}", {}))
         return True
-    if target.plan.dodged:
+    if target.plan.dodged and state.tables.one_dodge_a_round:
         events.append(Event("hit", f"{name} has dodged once this round already: a hit", {}))
         return False
     if target.plan.dodge_for not in (None, attacker.id):

@@ -44,6 +44,9 @@ __all__ = [
     "odds_lines",
 ]
 
+#: D-GRAB-1: a grab's successes that make a full hold (one is a partial hold).
+FULL_HOLD = 2
+
 #: The verbs that attack one target (D-ATK-1, D-UNARMED-1, D-GRAB-1, D-OA-1).
 ATTACKS = ("attack", "opportunity", "strike", "grab", "spell", "crush", "throw")
 
@@ -62,10 +65,23 @@ class DefenceLine:
         self.successes = Opposed(attack, defence, True).successes_pmf()
         self.hit = 1 - self.successes.get(0, Fraction(0))
 
+    def holds(self) -> tuple[tuple[str, Fraction], ...]:
+        """A grab's outcome (D-GRAB-1): one success a partial hold, two or more a full one.
+
+        A d4 against a d4: 10 of the 16 pairs are at least equal, and 4 of those at least
+        double, (2, 1), (3, 1), (4, 1) and (4, 2): full holds.
+
+        >>> [(k, str(p)) for k, p in meet(DieStep(4), DieStep(4)).holds()]
+        [('partial hold', '3/8'), ('full hold', '1/4')]
+        """
+        full = sum((q for n, q in self.successes.items() if n >= FULL_HOLD), Fraction(0))
+        partial = sum((q for n, q in self.successes.items() if 0 < n < FULL_HOLD), Fraction(0))
+        return (("partial hold", partial), ("full hold", full))
+
     def hold_note(self) -> str:
-        """A grab's outcome (D-GRAB-1): one success a partial hold, two or more a full one."""
-        full = sum((q for n, q in self.successes.items() if n >= 2), Fraction(0))
-        return f"a hold: partial {_pct(self.successes.get(1, Fraction(0)))}, full {_pct(full)}"
+        """The holds in words."""
+        (_, partial), (_, full) = self.holds()
+        return f"a hold: partial {_pct(partial)}, full {_pct(full)}"
 
     def damage(self, holds: bool) -> tuple[tuple[int, Fraction], ...]:
         """D-DMG-1: a point of damage a success; a grab (``holds``) deals none."""
@@ -146,6 +162,7 @@ def _line(
         note,
         command=f"fracas odds diestep attack {attack.notation()} vs {how} {defence.notation()}"
         + (" --grab" if holds else ""),
+        figures=line.holds() if holds else (),
     )
 
 

@@ -21,7 +21,7 @@ from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action, Encounter
 from fracas.engine.odds import AttackOdds, NoOdds, spread
 
-__all__ = ["NO_FATIGUE", "attack_odds", "beats_held", "heimr_odds"]
+__all__ = ["NO_FATIGUE", "attack_odds", "beats_held", "brawl_chances", "heimr_odds"]
 
 #: The fatigue of a roll fatigue cannot fail (not physical, H-FAT-1): below any roll.
 NO_FATIGUE = -1000
@@ -32,7 +32,7 @@ def heimr_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
     from fracas.rules.heimr import combat, effects
 
     if action.verb == "brawl":
-        return NoOdds(str(action), "a brawl's touch and hold are not worked out here (H-ATK-8)")
+        return _brawl(state, action)
     if action.verb != "attack" or action.target is None:
         return None
     attacker = state.combatants.get(action.actor)
@@ -81,6 +81,103 @@ def heimr_odds(state: Any, action: Action) -> AttackOdds | NoOdds | None:
     words = f"vs held {result} --fatigue {fatigue if physical else NO_FATIGUE}"
     words += " --defence-failed" if held.failed else ""
     return _line(action, challenge, against, shown, hit, weapon.damage, note, words)
+
+
+def _brawl(state: Any, action: Action) -> AttackOdds | NoOdds | None:
+    """A brawl (H-ATK-8) against a held defence or none: a hit is Hit 1 (or a hold, with
+    ``effect=bind``), a result equal to the defence or one below only touches (a hold
+    too: docs/decisions.md). An armed target's weapon first (H-ATK-9), a luck shot
+    (H-POS-4), a hold (H-ATK-10) or a blind spot (H-MOD-1) roll more first: no odds."""
+    from fracas.dice.heimr import MAX_CONSISTENCY
+    from fracas.rules.heimr import combat, effects, hiding, terrain
+
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target) if action.target else None
+    if attacker is None or target is None or "Brawl" not in attacker.stats.abilities:
+        return None
+    bind = (action.option("effect", "hit") or "hit") == "bind"
+    if hiding.hidden_from(target, attacker.side) == hiding.AWARE:
+        return NoOdds(str(action), f"{target.name} is hidden: a luck shot first (H-POS-4)")
+    armed = any(w.melee for w in target.weapons())
+    if armed and target.id not in attacker.dodged_melee_of and effects.can_act(target):
+        return NoOdds(str(action), f"{target.name} is armed: first get past the weapon (H-ATK-9)")
+    ability = attacker.stats.abilities["Brawl"]
+    physical = attacker.stats.physical(ability)
+    if attacker.held_by is not None and physical:
+        holder = state.combatants[attacker.held_by].name
+        return NoOdds(str(action), f"held by {holder}: first beat a brawl roll (H-ATK-10)")
+    mods = [("prone", -combat.PRONE_PENALTY)] if attacker.prone else []
+    mods += terrain.attack_mods(state, attacker, target, True)
+    consistency = ability.consistency + sum(v for _, v in mods)
+    consistency = max(-MAX_CONSISTENCY, min(MAX_CONSISTENCY, consistency))
+    challenge = HeimrChallenge(consistency, ability.potential)
+    fatigue = attacker.fatigue if physical else NO_FATIGUE
+    held = target.defence
+    if not effects.can_defend(target) or target.holding is not None or held is None:
+        against, result, failed = f"{target.name} cannot defend", None, True
+    elif action.option("defence") == "none":
+        against, result, failed = f"{target.name} does not defend", None, True
+    elif combat.blind_spot_penalty(state, attacker, target, False):
+        return NoOdds(str(action), "from a blind spot the defence is rolled at the brawl")
+    else:
+        against, result, failed = (
+            f"{target.name}'s {held.kind} {held.result}",
+            held.result,
+            held.failed,
+        )
+    hit, touch = brawl_chances(challenge, result, failed, fatigue)
+    shown = tuple(f"{why} {v:+d}C" for why, v in mods)
+    tired = f"fatigue {attacker.fatigue}" if physical else "not physical"
+    # The hit alone is a weapon attack's against the same defence (Hit 1: damage 1).
+    vs = "vs none" if result is None else f"vs held {result}"
+    vs += " --defence-failed" if failed and result is not None else ""
+    command = f"fracas odds heimr attack {challenge.notation()} {vs} --fatigue {fatigue}"
+    figures: tuple[tuple[str, Fraction], ...]
+    if bind:
+        note = f"a hold {float(hit + touch) * 100:.1f}% (a touch grabs too); {tired}"
+        damage, figures = spread({}, Fraction(1)), (("touch", touch), ("hold", hit + touch))
+        command += " --damage 0"
+    else:
+        note = f"touch {float(touch) * 100:.1f}% (no hit points); {tired}"
+        damage, figures = spread({1: hit}, 1 - hit), (("touch", touch),)
+        command += " --damage 1"
+    return AttackOdds(
+        str(action),
+        challenge.notation(),
+        against,
+        shown,
+        hit,
+        damage,
+        note,
+        command=command,
+        figures=figures,
+    )
+
+
+def brawl_chances(
+    challenge: HeimrChallenge, defence: int | None, defence_failed: bool, fatigue: int
+) -> tuple[Fraction, Fraction]:
+    """P(hit) and P(touch) of a brawl against a held ``defence`` (H-ATK-8, H-FAT-1): a touch
+    is a result equal to the defence or at most :data:`~fracas.rules.heimr.odds.TOUCH_BAND`
+    below.
+
+    A d6 alone (C0P0) against 5: a 6 hits, a 5 or a 4 touches.
+
+    >>> brawl_chances(HeimrChallenge(0, 0), 5, False, 0)
+    (Fraction(1, 6), Fraction(1, 3))
+    """
+    from fracas.rules.heimr.odds import TOUCH_BAND
+
+    hit = touch = Fraction(0)
+    for (raw, _d6), p in challenge.joint().items():
+        if raw < fatigue:
+            continue
+        margin = raw + challenge.potential - (defence or 0)
+        if defence_failed or defence is None or margin > 0:
+            hit += p
+        elif margin >= -TOUCH_BAND:
+            touch += p
+    return hit, touch
 
 
 def _rolled_now(

@@ -34,6 +34,9 @@ from fracas.rules.heimr.state import DEFENCES, Defence, HeimrState
 
 Kind = Literal["fails", "hit", "touch", "miss"]
 
+#: H-ATK-8: a brawl touches when its result is equal to the defence or this much below.
+TOUCH_BAND = 1
+
 #: The d6 of the attack picks the body part (H-ATK-5), as the shipped table says.
 BODY_PARTS: Mapping[int, str] = {
     1: "left leg",
@@ -118,7 +121,7 @@ def classify(
     margin = (attack_raw + attacker.potential) - (defence_raw + defender.potential)
     if margin > 0:
         return "hit"
-    return "touch" if margin >= -1 else "miss"
+    return "touch" if margin >= -TOUCH_BAND else "miss"
 
 
 def attack_odds(

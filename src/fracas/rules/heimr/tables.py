@@ -86,6 +86,9 @@ class Fatigue(Model):
     minimum: int
     maximum: int
     breather: NonNegative
+    #: Whether initiative is a physical roll whose d6 below fatigue raises it (H-FAT-1,
+    #: H-FAT-2; docs/decisions.md): it uses dexterity, but its potential is willpower.
+    initiative: bool = False
 
 
 class SkillNeeds(Model):

@@ -49,6 +49,10 @@ def _roll_one(state: HeimrState, who: Combatant, dice: DiceSource, events: list[
             outline_data={"who": who.id},
         )
     )
+    if state.tables.fatigue.initiative:  # a campaign's option: a physical roll (H-FAT-2)
+        from fracas.rules.heimr.rolls import tire
+
+        tire(who, roll.parts["d6"], events)
 
 
 def join(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:

@@ -259,6 +259,7 @@ def _line(
         line.damage(dice, protection),
         note,
         command=" ".join(words),
+        figures=(("hit back", line.hit_back),) if reaction is not None else (),
     )
 
 
