@@ -158,6 +158,8 @@ def test_a_save_from_before_events_were_outlined_loads_and_hides_as_now() -> Non
     for _, line in Script.read(EXAMPLES / "heimr/ambush.script").lines:
         enc.push(line)
     data = json.loads(enc.dumps())
+    data["_v"] = 1  # saves of that time had no digests
+    del data["digests"]
     for entry in data["log"]:
         for event in entry["events"]:
             for key in ("detail", "outline", "outline_data", "seen_by"):

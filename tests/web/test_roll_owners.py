@@ -40,7 +40,7 @@ CASES = {
         "Rook: ATT (weapon)",
     ),
     "heimr": (
-        "heimr/ambush",
+        "heimr/night",
         None,  # the script, up to the brawl
         "raiders",
         "hrolf brawl ylva effect=hit",

@@ -158,11 +158,11 @@ class Sheet(Model):
     carried: list[str] = Field(default_factory=list)
     armour: list[str] = Field(default_factory=list)
     # HC-CAMP-1: kept by the books between fights.
-    money: int = 0  # in copper
+    money: Annotated[int, Field(ge=0, le=10**9)] = 0  # in copper
     months_played: list[str] = Field(default_factory=list, max_length=1200)  # "2026-03"
     hero_money_month: str | None = None  # the last month a hero point earned money
     leads: list[str] = Field(default_factory=list, max_length=20)
-    underbelly_boards: NonNegative = 0
+    underbelly_boards: Annotated[int, Field(ge=0, le=100)] = 0
     lost_faction: bool = False
 
 

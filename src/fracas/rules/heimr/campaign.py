@@ -129,7 +129,8 @@ class Items(Model):
     off_hand: str | None = None
     carried: list[str] = Field(default_factory=list)
     pouch: list[str] = Field(default_factory=list)  # stored, not easily accessible (H-ACT-8)
-    ammunition: dict[str, NonNegative] = Field(default_factory=dict)  # counted (H-ACT-8)
+    # counted (H-ACT-8)
+    ammunition: dict[str, Annotated[int, Field(ge=0, le=10_000)]] = Field(default_factory=dict)
 
 
 class CharacterSheet(Model):
