@@ -64,9 +64,14 @@ def problems(enc: Encounter[Any]) -> list[str]:
                     out.append(f"{side}: {cid} left out")
                 continue
             for f, when in fields.items():
-                expected = when in ("always", "once seen") or (when == "own side" and own)
+                everyone = ("always", "once seen", "once found")
+                expected = when in everyone or (when == "own side" and own)
                 if (f in shown[cid]) != expected:
                     out.append(f"{side}: {cid}.{f} {'hidden' if expected else 'shown'} ({when})")
+                elif expected and when == "once found" and not own:
+                    extra = [x for x in shown[cid][f] if x not in record[f]]
+                    if extra:
+                        out.append(f"{side}: {cid}.{f} shows {extra!r}, which it does not have")
                 elif expected and shown[cid][f] != record[f]:
                     unplaced = when == "once seen" and shown[cid][f] is None and record["hidden"]
                     if not unplaced:
