@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import platformdirs
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -47,6 +48,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    false,
     func,
     select,
     text,
@@ -124,6 +126,7 @@ class TableRow(Base):
     changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     dice_mode: Mapped[str] = mapped_column(String(10), default="rolled", server_default="rolled")
     ruleset_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    player_odds: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ActionRow(Base):
@@ -494,6 +497,24 @@ class Store:
             if mode is None:
                 raise StoreError("the table no longer exists")
             return mode
+
+    def set_player_odds(self, table_id: int, shown: bool) -> None:
+        """Whether the players' pages show the odds of their own attacks (the game
+        master's choice, for every process); like the dice mode, not a change of play."""
+        with self.session() as s:
+            done = s.execute(
+                update(TableRow).where(TableRow.id == table_id).values(player_odds=shown)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise StoreError("the table no longer exists")
+
+    def player_odds(self, table_id: int) -> bool:
+        """Whether the players' pages of the table show odds."""
+        with self.session() as s:
+            shown = s.scalar(select(TableRow.player_odds).where(TableRow.id == table_id))
+            if shown is None:
+                raise StoreError("the table no longer exists")
+            return bool(shown)
 
     @staticmethod
     def _claim(s: Session, table_id: int, version: int) -> TableRow:
