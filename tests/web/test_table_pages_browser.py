@@ -20,6 +20,11 @@ WIDTHS = (1280, 390)
 #: The most keys an attack may take from the start of a turn.
 KEY_BUDGET = 4
 
+#: The log holds more than its box shows.
+SCROLLABLE = (
+    "(() => { const l = document.querySelector('#log');"
+    " return l.scrollHeight > l.clientHeight + 40; })()"
+)
 NO_ACTIONS = "!document.querySelector('button.do')"
 #: The newest line of the log is inside the log's box as scrolled.
 NEWEST_SHOWN = (
@@ -83,13 +88,27 @@ def test_a_heimr_duel_by_keyboard_with_the_log_in_view_and_no_axe_violation(
         player.wait_for_selector("#action-error")
         checked(player, "the player's refusal", axe)
         player.goto(link)
-        # The keyboard alone from here: focus is on the first action.
+        # The keyboard alone from here: focus is on the first action; "/" goes to the box.
         gm.goto(f"{server.url}/gm/t/t")
         until(gm, "document.activeElement.classList.contains('do')")
+        assert focused(gm) == "gm begin"
+        press(gm, "/")
+        assert gm.evaluate("document.activeElement.id") == "action"
+        press(gm, "Escape")
+        gm.evaluate("document.activeElement.blur()")
+        press(gm, "a")
         assert focused(gm) == "gm begin"
         before = version(gm)
         press(gm, "Enter")
         moved(gm, before)
+        # A click on a combatant's row keeps only the actions against it.
+        until(gm, "document.activeElement.classList.contains('do')")
+        gm.click("#row-astrid td.name")
+        assert gm.is_visible("#target-hint") and focused(gm) == "ylva attack astrid"
+        assert not gm.is_visible('button.do[value="ylva move A2"]')
+        assert gm.is_visible('button.do[value="ylva end"]')
+        gm.click("#target-all")
+        assert not gm.is_visible("#target-hint")
         # A faces prompt, on the player's page (the dice typed in), then taken back.
         gm.click("#dice-mode")
         player.goto(link)
@@ -105,7 +124,7 @@ def test_a_heimr_duel_by_keyboard_with_the_log_in_view_and_no_axe_violation(
         player.goto(link)
         # The duel, by keyboard: each turn an attack within the budget, then the end.
         gm.goto(f"{server.url}/gm/t/t")
-        turns = 0
+        turns, marked = 0, False
         for _ in range(200):
             until(gm, f"document.activeElement.classList.contains('do') || {NO_ACTIONS}")
             status = gm.inner_text("#status")
@@ -124,15 +143,31 @@ def test_a_heimr_duel_by_keyboard_with_the_log_in_view_and_no_axe_violation(
             keys += 1
             if attack:
                 assert keys <= KEY_BUDGET, f"{goal} took {keys} keys"
+            scrolled = not marked and player.evaluate(SCROLLABLE)
+            if scrolled:  # the player reads back: new lines are marked, not scrolled to
+                player.evaluate("document.querySelector('#log').scrollTop = 0")
             moved(gm, before)
             turns += 1
             until(gm, NEWEST_SHOWN)
             until(player, f"+document.querySelector('#live').dataset.version >= {version(gm)}")
+            if scrolled:
+                player.wait_for_selector("#log-new", state="visible")
+                player.click("#log-new")
+                marked = True
             until(player, NEWEST_SHOWN)
         assert "over" in gm.inner_text("#status"), turns
         assert gm.query_selector("#action") is None
         until(player, "document.querySelector('#status').innerText.includes('over')")
         player.goto(link)
         assert player.query_selector("#action") is None
+        assert marked, "the player's log never grew past its box"
+        # The log shows one combatant's lines.
+        gm.select_option("#log-filter", "astrid")
+        shown = gm.evaluate(
+            "[...document.querySelectorAll('#log .line')].filter(l => !l.hidden)"
+            ".map(l => l.classList.contains('round')"
+            " || (l.dataset.who || '').split(' ').includes('astrid'))"
+        )
+        assert shown and all(shown)
         checked(gm, "the GM's page, the fight over", axe)
         checked(player, "the player's page, the fight over", axe)

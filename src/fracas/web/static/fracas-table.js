@@ -69,7 +69,10 @@
       if (!all("button.do").some(function (b) { return b.dataset.target === cid; })) { return; }
       chosenTarget = chosenTarget === cid ? "" : cid;
       applyChoice();
-      focusFirst();
+      var against = all("button.do").filter(function (b) {
+        return visible(b) && b.dataset.target === chosenTarget;
+      })[0];
+      if (against) { against.focus({ preventScroll: true }); } else { focusFirst(); }
     }
   });
 
