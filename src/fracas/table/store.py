@@ -48,7 +48,6 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
-    false,
     func,
     select,
     text,
@@ -126,7 +125,7 @@ class TableRow(Base):
     changed: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     dice_mode: Mapped[str] = mapped_column(String(10), default="rolled", server_default="rolled")
     ruleset_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    player_odds: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    player_odds: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class ActionRow(Base):
