@@ -63,7 +63,7 @@ def test_it_plays_at_the_terminal_to_the_end(side: str | None) -> None:
     extra = ["--side", side] if side else []
     code, out = fracas("play", PIT / "pit.yaml", "--script", PIT / "pit.script", *extra)
     assert code == 0, out
-    assert "The encounter is over: north wins." in out
+    assert "The encounter is over: won by north." in out
     # P-HIDE-1: Sigrun ends at 5 of 7 hit points, which only north and the GM know.
     assert ("HP 5/7" in out) == (side in (None, "north"))
     assert ("Sigrun takes 2 (5 left)" in out) == (side in (None, "north"))

@@ -38,7 +38,7 @@ def test_heimr_names_its_sides_and_the_winner_once_the_other_side_is_down() -> N
     play(enc, "gm effect astrid name=Hit number=30")  # far below -5 hit points: dead
     assert rules.harm(enc.state) != before
     assert enc.is_over() and rules.winner(enc.state) == "shieldwall"
-    assert outcome(enc).describe() == "The encounter is over: shieldwall wins."
+    assert outcome(enc).describe() == "The encounter is over: won by shieldwall."
 
 
 def test_heimr_harm_changes_with_a_wound_and_with_healing_and_nothing_else() -> None:
@@ -137,7 +137,7 @@ def test_sides_ended_by_the_game_master_has_no_winner() -> None:
     enc = example("sides/mace.yaml")
     play(enc, "gm begin", "gm end")
     assert enc.is_over() and enc.ruleset.winner(enc.state) is None
-    assert outcome(enc).describe() == "The encounter is over: no side wins."
+    assert outcome(enc).describe() == "The encounter is over: no side won."
 
 
 # -- tempo ---------------------------------------------------------------------------------

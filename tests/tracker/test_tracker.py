@@ -212,7 +212,7 @@ def test_the_end_says_who_won() -> None:
     script.play(t.table)
     assert t.table.is_over()
     assert t.table.screen("raiders").status.startswith("The encounter is over: ")
-    assert "wins" in t.table.screen(None).status
+    assert "won by" in t.table.screen(None).status
 
 
 def test_the_map_is_drawn_on_demand_on_a_small_screen() -> None:

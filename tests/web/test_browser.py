@@ -97,7 +97,7 @@ def click(page: object, action: str) -> None:
 
 
 def offered(page: object) -> list[str]:
-    return [b.get_attribute("value") for b in page.query_selector_all("form.offered button")]  # type: ignore[attr-defined]
+    return [b.get_attribute("value") for b in page.query_selector_all("form.offered button.do")]  # type: ignore[attr-defined]
 
 
 def status(page: object) -> str:

@@ -22,7 +22,7 @@ def present_part(page: str) -> str:
     """The page but its log, its forum post of the last round and its title (the GM's
     name for the encounter): the present, where even a name from before someone hid
     must not show."""
-    page = re.sub(r'<pre class="log" id="log"[^>]*>.*?</pre>', "", page, flags=re.S)
+    page = re.sub(r'<div class="line[^"]*"[^>]*>.*?</div>', "", page, flags=re.S)
     page = re.sub(r'<section class="copy-post".*?</section>', "", page, flags=re.S)
     page = re.sub(r"<title>.*?</title>|<h1[^>]*>.*?</h1>", "", page, flags=re.S)
     return page

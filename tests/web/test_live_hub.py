@@ -182,7 +182,7 @@ def test_an_idle_stream_is_closed(tmp_path: Path) -> None:
 
 def present(data: str) -> str:
     """An update but its log lines, its title and its forum post: the present."""
-    data = re.sub(r"<pre[^>]*>.*?</pre>", "", data, flags=re.S)
+    data = re.sub(r'<div class="line[^"]*"[^>]*>.*?</div>', "", data, flags=re.S)
     data = re.sub(r'<div[^>]*id="copy-box".*?</section>\s*</div>', "", data, flags=re.S)
     return re.sub(r"<h1[^>]*>.*?</h1>", "", data, flags=re.S)
 
@@ -241,10 +241,10 @@ def test_a_page_shows_the_log_s_last_entries_and_fetches_earlier_ones(tmp_path: 
     start = table.head - LOG_PAGE
     page = web.page()
     assert f'id="log" data-start="{start}"' in page
-    shown = re.search(r'id="log" data-start="\d+">(.*?)</pre>', page, flags=re.S)
-    assert shown and html.unescape(shown.group(1)).splitlines() == list(
-        table.log_lines(None, start)
-    )
+    shown = re.search(r'id="log" data-start="\d+"[^>]*>(.*?)</div></div>', page, flags=re.S)
+    assert shown
+    lines = re.findall(r'<div class="line[^"]*"[^>]*>(.*?)</div>', shown.group(0), flags=re.S)
+    assert [html.unescape(line) for line in lines] == list(table.log_lines(None, start))
     earlier = web.gm.get(f"/gm/t/t/log?end={start}")
     assert earlier.headers["X-Log-Start"] == "0"
     assert earlier.text.splitlines() == list(table.log_lines(None, 0, start))

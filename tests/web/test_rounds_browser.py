@@ -70,6 +70,12 @@ def test_ford_s_round_declared_through_three_links_in_the_browser(
         # The raiders post through the form's buttons.
         raiders = page_at(browser, links["raiders"])
         add(raiders, "brannoc attack wolf")
+        # An else target chosen after its line was added changes that line (issue 20).
+        offer = raiders.locator('#post-form button.add[data-line="brannoc attack wolf"]').first  # type: ignore[attr-defined]
+        pick = offer.locator("xpath=..").locator("select.else")
+        pick.select_option("ylva")
+        assert raiders.input_value("#post-text") == "brannoc attack wolf else=ylva\n"  # type: ignore[attr-defined]
+        pick.select_option("")
         add(raiders, "brannoc attack ylva")
         assert raiders.input_value("#post-text") == "brannoc attack wolf\nbrannoc attack ylva\n"  # type: ignore[attr-defined]
         post(raiders)

@@ -65,6 +65,7 @@ __all__ = [
     "Policy",
     "RollOwners",
     "Sheets",
+    "SideOdds",
     "Vocabulary",
     "ask",
     "battlefield",
@@ -75,6 +76,7 @@ __all__ = [
     "posts",
     "rolls",
     "sheets",
+    "side_odds",
     "stats",
 ]
 
@@ -128,6 +130,25 @@ class Odds(Protocol):
         copy); :class:`NoOdds` for an attack whose odds are not shown, with why; ``None``
         when ``action`` is no attack. :class:`ValueError` means the rules would refuse it."""
         ...
+
+
+class SideOdds(Protocol):
+    """What an :class:`Odds` may offer besides (optional): the odds a side may be shown of
+    its own attack, read only from what that side sees (a player's page, where the game
+    master turns odds on). Without it, a side is shown no odds."""
+
+    def side_attack_odds(
+        self, encounter: Encounter[Any], side: str, action: Action
+    ) -> AttackOdds | NoOdds | None:
+        """As :meth:`Odds.attack_odds`, for ``side``'s own attack; nothing hidden from
+        ``side`` may move the result (:class:`NoOdds` where it would)."""
+        ...
+
+
+def side_odds(ruleset: object) -> SideOdds | None:
+    """The ruleset's :class:`SideOdds`, or ``None`` (a side is shown no odds)."""
+    found = ask(ruleset, "odds")
+    return cast(SideOdds, found) if hasattr(found, "side_attack_odds") else None
 
 
 class _NoOdds:

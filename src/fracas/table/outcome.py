@@ -30,12 +30,12 @@ class Outcome:
         """A sentence for the table, or ``None`` while the fight simply goes on.
 
         >>> Outcome(True, "north", 0, False).describe()
-        'The encounter is over: north wins.'
+        'The encounter is over: won by north.'
         >>> Outcome(False, None, 4, True).describe()
         'Nobody has been harmed or healed for 4 rounds: the fight has stalled.'
         """
         if self.over:
-            won = f"{self.winner} wins" if self.winner else "no side wins"
+            won = f"won by {self.winner}" if self.winner else "no side won"
             return f"The encounter is over: {won}."
         if self.stalled:
             return (

@@ -29,6 +29,7 @@ from typing import Any
 
 __all__ = [
     "GmScreen",
+    "LogLine",
     "Numbering",
     "RollPrompt",
     "RollView",
@@ -77,6 +78,8 @@ class Row:
     cells: tuple[str, ...]
     effects: tuple[str, ...]
     readied: str | None = None
+    #: The name, with the id when another combatant the audience knows has the same name.
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,15 +115,16 @@ def present(tv: TableView) -> Screen:
     current = view.get("to_move")
     order = [cid for cid in state.get("order", []) if cid in people]
     order += [cid for cid in people if cid not in order]
-    rows = tuple(_row(cid, people[cid], cid == current) for cid in order)
-    log, size = _log(view.get("log", []), tv.typed, tv.log_tail)
+    named = labels(people)
+    rows = tuple(_row(cid, people[cid], cid == current, named[cid]) for cid in order)
+    log, size = _log(view.get("log", []), tv.typed, tv.log_tail, named)
     fields: dict[str, Any] = dict(
         audience="gm" if tv.side is None else tv.side,
         header=_header(tv, state),
-        status=_status(tv, people, current),
+        status=_status(tv, people, current, named),
         rows=rows,
         battlefield=state.get("battlefield") if _has_grid(state) else None,
-        people=_map_people(state, people),
+        people=_map_people(state, people, named),
         log=log,
         log_size=size,
         offered=tv.offered,
@@ -144,45 +148,143 @@ def _header(tv: TableView, state: Mapping[str, Any]) -> str:
     return " · ".join(str(p) for p in parts)
 
 
-def _status(tv: TableView, people: Mapping[str, Mapping[str, Any]], current: Any) -> str:
+def labels(people: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Each combatant's label: its name, with its id where two share the name.
+
+    >>> labels({"eirik": {"name": "Eirik"}, "archer2": {"name": "Eirik"}, "ylva": {}})
+    {'eirik': 'Eirik (eirik)', 'archer2': 'Eirik (archer2)', 'ylva': 'ylva'}
+    """
+    names = {cid: str(p.get("name", cid)) for cid, p in people.items()}
+    counts: dict[str, int] = {}
+    for name in names.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {cid: f"{n} ({cid})" if counts[n] > 1 else n for cid, n in names.items()}
+
+
+def _status(
+    tv: TableView,
+    people: Mapping[str, Mapping[str, Any]],
+    current: Any,
+    named: Mapping[str, str],
+) -> str:
     if tv.outcome:
         return tv.outcome
     if tv.view.get("over"):
         return "The encounter is over."
+    declared = tv.view.get("state", {}).get("declared")
+    if isinstance(declared, Mapping) and current not in (None, "gm"):
+        # Every side declares at once (heimr-classic): nobody acts alone.
+        waiting = [
+            named[cid]
+            for cid, p in people.items()
+            if cid not in declared and not (p.get("dead") or p.get("unconscious") or p.get("down"))
+        ]
+        if waiting:
+            return f"Every side declares at once: waiting for {', '.join(waiting)}"
     if current is None:
         return "Waiting for the other sides." if tv.side is not None else "Nobody to act."
     if current == "gm":
         return "The game master to act."
-    who = people.get(current)
-    if who is None:  # a view never names someone it hides; say only that we wait
+    if current not in people:  # a view never names someone it hides; say only that we wait
         return "Waiting."
-    return f"{who.get('name', current)} to act"
+    return f"{named[current]} to act"
+
+
+class LogLine(str):
+    """A line of the log: its text, with the ids of the combatants it is about (``who``)
+    and its kind (``"action"`` as typed, ``"round"`` for a round's separator, else the
+    event's kind), for a page's filter and separators.
+
+    >>> line = LogLine("  Ylva ends the turn", ("ylva",), "end")
+    >>> line == "  Ylva ends the turn", line.who
+    (True, ('ylva',))
+    """
+
+    who: tuple[str, ...]
+    kind: str
+
+    def __new__(cls, text: str, who: Sequence[str] = (), kind: str = "") -> LogLine:
+        line = super().__new__(cls, text)
+        line.who = tuple(who)
+        line.kind = kind
+        return line
+
+
+def _event_line(e: Mapping[str, Any], named: Mapping[str, str]) -> LogLine:
+    """An event's line, led by its combatant's id where two share the name (the text
+    itself stays as the rules wrote it)."""
+    text = str(e["text"])
+    data = e.get("data")
+    who = data.get("who") if isinstance(data, Mapping) else None
+    ids = (who,) if isinstance(who, str) else ()
+    if isinstance(who, str) and named.get(who, "").endswith(f" ({who})"):
+        text = f"({who}) {text}"
+    return LogLine(f"  {text}", ids, str(e.get("kind", "")))
 
 
 def _log(
-    entries: Sequence[Sequence[Mapping[str, Any]]], typed: Sequence[str], tail: int
-) -> tuple[tuple[str, ...], int]:
+    entries: Sequence[Sequence[Mapping[str, Any]]],
+    typed: Sequence[str],
+    tail: int,
+    named: Mapping[str, str] | None = None,
+) -> tuple[tuple[LogLine, ...], int]:
     """The last ``tail`` lines of the log (and how many there are), built from the end so
     that a long encounter costs only what is shown."""
-    lines: list[str] = []
+    lines: list[LogLine] = []
     size = 0
+    named = named or {}
     for n in range(len(entries) - 1, -1, -1):
-        block = [f"  {e['text']}" for e in entries[n]]
+        if tail and len(lines) >= tail:
+            size += len(entries[n]) + (n < len(typed))
+            continue
+        block = [_event_line(e, named) for e in entries[n]]
         if n < len(typed):
-            block.insert(0, f"> {typed[n]}")
+            actor = typed[n].split(" ", 1)[0]
+            block.insert(0, LogLine(f"> {typed[n]}", (actor,), "action"))
         size += len(block)
-        if not tail or len(lines) < tail:
-            lines[:0] = block
+        lines[:0] = block
     return tuple(lines[-tail:] if tail else lines), size
 
 
-def log_text(tv: TableView) -> list[str]:
-    """The whole log for the audience: each action as typed (GM only), then its events."""
-    lines, _ = _log(tv.view.get("log", []), tv.typed, 0)
-    return list(lines)
+def _round(e: Mapping[str, Any]) -> int | None:
+    data = e.get("data")
+    number = data.get("round") if isinstance(data, Mapping) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) else None
 
 
-def _row(cid: str, p: Mapping[str, Any], acting: bool) -> Row:
+def log_text(
+    tv: TableView, named: Mapping[str, str] | None = None, before: int | None = None
+) -> list[LogLine]:
+    """The whole log for the audience: each action as typed (GM only), then its events,
+    combatants named by ``named`` (their labels), and a separator line where a round
+    begins (``before``: the round in force before the first entry, when known)."""
+    entries: Sequence[Sequence[Mapping[str, Any]]] = tv.view.get("log", [])
+    lines, _ = _log(entries, tv.typed, 0, named)
+    out: list[LogLine] = []
+    last = before
+    events = iter([e for entry in entries for e in entry])
+    for line in lines:
+        if line.kind != "action":
+            number = _round(next(events, {}))
+            if number is not None and number != last:
+                if number > 0:
+                    out.append(LogLine(f"── round {number} ──", (), "round"))
+                last = number
+        out.append(line)
+    return out
+
+
+def round_before(entries: Sequence[Sequence[Mapping[str, Any]]]) -> int | None:
+    """The round of the last event of ``entries`` that names one (``None``: none does)."""
+    for entry in reversed(entries):
+        for e in reversed(entry):
+            number = _round(e)
+            if number is not None:
+                return number
+    return None
+
+
+def _row(cid: str, p: Mapping[str, Any], acting: bool, label: str = "") -> Row:
     down = bool(p.get("dead") or p.get("unconscious") or p.get("down"))
     return Row(
         id=cid,
@@ -194,6 +296,7 @@ def _row(cid: str, p: Mapping[str, Any], acting: bool) -> Row:
         cells=tuple(_cells(p)),
         effects=tuple(_effects(p)),
         readied=_readied(p),
+        label=label or str(p.get("name", cid)),
     )
 
 
@@ -240,6 +343,11 @@ def _cells(p: Mapping[str, Any]) -> Iterable[str]:
 
 
 def _effects(p: Mapping[str, Any]) -> Iterable[str]:
+    """Each effect once (two injuries may give the same one)."""
+    return dict.fromkeys(_each_effect(p))
+
+
+def _each_effect(p: Mapping[str, Any]) -> Iterable[str]:
     details = {d["name"]: d for d in p.get("effect_details") or [] if isinstance(d, Mapping)}
     for name in p.get("effects") or []:
         d = details.get(name)
@@ -288,13 +396,16 @@ def _has_grid(state: Mapping[str, Any]) -> bool:
 
 
 def _map_people(
-    state: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+    state: Mapping[str, Any],
+    people: Mapping[str, Mapping[str, Any]],
+    named: Mapping[str, str],
 ) -> dict[str, dict[str, Any]]:
     """Who stands where, for a map: only what the view shows."""
     cluster_of = {cid: i for i, c in enumerate(state.get("clusters", [])) for cid in c}
     return {
         cid: {
             "name": p.get("name", cid),
+            "label": named.get(cid, cid),
             "side": p.get("side"),
             "square": p.get("square"),
             "height": p.get("height"),

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import platformdirs
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -129,6 +130,7 @@ class TableRow(Base):
     # Who throws a typed roll whose side is away, and after how many seconds (0009).
     roll_fallback: Mapped[str] = mapped_column(String(10), default="gm", server_default="gm")
     roll_wait: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
+    player_odds: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class PendingRow(Base):
@@ -520,6 +522,24 @@ class Store:
             if mode is None:
                 raise StoreError("the table no longer exists")
             return mode
+
+    def set_player_odds(self, table_id: int, shown: bool) -> None:
+        """Whether the players' pages show the odds of their own attacks (the game
+        master's choice, for every process); like the dice mode, not a change of play."""
+        with self.session() as s:
+            done = s.execute(
+                update(TableRow).where(TableRow.id == table_id).values(player_odds=shown)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                raise StoreError("the table no longer exists")
+
+    def player_odds(self, table_id: int) -> bool:
+        """Whether the players' pages of the table show odds."""
+        with self.session() as s:
+            shown = s.scalar(select(TableRow.player_odds).where(TableRow.id == table_id))
+            if shown is None:
+                raise StoreError("the table no longer exists")
+            return bool(shown)
 
     @staticmethod
     def _claim(s: Session, table_id: int, version: int) -> TableRow:

@@ -53,7 +53,7 @@ from fracas.rules import check_version, find
 from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
-from fracas.table.presenter import Screen, TableView, log_text, present
+from fracas.table.presenter import Screen, TableView, labels, log_text, present, round_before
 from fracas.table.store import LOOK_BACK, ActionRecord, Stamp, Store, StoreError, TableRecord
 
 __all__ = ["Table", "TableError"]
@@ -490,7 +490,10 @@ class Table:
         start = max(0, min(start, end))
         typed = tuple(str(e.action) for e in log[start:end]) if side is None else ()
         seen = {"log": side_log(self.encounter, side, start, end)}
-        return tuple(log_text(_log_view(side, seen, typed)))
+        people = view(self.encounter, side, 0)["state"].get("combatants", {})
+        back = max(0, start - 20)  # the round in force before the page: a turn or so back
+        before = round_before([side_entry(e.events, side) for e in log[back:start]])
+        return tuple(log_text(_log_view(side, seen, typed), labels(people), before))
 
 
 def _log_view(side: str | None, seen: Mapping[str, Any], typed: tuple[str, ...]) -> TableView:

@@ -116,7 +116,9 @@ class Tracker:
             if command == "help":
                 self.pager = HELP.splitlines()
             elif command == "log":
-                self.pager = log_text(self.table.table_view(self.side)) or ["(no actions yet)"]
+                self.pager = list(log_text(self.table.table_view(self.side))) or [
+                    "(no actions yet)"
+                ]
             elif command == "undo" and not rest:
                 undone = self.table.undo()
                 self.message = (

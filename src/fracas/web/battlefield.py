@@ -63,6 +63,26 @@ class Shapes:
     off: tuple[str, ...]
 
 
+def _short(people: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Each token's two letters: the name's first two, or its first and a number where
+    two share the name.
+
+    >>> _short({"a": {"name": "Eirik"}, "b": {"name": "Eirik"}, "y": {"name": "Ylva"}})
+    {'a': 'E1', 'b': 'E2', 'y': 'Yl'}
+    """
+    names = {pid: str(p.get("name") or pid) for pid, p in people.items()}
+    seen: dict[str, int] = {}
+    counts = {n: list(names.values()).count(n) for n in set(names.values())}
+    out = {}
+    for pid, name in names.items():
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            out[pid] = f"{name[:1]}{seen[name]}"
+        else:
+            out[pid] = name[:2]
+    return out
+
+
 def _name(column: int, row: int) -> str:
     return f"{chr(ord('A') + column)}{row + 1}"
 
@@ -109,9 +129,10 @@ def layout(battlefield: Mapping[str, Any], people: Mapping[str, Mapping[str, Any
     colour = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
     placed: dict[str, int] = {}
     drawn, off = [], []
+    short = _short(people)
     for pid, p in people.items():
         spot = where.get(str(p.get("square")))
-        name = str(p.get("name") or pid)
+        name = str(p.get("label") or p.get("name") or pid)
         if spot is None:
             off.append(name)
             continue
@@ -122,7 +143,7 @@ def layout(battlefield: Mapping[str, Any], people: Mapping[str, Mapping[str, Any
             Person(
                 pid,
                 name,
-                name[:2],
+                short[pid],
                 spot[0] + 22 + (n % 3) * 28,
                 spot[1] + 40 + (n // 3) * 28,
                 colour[str(p.get("side") or "")],

@@ -553,6 +553,7 @@ def _side_draw(app: FastAPI, table_name: str, side: str, may_act: bool) -> Draw:
             refused = live_refusal(table, side) if may_act else None
             page = Page(kind="side", csrf="", table=table, side=side)
             page.may_act = may_act and refused is None
+            page.player_odds = table.store.player_odds(table.id)
             seats = {s.id: s.may_act for s in app.state.seats.of_table(table.id) if s.side == side}
             taken = _take(page, before)
         return replace(_update(taken, before), seats=seats)

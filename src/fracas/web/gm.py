@@ -180,6 +180,15 @@ def gm_rolls(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respo
     return RedirectResponse(f"/gm/t/{name}", status_code=303)
 
 
+@gm_router.post("/t/{name}/player-odds", response_class=HTMLResponse)
+def gm_player_odds(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
+    """Show the players the odds of their own attacks, or stop (read from their views)."""
+    check_csrf(request, form, csrf)
+    store = request.app.state.store
+    store.set_player_odds(store.table(name).id, form.get("shown") == "on")
+    return RedirectResponse(f"/gm/t/{name}", status_code=303)
+
+
 @gm_router.post("/t/{name}/seats", response_class=HTMLResponse)
 def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
@@ -230,6 +239,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             poll_ms=request.app.state.poll_ms,
             physical=table.store.dice_mode(table.id) == "typed",
             rolls=rollcall.settings(table.store, table.id),
+            player_odds=table.store.player_odds(table.id),
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
@@ -285,7 +295,10 @@ def act(
     if version is None:
         return again(status=400, errors={"action": "the form has no version: reload the page"})
     if not text:
-        return again(status=400, errors={"action": "type an action, e.g. 'ylva attack astrid'"})
+        return again(
+            status=400,
+            errors={"action": "type an action in notation, or choose one of those offered"},
+        )
     with tables(request).hold(name) as table:
         if version != table.version:
             return again(status=409, errors={"action": ALREADY})

@@ -77,6 +77,7 @@ def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLR
             base=f"/p/{token}",
             poll_ms=request.app.state.poll_ms,
             physical=table.store.dice_mode(table.id) == "typed",
+            player_odds=table.store.player_odds(table.id),
             may_act=seat.may_act and refused is None,
             not_now=refused,
             **extra,

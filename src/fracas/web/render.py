@@ -21,7 +21,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from fracas.engine import Action
 from fracas.table import rollcall
-from fracas.table.odds import AttackOdds, NoOdds, odds_or_why
+from fracas.table.odds import AttackOdds, Choice, NoOdds, choices, odds_or_why
 from fracas.table.presenter import GmScreen, Screen
 from fracas.table.seats import Seat
 from fracas.table.store import TableRecord
@@ -96,6 +96,8 @@ class Page:
     draft: str = ""
     #: Why a link that may act does not act now (its round is played by post).
     not_now: str | None = None
+    #: Whether the table's player pages show the odds of their own attacks.
+    player_odds: bool = False
 
 
 def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:
@@ -112,6 +114,18 @@ def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:
             verb = "other"
         groups.setdefault(verb, []).append(text)
     return list(groups.items())
+
+
+def placeholder(groups: Sequence[tuple[str, Sequence[Choice]]]) -> str:
+    """An example for the *Action* box from this table's own offered actions: an attack
+    if there is one, else the first.
+
+    >>> placeholder([("end", [Choice("ylva end", "ylva", "end", None, "End")])])
+    'e.g. ylva end'
+    """
+    every = [c for _, group in groups for c in group]
+    pick = next((c for c in every if c.verb == "attack"), every[0] if every else None)
+    return f"e.g. {pick.action}" if pick else "an action in notation"
 
 
 def _odds(table: Table, screen: Screen) -> list[AttackOdds | NoOdds]:
@@ -137,13 +151,19 @@ def table_context(page: Page) -> dict[str, Any]:
     if screen.battlefield:
         shapes = layout(screen.battlefield, screen.people)
     start = max(0, table.head - LOG_PAGE)
+    named = {r.id: r.label for r in screen.rows}
+    shown = page.side is None or page.player_odds
+    groups = choices(table, page.side, screen.offered, named, shown) if page.at is None else []
     return {
         "page": page,
         "parts": parts(),
         "screen": screen,
         "gm": isinstance(screen, GmScreen),
         "version": table.version,
-        "groups": grouped(screen.offered) if page.at is None else [],
+        "groups": groups,
+        "actors": list(dict.fromkeys(c.actor for _, group in groups for c in group)),
+        "named": named,
+        "placeholder": placeholder(groups),
         "shapes": shapes,
         "side_names": table.sides() if page.side is None else [],
         "odds": _odds(table, screen) if page.side is None and page.at is None else [],
@@ -278,7 +298,9 @@ def draw_snapshot(taken: Snapshot) -> Drawn:
     else:
         drawn["field"] = str(macros.field(shapes))
     if page.may_act:
-        drawn["offered"] = str(macros.offered(context["groups"], version))
+        drawn["offered"] = str(
+            macros.offered(context["groups"], version, context["actors"], context["named"])
+        )
         drawn["rollcall"] = str(macros.rollcall(context["prompt"]))
     if context["gm"]:
         drawn["odds-box"] = str(macros.odds(context["odds"]))

@@ -280,3 +280,32 @@ def beats_held(
 def attack_odds(encounter: Encounter[Any], action: Action) -> AttackOdds | NoOdds | None:
     """The odds capability (:class:`fracas.engine.capabilities.Odds`)."""
     return heimr_odds(encounter.state, action)
+
+
+def side_attack_odds(
+    encounter: Encounter[Any], side: str, action: Action
+) -> AttackOdds | NoOdds | None:
+    """The odds ``side`` may be shown of its own attack (the optional side odds of
+    :class:`fracas.engine.capabilities.Odds`): only where they follow from what that side
+    sees, its own combatant's numbers and the target's pre-rolled defence, which every
+    side sees (H-ATK-3). A defence rolled at the attack reads the target's abilities and
+    fatigue, a hidden target its concealment, a daze its turns left: none of them shown to
+    ``side``, so no odds, with a reason that says nothing of them."""
+    from fracas.rules.heimr import hiding
+
+    state = encounter.state
+    attacker = state.combatants.get(action.actor)
+    if attacker is None or attacker.side != side or action.verb not in ("attack", "brawl"):
+        return None
+    target = state.combatants.get(action.target) if action.target else None
+    if target is None:
+        return None
+    secret = "its defence would be rolled from numbers your side does not see"
+    if target.hide_cr is not None and hiding.hidden_from(target, side) is not None:
+        return NoOdds(str(action), secret)
+    if target.side != side and target.has("Daze"):
+        return NoOdds(str(action), secret)
+    found = heimr_odds(state, action)
+    if isinstance(found, AttackOdds) and target.side != side and (found.choices or found.defence):
+        return NoOdds(str(action), secret)
+    return found

@@ -106,7 +106,7 @@ def roll_initiative(state: SidesState, dice: DiceSource, events: list[Event]) ->
             events.append(
                 Event(
                     "initiative",
-                    f"initiative: {listing}; {leaders[0]} chooses to act or react",
+                    f"initiative: {listing}; won by {leaders[0]}, to choose: act or react",
                     {"rolls": dict(rolls), "winner": leaders[0]},
                 )
             )
@@ -124,7 +124,7 @@ def choose(state: SidesState, side: str, act: bool, dice: DiceSource, events: li
     events.append(
         Event(
             "choice",
-            f"{side} chooses to {'act' if act else 'react'}: {state.acting} has the acting "
+            f"{side} chose to {'act' if act else 'react'}: {state.acting} has the acting "
             f"phase, {state.reacting} the reacting phase",
             {"side": side, "acting": state.acting, "reacting": state.reacting},
         )

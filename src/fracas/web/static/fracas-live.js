@@ -127,8 +127,14 @@
       .then(function (answer) {
         if (!answer.ok) { throw new Error(answer.status); }
         return answer.text().then(function (text) {
-          var height = el.scrollHeight;
-          el.insertAdjacentText("afterbegin", text);
+          var height = el.scrollHeight, first = el.firstChild;
+          text.split("\n").slice(0, -1).forEach(function (line) {
+            var div = document.createElement("div");
+            div.className = /^── round /.test(line) ? "line round" : "line";
+            div.textContent = line;
+            el.insertBefore(div, first);
+          });
+          document.body.dispatchEvent(new CustomEvent("fracas:earlier"));
           el.dataset.start = answer.headers.get("X-Log-Start") || "0";
           el.scrollTop += el.scrollHeight - height;
         });
