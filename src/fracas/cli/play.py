@@ -204,11 +204,12 @@ def import_table(
     store = open_store(db)
     try:
         data: Any = read_save(file)
+        title = str(data.get("title") or file.stem)[:200]  # the save's own, when it has one
         current = (
-            Table.import_save(store, table, data, file.stem)
+            Table.import_save(store, table, data, title)
             if table
             else under_free_name(
-                store, file.stem, lambda free: Table.import_save(store, free, data, file.stem)
+                store, file.stem, lambda free: Table.import_save(store, free, data, title)
             )
         )
     except ValueError as err:

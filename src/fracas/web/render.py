@@ -89,12 +89,16 @@ class Page:
     errors: Mapping[str, str] = field(default_factory=dict)
     message: str | None = None
     new_link: tuple[str, str] | None = None
+    #: The links made on this page so far (side, link), the newest first.
+    fresh: Sequence[tuple[str, str]] = ()
     pending: tuple[str, list[str], RollRequest] | None = None
     typed: str = ""
     #: A refused post, given back to its textarea so that nothing typed is lost.
     draft: str = ""
     #: Why a link that may act does not act now (its round is played by post).
     not_now: str | None = None
+    #: What was typed in a refused form of the page (by field), given back to it.
+    form: Mapping[str, str] = field(default_factory=dict)
 
 
 def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:
