@@ -42,7 +42,8 @@ def test_a_save_imports_under_its_own_title_and_a_refusal_keeps_the_name(web: We
     assert "--table" not in taken.text
     junk = {"file": ("notes.json", b"{not json", "application/json")}
     refused = web.gm.post("/gm/import", data={"csrf": web.csrf, "name": "x"}, files=junk)
-    assert refused.status_code == 400 and "not JSON" in (error_of(refused.text, "import-file") or "")
+    assert refused.status_code == 400
+    assert "not JSON" in (error_of(refused.text, "import-file") or "")
     assert 'value="x"' in refused.text
 
 

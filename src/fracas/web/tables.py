@@ -68,9 +68,7 @@ def _record(request: Request, name: str) -> Any:
         raise HTTPException(404, str(err)) from None
 
 
-def _index(
-    request: Request, csrf: str, status: int = 200, **extra: Any
-) -> HTMLResponse:
+def _index(request: Request, csrf: str, status: int = 200, **extra: Any) -> HTMLResponse:
     store = _store(request)
     page = Page(
         kind="index",
@@ -100,9 +98,7 @@ async def import_save(request: Request, csrf: GmAuth) -> Response:
     typed = {"name": name}
     upload = form.get("file")
     if upload is None or isinstance(upload, str) or not upload.filename:
-        return _index(
-            request, csrf, 400, errors={"file": "choose a save file (.json)"}, form=typed
-        )
+        return _index(request, csrf, 400, errors={"file": "choose a save file (.json)"}, form=typed)
     if name and not valid_name(name):
         return _index(
             request,
