@@ -35,7 +35,7 @@ def test_a_character_made_in_the_browser_then_awarded(browser: object, tmp_path:
         gm.fill("input[name=willpower]", "3")
         gm.click("#save")
         error = gm.inner_text("#error-hit_points")
-        assert error == "Input should be greater than or equal to 1"
+        assert error == "at least 1"
         assert gm.input_value("input[name=name]") == "Sigrid"  # nothing typed is lost
         gm.fill("input[name=hit_points]", "4")
         gm.click("#save")

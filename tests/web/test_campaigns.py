@@ -8,7 +8,7 @@ import html
 import re
 
 import pytest
-from tests.web.webtools import EXAMPLES, Web, csrf_of
+from tests.web.webtools import EXAMPLES, Web, csrf_of, text_of
 
 from fracas.ledger import Ledger, LedgerError
 from fracas.web.campaign_forms import carry_form, read_carry
@@ -97,7 +97,7 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
     assert error(page, "willpower") == "a whole number, not three"
     status, page = web.post("/gm/c/saga/character", **{**fields, "willpower": "3"})
     assert status == 400
-    assert error(page, "hit_points") == "Input should be greater than or equal to 1"
+    assert error(page, "hit_points") == "at least 1"
     assert 'value="Sigrid"' in page  # what was typed is kept
     status, page = web.post(
         "/gm/c/saga/character",
@@ -117,6 +117,10 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
     assert status == 400 and "not 'speed'" in error(page, "train")
     status, page = web.post("/gm/c/saga/entry/award", xp="x", characters="sigrid", group="g")
     assert status == 400 and "a whole number" in error(page, "award-xp")
+    status, page = web.post("/gm/c/saga/entry/award", xp="-5", characters="sigrid", group="g")
+    assert status == 400 and "not '-5'" in error(page, "award-xp")
+    award = page.split('id="award-form"')[1].split("</form>")[0]
+    assert 'value="-5"' in award and 'value="sigrid"' in award and 'value="g"' in award
     ledger = Ledger(web.store)
     assert ledger.sheet("saga", "sigrid")["xp"] == 7
     status, page = web.post("/gm/c/saga/undo")
@@ -173,13 +177,21 @@ def test_an_encounter_concluded_from_the_table_page(web: Web) -> None:
     page = web.page("duel-1")
     assert 'id="conclude-form"' in page and "ylva {&#39;hit_points&#39;: 1" in page
     web.csrf = csrf_of(page)
-    status, _ = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="2", carry="on")
+    status, page = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="2", carry="on")
+    assert status == 400 and "the fight is not over yet" in error(page, "conclude-conclude")
+    assert 'name="xp_ylva" size="4" value="2"' in page  # what was typed stays
+    assert ledger.encounter("duel-1") == ("ford", None)
+    status, _ = web.post(
+        "/gm/t/duel-1/conclude", award="gm", xp_ylva="2", carry="on", unfinished="on"
+    )
     assert status == 303
     assert "Concluded in the books" in web.page("duel-1")
+    status, page = web.act("astrid end", "duel-1")  # no longer played
+    assert status == 409 and "no longer played" in text_of(page)
     assert ledger.sheet("ford", "ylva")["xp"] == 2
     following = ledger.start_encounter("ford", "duel-2", DUEL)
     assert following.encounter.state.combatants["ylva"].hp == 1
-    status, _ = web.post("/gm/t/duel-1/conclude", award="encounter")
+    status, _ = web.post("/gm/t/duel-1/conclude", award="encounter", unfinished="on")
     assert status == 400
 
 
@@ -282,13 +294,15 @@ def test_the_conclude_form_gives_its_mistakes_beside_their_fields(web: Web) -> N
     page = web.page("duel-1")
     assert 'name="group"' in page and 'value="divide"' in page
     web.csrf = csrf_of(page)
-    status, page = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="two", xp_astrid="3")
+    status, page = web.post(
+        "/gm/t/duel-1/conclude", award="gm", xp_ylva="two", xp_astrid="3", unfinished="on"
+    )
     assert status == 400
     assert error(page, "conclude-xp_ylva") == "ylva: a whole number, not 'two'"
     assert 'name="xp_ylva" size="4" value="two"' in page
     assert 'name="xp_astrid" size="4" value="3"' in page
     assert 'value="gm" checked' in page
-    divided = {"award": "divide", "xp": "9", "group": "party", "carry": "on"}
+    divided = {"award": "divide", "xp": "9", "group": "party", "carry": "on", "unfinished": "on"}
     status, page = web.post("/gm/t/duel-1/conclude", **divided, characters="ylva nobody")
     assert status == 400 and "no character 'nobody'" in error(page, "conclude-characters")
     assert 'name="characters" size="30" value="ylva nobody"' in page
@@ -302,5 +316,5 @@ def test_the_conclude_form_gives_its_mistakes_beside_their_fields(web: Web) -> N
     assert ledger.sheet("ford", "ylva")["xp"] == 4 and ledger.standing("ford").leftovers == {
         "party": 1
     }
-    status, page = web.post("/gm/t/duel-1/conclude", award="encounter")
+    status, page = web.post("/gm/t/duel-1/conclude", award="encounter", unfinished="on")
     assert status == 400 and "already concluded" in error(page, "conclude-conclude")

@@ -37,7 +37,7 @@ def test_a_save_imports_under_its_own_title_and_a_refusal_keeps_the_name(web: We
     assert taken.status_code == 400
     assert 'value="t"' in taken.text
     assert error_of(taken.text, "import-name") == (
-        "there is already a table called 't': choose another name"
+        "there is already a table called 't': choose another name, or open it from the tables"
     )
     assert "--table" not in taken.text
     junk = {"file": ("notes.json", b"{not json", "application/json")}

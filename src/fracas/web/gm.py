@@ -14,6 +14,7 @@ from fracas.table.seats import Seats
 from fracas.table.store import MAX_NAME, ConflictError
 from fracas.table.table import Table
 from fracas.web.access import link_base
+from fracas.web.campaigns import concluded_refusal
 from fracas.web.deps import (
     ALREADY,
     GM_COOKIE,
@@ -276,6 +277,9 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: 
             return draw_gm(request, name, csrf, status=400, errors={how: "the form has no version"})
         if version != table.version:
             return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
+        refused = concluded_refusal(table)
+        if refused is not None:
+            return draw_gm(request, name, csrf, status=409, errors={how: refused})
         try:
             done = table.undo() if how == "undo" else table.redo()
         except ConflictError:  # another process changed the table first
@@ -305,7 +309,7 @@ def act(
     with tables(request).hold(name) as table:
         if version != table.version:
             return again(status=409, errors={"action": ALREADY})
-        refused = live_refusal(table, side)
+        refused = live_refusal(table, side) or concluded_refusal(table)
         if refused is not None:
             return again(status=409, errors={"action": refused}, typed=text)
         try:

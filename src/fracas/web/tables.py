@@ -21,6 +21,7 @@ from fracas.table.saves import loads_save
 from fracas.table.store import MAX_NAME, Store, StoreError, under_free_name, valid_name
 from fracas.table.table import Table
 from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf
+from fracas.web.errors import in_web_words
 from fracas.web.render import ENV, Listing, Page, render_page
 
 __all__ = ["confirm_page", "confirmed", "tables_router"]
@@ -122,7 +123,7 @@ async def import_save(request: Request, csrf: GmAuth) -> Response:
                 store, wanted, lambda free: Table.import_save(store, free, save, title)
             )
     except StoreError as err:
-        return _index(request, csrf, 400, errors={"name": _taken(str(err))}, form=typed)
+        return _index(request, csrf, 400, errors={"name": in_web_words(str(err))}, form=typed)
     except (EngineError, ValueError) as err:
         return _index(request, csrf, 400, errors={"file": str(err)}, form=typed)
     return RedirectResponse(f"/gm/t/{table.name}", status_code=303)
@@ -136,17 +137,6 @@ def _stem_name(stem: str) -> str:
     """
     kept = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "-" for c in stem)
     return kept.strip("-.")[:MAX_NAME] or "imported"
-
-
-def _taken(message: str) -> str:
-    """The store's word on a taken name, in the web's words (not the terminal's).
-
-    >>> _taken("there is already a table called 'duel': resume it with --table duel, ...")
-    "there is already a table called 'duel': choose another name"
-    """
-    if message.startswith("there is already a table called"):
-        return message.split(":", 1)[0] + ": choose another name"
-    return message
 
 
 # -- archive, restore, delete ------------------------------------------------------------------
