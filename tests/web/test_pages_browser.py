@@ -33,7 +33,9 @@ PAGES = (
     "/gm/prep/encounters",
     "/gm/prep/encounters/clash",
     "/gm/prep/battlefields",
+    "/gm/prep/battlefields/yard",
     "/gm/t/no-such-table",
+    "/p/not-a-link",
 )
 
 
@@ -58,6 +60,7 @@ def test_the_pages_fit_a_phone_and_pass_axe(browser: Any, tmp_path: Path) -> Non
     Table.start(store, "heimr-duel", ruleset, setup, title, seed=1)
     Ledger(store).import_file("ford", EXAMPLES / "heimr" / "campaign.yaml")
     document = {"combatants": [{"character": "ylva"}, {"character": "astrid"}]}
+    Library(store, Ledger(store)).create_battlefield("yard", "heimr", "Yard")
     Library(store, Ledger(store)).save_encounter("clash", "heimr", "ford", "", document, "Clash")
     store.engine.dispose()
     axe = axe_playwright.Axe()
