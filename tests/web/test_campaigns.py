@@ -26,6 +26,17 @@ def web(db_url: str) -> Web:
     return web
 
 
+ATTRIBUTES = {"str": "1", "dex": "0", "sta": "1", "int": "0", "soc": "0", "emp": "0"}
+
+
+def rows(field: str, values: dict[str, str]) -> dict[str, str]:
+    """A mapping's rows as the character form posts them."""
+    found = {}
+    for i, (key, value) in enumerate(values.items()):
+        found[f"{field}.{i}.key"], found[f"{field}.{i}.value"] = key, value
+    return found
+
+
 def error(page: str, field: str) -> str:
     found = re.search(rf'id="error-{field}">([^<]*)<', page)
     assert found, f"no error next to {field}"
@@ -81,14 +92,17 @@ def test_the_character_schema_of_each_ruleset(web: Web) -> None:
 def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) -> None:
     web.post("/gm/campaigns/new", name="saga", ruleset="heimr")
     form = web.gm.get("/gm/c/saga/character").text
-    for field in ("name", "side", "attributes", "hit_points", "willpower", "abilities"):
+    for field in ("name", "side", "attributes.0.key", "hit_points", "willpower", "abilities.0.key"):
         assert f'name="{field}"' in form
+    assert 'data-add-row="rows-abilities"' in form  # a row each, added on the page
     fields = {
         "new": "1",
         "key": "sigrid",
         "name": "Sigrid",
         "side": "north",
-        "attributes": "{str: 1, dex: 0, sta: 1, int: 0, soc: 0, emp: 0}",
+        **rows(
+            "attributes", {"str": "1", "dex": "0", "sta": "1", "int": "0", "soc": "0", "emp": "0"}
+        ),
         "hit_points": "0",
         "willpower": "three",
     }
@@ -101,9 +115,19 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
     assert 'value="Sigrid"' in page  # what was typed is kept
     status, page = web.post(
         "/gm/c/saga/character",
-        **{**fields, "willpower": "3", "hit_points": "4", "attributes": "{str: 1}"},
+        **{
+            **{k: v for k, v in fields.items() if not k.startswith("attributes.")},
+            **rows("attributes", {"str": "1"}),
+            "willpower": "3",
+            "hit_points": "4",
+        },
     )
     assert status == 400 and "missing dex" in error(page, "attributes")
+    status, page = web.post(
+        "/gm/c/saga/character", **{**fields, "attributes.3.value": "x", "willpower": "3"}
+    )
+    assert error(page, "attributes") == "int: a whole number, not 'x'"
+    assert 'name="attributes.3.value" value="x"' in page  # the row typed stays
     status, page = web.post(
         "/gm/c/saga/character", **{**fields, "willpower": "3", "hit_points": "4"}
     )
@@ -141,11 +165,17 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
 @pytest.mark.rule("HC-STAT-1", "HC-XP-1")
 def test_a_classic_character_by_points_and_a_raise_with_permission(web: Web) -> None:
     web.post("/gm/campaigns/new", name="hvita", ruleset="heimr-classic")
-    fields = {"new": "1", "key": "b", "name": "Brynja", "side": "n", "statistics": "{CS: 11}"}
+    fields = {
+        "new": "1",
+        "key": "b",
+        "name": "Brynja",
+        "side": "n",
+        **rows("statistics", {"CS": "11"}),
+    }
     status, page = web.post("/gm/c/hvita/character", **fields)
     assert status == 400 and "combat_skill 11 is above 10 at creation" in error(page, "form")
-    fields["statistics"] = "{CS: 10, A: 5, K: 4, C: 3, W: 3}"
-    status, page = web.post("/gm/c/hvita/character", **fields)
+    statistics = {"CS": "10", "A": "5", "K": "4", "C": "3", "W": "3"}
+    status, page = web.post("/gm/c/hvita/character", **{**fields, **rows("statistics", statistics)})
     assert status == 200 and "combat_skill 10 is above 7" in page  # the warning, kept
     web.post("/gm/c/hvita/entry/award", xp="500", characters="b")
     web.post("/gm/c/hvita/entry/raise", character="b", statistic="A")

@@ -26,7 +26,7 @@ from fracas.web.campaign_forms import carry_form, conclude_errors, read_award, r
 from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf, download
 from fracas.web.errors import in_words
 from fracas.web.render import ENV
-from fracas.web.sheetform import read_sheet, sheet_fields, shown
+from fracas.web.sheetform import read_sheet, sheet_fields, shown, typed_rows
 from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, parse_yaml
 
 __all__ = ["campaigns_router"]
@@ -308,6 +308,7 @@ def _character(
     values = {f.name: shown(f, sheet) for f in fields}
     if form is not None:
         values.update({f.name: str(form.get(f.name, "")) for f in fields})
+        values.update(typed_rows(fields, form))
     carried = ledger.standing(name).carried.get(key) if key else None
     return _render(
         "campaign_character.html",
