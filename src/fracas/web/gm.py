@@ -187,7 +187,7 @@ def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> R
 
 
 def fresh_links(carried: str, prefix: str) -> list[tuple[str, str]]:
-    """The new links a GM page carries back (a line ``side link`` each), kept to links
+    r"""The new links a GM page carries back (a line ``side link`` each), kept to links
     of this server, at most 20.
 
     >>> fresh_links("north http://h/p/abc\nbad http://evil/p/x", "http://h/p/")
