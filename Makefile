@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest browser bench fuzz clean
+.PHONY: run test lint typecheck pytest browser bench fuzz clean screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -88,3 +88,7 @@ fuzz: $(VENV)/.fuzz-installed
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
+
+# The README's screenshots (docs/images/), made from the examples in Debian's Chromium.
+screenshots: $(VENV)/.dev-installed browser
+	$(BIN)/python -m tests.web.tour docs/images

@@ -30,13 +30,30 @@ def test_a_character_made_in_the_browser_then_awarded(browser: object, tmp_path:
         gm.fill("input[name=key]", "sigrid")
         gm.fill("input[name=name]", "Sigrid")
         gm.fill("input[name=side]", "north")
-        gm.fill("input[name=attributes]", "{str: 1, dex: 0, sta: 1, int: 0, soc: 0, emp: 0}")
+        # A row each: the empty row drawn, then rows added on the page.
+        for i, (name, value) in enumerate({"str": 1, "dex": 0, "sta": 1, "int": 0}.items()):
+            if i:
+                gm.click("button[data-add-row=rows-attributes]")
+            gm.fill(f"input[name='attributes.{i}.key'] >> nth=-1", name)
+            gm.fill(f"input[name='attributes.{i}.value'] >> nth=-1", str(value))
+        gm.click("button[data-add-row=rows-attributes]")
+        gm.fill("input[name='attributes.4.key']", "emp")  # a row added then taken away
+        gm.click("#rows-attributes .row:last-of-type button[data-remove-row]")
+        assert gm.locator("input[name='attributes.4.key']").count() == 0
+        gm.click("button[data-add-row=rows-attributes]")
+        gm.fill("input[name='attributes.5.key']", "soc")
+        gm.fill("input[name='attributes.5.value']", "0")
+        gm.click("button[data-add-row=rows-attributes]")
+        gm.fill("input[name='attributes.6.key']", "emp")
+        gm.fill("input[name='attributes.6.value']", "0")
         gm.fill("input[name=hit_points]", "0")
         gm.fill("input[name=willpower]", "3")
         gm.click("#save")
         error = gm.inner_text("#error-hit_points")
-        assert error == "Input should be greater than or equal to 1"
+        assert error == "at least 1"
         assert gm.input_value("input[name=name]") == "Sigrid"  # nothing typed is lost
+        keys = [gm.input_value(f"input[name='attributes.{i}.key']") for i in range(6)]
+        assert keys == ["str", "dex", "sta", "int", "soc", "emp"]  # the rows typed stay
         gm.fill("input[name=hit_points]", "4")
         gm.click("#save")
         assert "sigrid: sheet written" in gm.inner_text("#message")

@@ -8,7 +8,7 @@ import html
 import re
 
 import pytest
-from tests.web.webtools import EXAMPLES, Web, csrf_of
+from tests.web.webtools import EXAMPLES, Web, csrf_of, text_of
 
 from fracas.ledger import Ledger, LedgerError
 from fracas.web.campaign_forms import carry_form, read_carry
@@ -24,6 +24,17 @@ def web(db_url: str) -> Web:
     assert page.status_code == 200
     web.csrf = csrf_of(page.text)
     return web
+
+
+ATTRIBUTES = {"str": "1", "dex": "0", "sta": "1", "int": "0", "soc": "0", "emp": "0"}
+
+
+def rows(field: str, values: dict[str, str]) -> dict[str, str]:
+    """A mapping's rows as the character form posts them."""
+    found = {}
+    for i, (key, value) in enumerate(values.items()):
+        found[f"{field}.{i}.key"], found[f"{field}.{i}.value"] = key, value
+    return found
 
 
 def error(page: str, field: str) -> str:
@@ -81,14 +92,17 @@ def test_the_character_schema_of_each_ruleset(web: Web) -> None:
 def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) -> None:
     web.post("/gm/campaigns/new", name="saga", ruleset="heimr")
     form = web.gm.get("/gm/c/saga/character").text
-    for field in ("name", "side", "attributes", "hit_points", "willpower", "abilities"):
+    for field in ("name", "side", "attributes.0.key", "hit_points", "willpower", "abilities.0.key"):
         assert f'name="{field}"' in form
+    assert 'data-add-row="rows-abilities"' in form  # a row each, added on the page
     fields = {
         "new": "1",
         "key": "sigrid",
         "name": "Sigrid",
         "side": "north",
-        "attributes": "{str: 1, dex: 0, sta: 1, int: 0, soc: 0, emp: 0}",
+        **rows(
+            "attributes", {"str": "1", "dex": "0", "sta": "1", "int": "0", "soc": "0", "emp": "0"}
+        ),
         "hit_points": "0",
         "willpower": "three",
     }
@@ -97,13 +111,23 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
     assert error(page, "willpower") == "a whole number, not three"
     status, page = web.post("/gm/c/saga/character", **{**fields, "willpower": "3"})
     assert status == 400
-    assert error(page, "hit_points") == "Input should be greater than or equal to 1"
+    assert error(page, "hit_points") == "at least 1"
     assert 'value="Sigrid"' in page  # what was typed is kept
     status, page = web.post(
         "/gm/c/saga/character",
-        **{**fields, "willpower": "3", "hit_points": "4", "attributes": "{str: 1}"},
+        **{
+            **{k: v for k, v in fields.items() if not k.startswith("attributes.")},
+            **rows("attributes", {"str": "1"}),
+            "willpower": "3",
+            "hit_points": "4",
+        },
     )
     assert status == 400 and "missing dex" in error(page, "attributes")
+    status, page = web.post(
+        "/gm/c/saga/character", **{**fields, "attributes.3.value": "x", "willpower": "3"}
+    )
+    assert error(page, "attributes") == "int: a whole number, not 'x'"
+    assert 'name="attributes.3.value" value="x"' in page  # the row typed stays
     status, page = web.post(
         "/gm/c/saga/character", **{**fields, "willpower": "3", "hit_points": "4"}
     )
@@ -117,6 +141,10 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
     assert status == 400 and "not 'speed'" in error(page, "train")
     status, page = web.post("/gm/c/saga/entry/award", xp="x", characters="sigrid", group="g")
     assert status == 400 and "a whole number" in error(page, "award-xp")
+    status, page = web.post("/gm/c/saga/entry/award", xp="-5", characters="sigrid", group="g")
+    assert status == 400 and "not '-5'" in error(page, "award-xp")
+    award = page.split('id="award-form"')[1].split("</form>")[0]
+    assert 'value="-5"' in award and 'value="sigrid"' in award and 'value="g"' in award
     ledger = Ledger(web.store)
     assert ledger.sheet("saga", "sigrid")["xp"] == 7
     status, page = web.post("/gm/c/saga/undo")
@@ -137,11 +165,17 @@ def test_a_character_made_through_the_form_then_awarded_and_trained(web: Web) ->
 @pytest.mark.rule("HC-STAT-1", "HC-XP-1")
 def test_a_classic_character_by_points_and_a_raise_with_permission(web: Web) -> None:
     web.post("/gm/campaigns/new", name="hvita", ruleset="heimr-classic")
-    fields = {"new": "1", "key": "b", "name": "Brynja", "side": "n", "statistics": "{CS: 11}"}
+    fields = {
+        "new": "1",
+        "key": "b",
+        "name": "Brynja",
+        "side": "n",
+        **rows("statistics", {"CS": "11"}),
+    }
     status, page = web.post("/gm/c/hvita/character", **fields)
     assert status == 400 and "combat_skill 11 is above 10 at creation" in error(page, "form")
-    fields["statistics"] = "{CS: 10, A: 5, K: 4, C: 3, W: 3}"
-    status, page = web.post("/gm/c/hvita/character", **fields)
+    statistics = {"CS": "10", "A": "5", "K": "4", "C": "3", "W": "3"}
+    status, page = web.post("/gm/c/hvita/character", **{**fields, **rows("statistics", statistics)})
     assert status == 200 and "combat_skill 10 is above 7" in page  # the warning, kept
     web.post("/gm/c/hvita/entry/award", xp="500", characters="b")
     web.post("/gm/c/hvita/entry/raise", character="b", statistic="A")
@@ -173,13 +207,21 @@ def test_an_encounter_concluded_from_the_table_page(web: Web) -> None:
     page = web.page("duel-1")
     assert 'id="conclude-form"' in page and "ylva {&#39;hit_points&#39;: 1" in page
     web.csrf = csrf_of(page)
-    status, _ = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="2", carry="on")
+    status, page = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="2", carry="on")
+    assert status == 400 and "the fight is not over yet" in error(page, "conclude-conclude")
+    assert 'name="xp_ylva" size="4" value="2"' in page  # what was typed stays
+    assert ledger.encounter("duel-1") == ("ford", None)
+    status, _ = web.post(
+        "/gm/t/duel-1/conclude", award="gm", xp_ylva="2", carry="on", unfinished="on"
+    )
     assert status == 303
     assert "Concluded in the books" in web.page("duel-1")
+    status, page = web.act("astrid end", "duel-1")  # no longer played
+    assert status == 409 and "no longer played" in text_of(page)
     assert ledger.sheet("ford", "ylva")["xp"] == 2
     following = ledger.start_encounter("ford", "duel-2", DUEL)
     assert following.encounter.state.combatants["ylva"].hp == 1
-    status, _ = web.post("/gm/t/duel-1/conclude", award="encounter")
+    status, _ = web.post("/gm/t/duel-1/conclude", award="encounter", unfinished="on")
     assert status == 400
 
 
@@ -282,13 +324,15 @@ def test_the_conclude_form_gives_its_mistakes_beside_their_fields(web: Web) -> N
     page = web.page("duel-1")
     assert 'name="group"' in page and 'value="divide"' in page
     web.csrf = csrf_of(page)
-    status, page = web.post("/gm/t/duel-1/conclude", award="gm", xp_ylva="two", xp_astrid="3")
+    status, page = web.post(
+        "/gm/t/duel-1/conclude", award="gm", xp_ylva="two", xp_astrid="3", unfinished="on"
+    )
     assert status == 400
     assert error(page, "conclude-xp_ylva") == "ylva: a whole number, not 'two'"
     assert 'name="xp_ylva" size="4" value="two"' in page
     assert 'name="xp_astrid" size="4" value="3"' in page
     assert 'value="gm" checked' in page
-    divided = {"award": "divide", "xp": "9", "group": "party", "carry": "on"}
+    divided = {"award": "divide", "xp": "9", "group": "party", "carry": "on", "unfinished": "on"}
     status, page = web.post("/gm/t/duel-1/conclude", **divided, characters="ylva nobody")
     assert status == 400 and "no character 'nobody'" in error(page, "conclude-characters")
     assert 'name="characters" size="30" value="ylva nobody"' in page
@@ -302,5 +346,5 @@ def test_the_conclude_form_gives_its_mistakes_beside_their_fields(web: Web) -> N
     assert ledger.sheet("ford", "ylva")["xp"] == 4 and ledger.standing("ford").leftovers == {
         "party": 1
     }
-    status, page = web.post("/gm/t/duel-1/conclude", award="encounter")
+    status, page = web.post("/gm/t/duel-1/conclude", award="encounter", unfinished="on")
     assert status == 400 and "already concluded" in error(page, "conclude-conclude")

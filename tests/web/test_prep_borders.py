@@ -45,10 +45,10 @@ def test_a_border_is_given_its_own_limit_challenge_and_toughness(db_url: str) ->
     _make(web, "yard", "heimr")
     border = "/gm/prep/battlefields/yard/border"
     for field, bad, said in [
-        ("limit", "two", "valid integer"),
-        ("limit", "0", "greater than or equal to 1"),
-        ("cr", "2.5", "valid integer"),
-        ("toughness", "-1", "greater than or equal to 0"),
+        ("limit", "two", "a whole number"),
+        ("limit", "0", "at least 1"),
+        ("cr", "2.5", "a whole number"),
+        ("toughness", "-1", "at least 0"),
     ]:
         status, page = web.post(border, a="B2", b="B3", version="0", **{field: bad})
         assert status == 400
@@ -111,7 +111,7 @@ def test_a_guarded_border_blocks_as_many_as_the_place_says(db_url: str) -> None:
     assert web.post(place, name="South bank", version="1")[0] == 303
     page = web.gm.get("/gm/prep/battlefields/ford?place=").text
     assert _value(page, "blocks.North bank") == "1"
-    for bad, said in [("0", "greater than or equal to 1"), ("many", "valid integer")]:
+    for bad, said in [("0", "at least 1"), ("many", "a whole number")]:
         status, page = web.post(
             place,
             name="Ford",

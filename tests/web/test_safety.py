@@ -51,7 +51,7 @@ def test_a_revoked_link_opens_nothing(web: Web) -> None:
     link = web.link("raiders")
     seat = Seats(web.store).of_table(web.store.table("t").id)[0]
     assert f"link {seat.id}" in web.page()
-    status, _ = web.post(f"/gm/t/t/seats/{seat.id}", do="revoke")
+    status, _ = web.post(f"/gm/t/t/seats/{seat.id}", do="revoke", confirmed="yes")
     assert status == 303
     assert web.client().get(link).status_code == 403
     assert f"link {seat.id}" not in web.page()

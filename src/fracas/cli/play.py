@@ -7,6 +7,8 @@ table can be left at any moment and resumed with ``--table NAME``.
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,7 +22,7 @@ from fracas.table import encounterfile, rollcall
 from fracas.table.presenter import Screen
 from fracas.table.saves import read_save
 from fracas.table.scripts import Script
-from fracas.table.store import Store, under_free_name
+from fracas.table.store import Store, TableRecord, under_free_name
 from fracas.table.table import Table
 from fracas.tracker import Tracker
 
@@ -181,9 +183,23 @@ def tables(db: DbOption = None) -> None:
     if not rows:
         typer.echo("No tables yet: start one with 'fracas play FILE'.")
         return
-    for t in rows:
-        when = t.changed.astimezone().strftime("%Y-%m-%d %H:%M")
-        typer.echo(f"{t.name:24} {t.ruleset:14} {t.head:5} actions  {when}  {t.title}")
+    width = shutil.get_terminal_size((80, 24)).columns
+    for line in table_lines(rows, width):
+        typer.echo(line)
+
+
+def table_lines(rows: Sequence[TableRecord], width: int = 80) -> list[str]:
+    """``fracas tables``' lines: a header, then a table a line, the columns as wide as
+    their longest entry and the title cut to what is left of ``width`` (at least 80)."""
+    when = [t.changed.astimezone().strftime("%Y-%m-%d %H:%M") for t in rows]
+    name_w = max(5, *(len(t.name) for t in rows))
+    rule_w = max(7, *(len(t.ruleset) for t in rows))
+    left = max(80, width) - (name_w + rule_w + 7 + 16 + 4) - 1
+    lines = [f"{'table':{name_w}} {'ruleset':{rule_w}} {'actions':>7} {'last change':16} title"]
+    for t, at in zip(rows, when, strict=True):
+        title = t.title if len(t.title) <= left else t.title[: max(1, left - 1)] + "…"
+        lines.append(f"{t.name:{name_w}} {t.ruleset:{rule_w}} {t.head:7} {at:16} {title}".rstrip())
+    return lines
 
 
 @app.command("export", rich_help_panel="Play")
@@ -215,11 +231,12 @@ def import_table(
     store = open_store(db)
     try:
         data: Any = read_save(file)
+        title = str(data.get("title") or file.stem)[:200]  # the save's own, when it has one
         current = (
-            Table.import_save(store, table, data, file.stem)
+            Table.import_save(store, table, data, title)
             if table
             else under_free_name(
-                store, file.stem, lambda free: Table.import_save(store, free, data, file.stem)
+                store, file.stem, lambda free: Table.import_save(store, free, data, title)
             )
         )
     except ValueError as err:

@@ -73,6 +73,12 @@ def _check_target(action: Action, encounter: Encounter[Any], seen: dict[str, Any
         for a in encounter.ruleset.candidates(encounter.state, action.actor)
         if a.verb == action.verb
     ]
+    if action.target is None and targets and all(t is not None for t in targets):
+        offered = sorted({str(t) for t in targets})
+        raise NotationError(
+            f"'{action.verb}' needs a target: say whom, such as "
+            f"'{action.actor} {action.verb} {offered[0]}' (targets now: {', '.join(offered[:12])})"
+        )
     if action.target is None or not targets:
         return action
     if all(t is None for t in targets):

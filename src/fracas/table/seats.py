@@ -102,6 +102,18 @@ class Seats:
                 return None
             return _seat(found[0], found[1])
 
+    def revoked(self, token: str) -> bool:
+        """Whether this token opened a seat the game master has since revoked."""
+        if not token or len(token) > MAX_TOKEN:
+            return False
+        with self.store.session() as s:
+            found = s.scalar(
+                select(SeatRow.id).where(
+                    SeatRow.token_hash == digest(token), SeatRow.revoked.is_not(None)
+                )
+            )
+            return found is not None
+
     def of_table(self, table_id: int) -> list[Seat]:
         """The table's open seats, oldest first."""
         with self.store.session() as s:

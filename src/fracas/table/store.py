@@ -131,6 +131,7 @@ class TableRow(Base):
     roll_fallback: Mapped[str] = mapped_column(String(10), default="gm", server_default="gm")
     roll_wait: Mapped[int] = mapped_column(Integer, default=60, server_default="60")
     player_odds: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    archived: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class PendingRow(Base):
@@ -174,6 +175,7 @@ class TableRecord:
     changed: datetime
     dice_mode: str = "rolled"  # or "typed": the faces of physical dice, typed in
     ruleset_version: str | None = None  # the rules' version it was made with (None: before 0008)
+    archived: datetime | None = None  # when the game master put it away (None: in play)
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,7 @@ def _record(row: TableRow) -> TableRecord:
         aware(row.changed),
         row.dice_mode,
         row.ruleset_version,
+        aware(row.archived) if row.archived else None,
     )
 
 
@@ -350,22 +353,24 @@ class Store:
             return row.id
 
     def tables(
-        self, offset: int = 0, limit: int | None = None, name: str = ""
+        self, offset: int = 0, limit: int | None = None, name: str = "", archived: bool = False
     ) -> list[TableRecord]:
         """The tables, the last changed first (ties by newest id, so pages never overlap):
-        ``limit`` of them from ``offset``, those whose name contains ``name`` if given."""
+        ``limit`` of them from ``offset``, those whose name contains ``name`` if given;
+        the archived ones instead with ``archived``."""
         with self.session() as s:
             # The page's ids first: sorting the narrow columns, not every table's setup.
-            query = _named(select(TableRow.id), name)
+            query = _named(select(TableRow.id), name, archived)
             query = query.order_by(TableRow.changed.desc(), TableRow.id.desc())
             ids = s.scalars(query.offset(max(0, offset)).limit(limit)).all()
             rows = {r.id: r for r in s.scalars(select(TableRow).where(TableRow.id.in_(ids)))}
             return [_record(rows[i]) for i in ids if i in rows]
 
-    def count_tables(self, name: str = "") -> int:
-        """How many tables there are (whose name contains ``name``, if given)."""
+    def count_tables(self, name: str = "", archived: bool = False) -> int:
+        """How many tables there are (whose name contains ``name``, if given; archived
+        ones with ``archived``)."""
         with self.session() as s:
-            return s.scalar(_named(select(func.count(TableRow.id)), name)) or 0
+            return s.scalar(_named(select(func.count(TableRow.id)), name, archived)) or 0
 
     def table(self, name: str) -> TableRecord:
         name = names.normal(name)  # kept in NFKC form (check_name)
@@ -453,6 +458,20 @@ class Store:
                 s.execute(update(TableRow).where(TableRow.name == name).values(name=new))
         except IntegrityError:
             raise StoreError(f"there is already a table called {new!r}") from None
+
+    def archive(self, name: str, archived: bool = True) -> None:
+        """Put a table away (``archived``) or back in play. Its live pages close in every
+        process when it is put away, as for a deleted table; its version moves, so that
+        no form drawn before is taken."""
+        record = self.table(name)
+        with self.session() as s:
+            version = record.version + 1
+            s.execute(
+                update(TableRow)
+                .where(TableRow.id == record.id)
+                .values(archived=utc_now() if archived else None, version=version)
+            )
+            _changed(s, record.id, DELETED if archived else version)
 
     def delete(self, name: str) -> None:
         record = self.table(name)
@@ -658,8 +677,10 @@ def check_name(name: str, what: str = "table", others: Iterable[str] = ()) -> st
     return name
 
 
-def _named(query: Any, name: str) -> Any:
-    """``query`` kept to the tables whose name contains ``name`` (any case), if given."""
+def _named(query: Any, name: str, archived: bool = False) -> Any:
+    """``query`` kept to the tables in play (or the archived ones) whose name contains
+    ``name`` (any case), if given."""
+    query = query.where(TableRow.archived.is_not(None) if archived else TableRow.archived.is_(None))
     name = name.strip()[:MAX_NAME]
     if not name:
         return query

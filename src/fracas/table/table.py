@@ -462,8 +462,8 @@ class Table:
         """The save (the game master's), or one side's view of the table: never more
         than that side may know."""
         side = self.check_side(side)
-        if side is None:
-            return self.encounter.save()
+        if side is None:  # the title rides along, for the import that reads it back
+            return {**self.encounter.save(), **({"title": self.title} if self.title else {})}
         return {
             "fracas": "side view",
             "ruleset": self.ruleset.id,

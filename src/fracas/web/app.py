@@ -19,6 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fracas.table.access import GmAccess
 from fracas.table.seats import Seats
@@ -26,6 +27,7 @@ from fracas.table.store import ConflictError, Store
 from fracas.web.access import ForwardedHeaders, public_url, trusted_networks
 from fracas.web.campaigns import campaigns_router
 from fracas.web.deps import ALREADY, SignedOut, first_error, signed_out_page
+from fracas.web.errors import error_response
 from fracas.web.events import Hub, LiveSettings, events_router
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
@@ -34,6 +36,7 @@ from fracas.web.prep import prep_router
 from fracas.web.prep_battlefields import battlefields_router
 from fracas.web.prep_encounters import encounters_router
 from fracas.web.rounds import rounds_router
+from fracas.web.tables import tables_router
 
 __all__ = ["CONFIG_ENV", "ServeConfig", "app_from_env", "create_app"]
 
@@ -117,6 +120,11 @@ def create_app(
     async def malformed(request: Request, exc: RequestValidationError) -> Response:
         return PlainTextResponse("malformed request: " + first_error(exc), status_code=400)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, exc: StarletteHTTPException) -> Response:
+        """A refusal: a page with the way back for a browser, JSON for the rest."""
+        return error_response(request, exc.status_code, str(exc.detail), exc.headers)
+
     @app.exception_handler(ConflictError)
     async def lost_race(request: Request, exc: ConflictError) -> Response:
         """A change another process made first, wherever a page does not answer it itself."""
@@ -136,6 +144,7 @@ def create_app(
 
     app.include_router(events_router)
     app.include_router(gm_router)
+    app.include_router(tables_router)
     app.include_router(player_router)
     app.include_router(rounds_router)
     app.include_router(campaigns_router)

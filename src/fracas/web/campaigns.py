@@ -20,11 +20,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fracas.ledger import Ledger, LedgerError
 from fracas.ledger.books import books, ruleset_ids
 from fracas.ledger.text import describe, parse_date
+from fracas.table.store import StoreError
 from fracas.table.table import Table
 from fracas.web.campaign_forms import carry_form, conclude_errors, read_award, read_carry
 from fracas.web.deps import MAX_FIELD, Form, GmAuth, check_csrf, download
+from fracas.web.errors import in_words
 from fracas.web.render import ENV
-from fracas.web.sheetform import read_sheet, sheet_fields, shown
+from fracas.web.sheetform import read_sheet, sheet_fields, shown, typed_rows
 from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, parse_yaml
 
 __all__ = ["campaigns_router"]
@@ -66,6 +68,18 @@ def _link(ledger: Ledger, table: str) -> dict[str, Any] | None:
 
 
 ENV.globals["campaign_link"] = _linked
+
+
+def concluded_refusal(table: Table) -> str | None:
+    """Why ``table`` is no longer played: its encounter was concluded in its campaign's
+    books (undoing that entry opens it again); ``None`` when it is played."""
+    found = Ledger(table.store).encounter(table.name)
+    if found is None or found[1] is None:
+        return None
+    return (
+        f"this encounter is concluded in the campaign {found[0]} (entry {found[1]}): it is "
+        "no longer played; undo that entry in the campaign's log to play on"
+    )
 
 
 # -- campaigns ---------------------------------------------------------------------------------
@@ -155,7 +169,10 @@ def _campaign(
     errors: Mapping[str, str] | None = None,
     message: str = "",
     at: str | None = None,
+    typed: tuple[str, Mapping[str, Any]] | None = None,
 ) -> HTMLResponse:
+    """The campaign's page; ``typed``: the entry form (its kind) refused, and what was
+    typed in it, given back."""
     ledger = _ledger(request)
     try:
         info = ledger.info(name)
@@ -178,6 +195,8 @@ def _campaign(
         errors=problems,
         message=message,
         at=at or "",
+        typed_kind=typed[0] if typed else "",
+        typed={k: str(v)[:200] for k, v in typed[1].items()} if typed else {},
     )
 
 
@@ -244,7 +263,7 @@ def campaign_entry(request: Request, name: str, kind: str, csrf: GmAuth, form: F
         text = str(value).strip()
         if key in _NUMBERS:
             if not text.isdigit() or len(text) > 9:
-                errors[f"{kind}.{key}"] = f"{key}: a whole number, not {text[:20]!r}"
+                errors[f"{kind}.{key}"] = f"{key}: a whole number (0 or more), not {text[:20]!r}"
                 continue
             payload[key] = int(text)
         elif key == "characters":
@@ -268,7 +287,7 @@ def campaign_entry(request: Request, name: str, kind: str, csrf: GmAuth, form: F
         except LedgerError as err:
             errors[kind] = str(err)
     if errors:
-        return _campaign(request, name, csrf, 400, errors)
+        return _campaign(request, name, csrf, 400, errors, typed=(kind, form))
     return _campaign(request, name, csrf, message=f"{entry.seq}. {describe(entry)}")
 
 
@@ -298,6 +317,7 @@ def _character(
     values = {f.name: shown(f, sheet) for f in fields}
     if form is not None:
         values.update({f.name: str(form.get(f.name, "")) for f in fields})
+        values.update(typed_rows(fields, form))
     carried = ledger.standing(name).carried.get(key) if key else None
     return _render(
         "campaign_character.html",
@@ -395,7 +415,8 @@ def character_carry(request: Request, name: str, key: str, csrf: GmAuth, form: F
 def _by_field(err: LedgerError, names: set[str]) -> dict[str, str]:
     """The rules' problems by the form field they belong to (the rest under the form)."""
     errors: dict[str, str] = {}
-    for path, message in err.problems or [((), str(err))]:
+    for path, said in err.problems or [((), str(err))]:
+        message = in_words(said)
         field = str(path[0]) if path and str(path[0]) in names else "form"
         inner = ".".join(str(p) for p in path[1:]) if field != "form" else ""
         text = f"{inner}: {message}" if inner else message
@@ -413,6 +434,16 @@ def conclude(request: Request, table: str, csrf: GmAuth, form: Form) -> Response
     check_csrf(request, form, csrf)
     ledger = _ledger(request)
     award, errors = read_award(form)
+    try:
+        with request.app.state.tables.hold(table) as held:
+            over = held.is_over()
+    except (StoreError, ValueError) as err:
+        raise HTTPException(404, str(err)) from None
+    if not over and form.get("unfinished") != "on" and not errors:
+        errors = {
+            "conclude": "the fight is not over yet: tick “conclude it unfinished” to end it "
+            "in the books as it stands (the table is then no longer played)"
+        }
     if not errors:
         try:
             entry = ledger.conclude(table, award, carry=form.get("carry") == "on")
@@ -427,7 +458,7 @@ def conclude(request: Request, table: str, csrf: GmAuth, form: Form) -> Response
             400,
             csrf=csrf,
             table=table,
-            link=_link(ledger, table),
+            link={**(_link(ledger, table) or {}), "over": over},
             errors=errors,
             typed=form,
         )

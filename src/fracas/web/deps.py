@@ -118,6 +118,10 @@ def gm_table(name: str, _: GmAuth, request: Request) -> str:
         record = request.app.state.store.table(name)
     except StoreError as err:
         raise HTTPException(404, str(err)) from None
+    if record.archived is not None:
+        raise HTTPException(
+            409, f"the table {name} is archived: restore it from the archived tables to open it"
+        )
     _playable(name, record.ruleset, record.ruleset_version)
     return name
 
@@ -138,8 +142,14 @@ def side_seat(token: str, request: Request) -> Seat:
     """The seat this link opens (403 for anything else): resolved before anything."""
     seat: Seat | None = request.app.state.seats.find(token)
     if seat is None:
+        if request.app.state.seats.revoked(token):
+            raise HTTPException(
+                403, "the game master revoked this link: ask them for a new one if you still play"
+            )
         raise HTTPException(403, "this link opens nothing: ask the game master for a new one")
     record = request.app.state.store.table(seat.table)
+    if record.archived is not None:
+        raise HTTPException(403, "the game master has put this table away: this link opens nothing")
     _playable(seat.table, record.ruleset, record.ruleset_version)
     return seat
 

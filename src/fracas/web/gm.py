@@ -14,6 +14,7 @@ from fracas.table.seats import Seats
 from fracas.table.store import MAX_NAME, ConflictError
 from fracas.table.table import Table
 from fracas.web.access import link_base
+from fracas.web.campaigns import concluded_refusal
 from fracas.web.deps import (
     ALREADY,
     GM_COOKIE,
@@ -87,16 +88,27 @@ PAGE_SIZE = 50
 
 
 @gm_router.get("/", response_class=HTMLResponse)
-def index(request: Request, csrf: GmAuth, start: int = 0, name: str = "") -> HTMLResponse:
+def index(
+    request: Request,
+    csrf: GmAuth,
+    start: int = 0,
+    name: str = "",
+    archived: str = "",
+    deleted: str = "",
+) -> HTMLResponse:
     """The tables, the last changed first, :data:`PAGE_SIZE` a page; ``name`` keeps those
-    whose name contains it."""
+    whose name contains it; ``archived``/``deleted``: the table just put away or deleted."""
     store = request.app.state.store
     name = name.strip()[:MAX_NAME]
     total = store.count_tables(name)
     start = max(0, min(start, max(0, total - 1)))
     shown = store.tables(offset=start, limit=PAGE_SIZE, name=name)
     listing = Listing(start=start, total=total, size=PAGE_SIZE, name=name)
-    return render_page(Page(kind="index", csrf=csrf, tables=shown, listing=listing))
+    done = (f"archived {archived[:MAX_NAME]}" if archived else "") or (
+        f"deleted {deleted[:MAX_NAME]}" if deleted else None
+    )
+    page = Page(kind="index", csrf=csrf, tables=shown, listing=listing, message=done)
+    return render_page(page)
 
 
 @gm_router.get("/schema/encounter.json")
@@ -204,7 +216,24 @@ def gm_open_seat(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> R
             )
         token = request.app.state.seats.open(table.id, side, may_act=form.get("may_act") == "on")
     link = link_base(request) + f"/p/{token}"
-    return draw_gm(request, name, csrf, new_link=(side, link))
+    # The links made before on this page stay shown (each is shown only on this page).
+    earlier = fresh_links(str(form.get("fresh", "")), link_base(request) + "/p/")
+    return draw_gm(request, name, csrf, new_link=(side, link), fresh=[(side, link), *earlier])
+
+
+def fresh_links(carried: str, prefix: str) -> list[tuple[str, str]]:
+    r"""The new links a GM page carries back (a line ``side link`` each), kept to links
+    of this server, at most 20.
+
+    >>> fresh_links("north http://h/p/abc\nbad http://evil/p/x", "http://h/p/")
+    [('north', 'http://h/p/abc')]
+    """
+    found = []
+    for line in carried.splitlines()[:20]:
+        side, _, link = line.strip().partition(" ")
+        if side and link.startswith(prefix) and " " not in link:
+            found.append((side[:80], link[:300]))
+    return found
 
 
 @gm_router.post("/t/{name}/seats/{seat_id}", response_class=HTMLResponse)
@@ -213,6 +242,19 @@ def gm_seat(request: Request, name: GmTable, csrf: GmAuth, seat_id: int, form: F
     seats: Seats = request.app.state.seats
     table_id = request.app.state.store.table(name).id
     what = form.get("do")
+    if what == "revoke" and form.get("confirmed") != "yes":
+        from fracas.web.tables import confirm_page  # the tables' pages import this one
+
+        return confirm_page(
+            csrf,
+            f"/gm/t/{name}/seats/{seat_id}",
+            f"Revoke player link {seat_id}?",
+            "Whoever holds it can no longer open the table with it: their page says the "
+            "link was revoked. Make a new link if they should come back.",
+            "Revoke it",
+            f"/gm/t/{name}",
+            {"do": "revoke"},
+        )
     if what == "revoke":
         seats.revoke(table_id, seat_id)
     elif what in ("allow", "forbid"):
@@ -273,6 +315,9 @@ def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: 
             return draw_gm(request, name, csrf, status=400, errors={how: "the form has no version"})
         if version != table.version:
             return draw_gm(request, name, csrf, status=409, errors={how: ALREADY})
+        refused = concluded_refusal(table)
+        if refused is not None:
+            return draw_gm(request, name, csrf, status=409, errors={how: refused})
         try:
             done = table.undo() if how == "undo" else table.redo()
         except ConflictError:  # another process changed the table first
@@ -302,7 +347,7 @@ def act(
     with tables(request).hold(name) as table:
         if version != table.version:
             return again(status=409, errors={"action": ALREADY})
-        refused = live_refusal(table, side)
+        refused = live_refusal(table, side) or concluded_refusal(table)
         if refused is not None:
             return again(status=409, errors={"action": refused}, typed=text)
         try:

@@ -22,6 +22,7 @@ from fracas.library import KINDS, Library
 from fracas.library.kinds import schema
 from fracas.table.store import StoreError
 from fracas.web.deps import MAX_FIELD, GmAuth, check_csrf, download
+from fracas.web.errors import in_words
 from fracas.web.render import ENV
 from fracas.yamlfile import MAX_YAML_BYTES, CampaignError, KeyPath, format_path
 
@@ -67,7 +68,8 @@ def field_errors(
     {'modifiers': 'unknown roll'}
     """
     errors: dict[str, str] = {}
-    for path, message in found:
+    for path, said in found:
+        message = in_words(said)
         name = next((str(p) for p in reversed(path) if str(p) in names), "form")
         name = (aliases or {}).get(name, name)
         if name == "form" and path:

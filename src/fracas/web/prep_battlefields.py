@@ -25,6 +25,7 @@ from fracas.web.prep import (
     page,
     yaml_download,
 )
+from fracas.web.tables import confirm_page, confirmed
 from fracas.yamlfile import KeyPath
 
 __all__ = ["battlefields_router"]
@@ -472,6 +473,16 @@ def _blocks_field(path: KeyPath, place: str) -> KeyPath:
 @battlefields_router.post("/prep/battlefields/{name}/delete", response_class=HTMLResponse)
 def delete_battlefield(request: Request, name: str, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
+    if not confirmed(form):
+        return confirm_page(
+            csrf,
+            f"/gm/prep/battlefields/{name}/delete",
+            f"Delete the battlefield {name}?",
+            "The battlefield is deleted (download it as YAML first to keep it); a "
+            "battlefield an encounter uses is kept, and this says which.",
+            "Delete it",
+            f"/gm/prep/battlefields/{name}",
+        )
     try:
         library_of(request).delete_battlefield(name)
     except LibraryError as err:

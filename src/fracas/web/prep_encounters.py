@@ -19,6 +19,7 @@ from fracas.rules import ids
 from fracas.table.store import ConflictError, StoreError
 from fracas.web.battlefield import Shapes, layout
 from fracas.web.deps import Form, GmAuth, check_csrf, read_version
+from fracas.web.errors import in_web_words, in_words
 from fracas.web.prep import (
     import_upload,
     library_of,
@@ -26,6 +27,7 @@ from fracas.web.prep import (
     page,
     yaml_download,
 )
+from fracas.web.tables import confirm_page, confirmed
 from fracas.yamlfile import KeyPath, format_path
 
 __all__ = ["encounters_router"]
@@ -93,7 +95,9 @@ def _builder(
     status: int = 200,
     errors: Mapping[str, str] | None = None,
     message: str = "",
+    typed: str | None = None,
 ) -> HTMLResponse:
+    """The builder's page; ``typed``: the table name a refused start was given."""
     library = library_of(request)
     ledger = Ledger(library.store)
     campaign: dict[str, Any] = {}
@@ -131,6 +135,7 @@ def _builder(
         has_battlefield=draft.ruleset in KINDS,
         errors=errors or {},
         message=message,
+        typed_table=draft.name if typed is None else typed,
     )
 
 
@@ -235,7 +240,8 @@ def encounter_errors(
     """Each problem under its field: ``c3.square`` for a combatant's (by its form row),
     ``campaign``, ``battlefield``, ``combatants``, or ``form``."""
     errors: dict[str, str] = {}
-    for path, message in found:
+    for path, said in found:
+        message = in_words(said)
         if path[:1] == ("combatants",) and len(path) > 1 and isinstance(path[1], int):
             row = numbers[path[1]] if path[1] < len(numbers) else path[1]
             name = f"c{row}.{path[2]}" if len(path) > 2 else f"c{row}.character"
@@ -299,13 +305,23 @@ def start_encounter(request: Request, name: str, csrf: GmAuth, form: Form) -> Re
             [dict(c) for c in record.document.get("combatants") or ()],
             record.version,
         )
-        return _builder(request, csrf, draft, 400, {"table": str(err)})
+        return _builder(request, csrf, draft, 400, {"table": in_web_words(str(err))}, typed=table)
     return RedirectResponse(f"/gm/t/{table}", status_code=303)
 
 
 @encounters_router.post("/prep/encounters/{name}/delete", response_class=HTMLResponse)
 def delete_encounter(request: Request, name: str, csrf: GmAuth, form: Form) -> Response:
     check_csrf(request, form, csrf)
+    if not confirmed(form):
+        return confirm_page(
+            csrf,
+            f"/gm/prep/encounters/{name}/delete",
+            f"Delete the encounter {name}?",
+            "The prepared encounter is deleted (download it as YAML first to keep it); "
+            "the tables started from it stay.",
+            "Delete it",
+            f"/gm/prep/encounters/{name}",
+        )
     try:
         library_of(request).delete_encounter(name)
     except LibraryError as err:

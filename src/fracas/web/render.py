@@ -91,6 +91,8 @@ class Page:
     new_link: tuple[str, str] | None = None
     #: Who throws a typed roll whose side is away (the GM's page).
     rolls: rollcall.RollSettings | None = None
+    #: The links made on this page so far (side, link), the newest first.
+    fresh: Sequence[tuple[str, str]] = ()
     typed: str = ""
     #: A refused post, given back to its textarea so that nothing typed is lost.
     draft: str = ""
@@ -98,6 +100,8 @@ class Page:
     not_now: str | None = None
     #: Whether the table's player pages show the odds of their own attacks.
     player_odds: bool = False
+    #: What was typed in a refused form of the page (by field), given back to it.
+    form: Mapping[str, str] = field(default_factory=dict)
 
 
 def grouped(offered: Sequence[str]) -> list[tuple[str, list[str]]]:

@@ -1,0 +1,91 @@
+"""The tour's screenshots (``make screenshots``): the Heimr duel from the examples part
+played, shown on the game master's page and a side's page, on a desktop (1280×800) and
+a phone (390×844), and the campaign and preparation pages, written as PNG files into a
+folder (``docs/images/`` for the README). Playwright drives Debian's Chromium.
+
+    python -m tests.web.tour docs/images
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+from tests.web.servers import GM_TOKEN, running
+
+from fracas.ledger import Ledger
+from fracas.library import Library
+from fracas.table import encounterfile
+from fracas.table.scripts import Script
+from fracas.table.seats import Seats
+from fracas.table.store import Store
+from fracas.table.table import Table
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking"]  # fmt: skip
+SCREENS = {"desktop": (1280, 800), "phone": (390, 844)}
+#: Actions of the duel played before the pictures are taken (seed 1).
+PLAYED = 7
+
+
+def _store(folder: Path) -> tuple[str, str]:
+    """A store with the duel part played, a link for the raiders, a campaign and a
+    prepared encounter; its URL and the raiders' link path."""
+    db = f"sqlite:///{folder / 'tour.db'}"
+    store = Store.open(db)
+    ruleset, setup, title = encounterfile.load(EXAMPLES / "heimr" / "duel.yaml")
+    table = Table.start(store, "heimr-duel", ruleset, setup, title, seed=1)
+    script = Script.read(EXAMPLES / "heimr" / "duel.script")
+    for _, line in script.lines[:PLAYED]:
+        table.push(line)
+    token = Seats(store).open(table.id, "raiders", may_act=True)
+    ledger = Ledger(store)
+    ledger.import_file("ford", EXAMPLES / "heimr" / "campaign.yaml")
+    document = {"combatants": [{"character": "ylva"}, {"character": "astrid"}]}
+    Library(store, ledger).save_encounter("clash", "heimr", "ford", "", document, "Clash")
+    store.engine.dispose()
+    return db, f"/p/{token}"
+
+
+def take(out: Path) -> list[Path]:
+    """Write the tour's screenshots into ``out``; the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        db, player = _store(Path(scratch))
+        with running(db) as server, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                for screen, (width, height) in SCREENS.items():
+                    context = browser.new_context(viewport={"width": width, "height": height})
+                    page = context.new_page()
+                    page.set_default_timeout(30_000)
+                    page.goto(f"{server.url}/gm/login?token={GM_TOKEN}")
+                    shots = {
+                        "heimr-gm": "/gm/t/heimr-duel",
+                        "heimr-player": player,
+                        "campaign": "/gm/c/ford",
+                        "prep-encounter": "/gm/prep/encounters/clash",
+                    }
+                    for name, path in shots.items():
+                        if screen == "phone" and name in ("campaign", "prep-encounter"):
+                            continue
+                        page.goto(server.url + path)
+                        page.wait_for_load_state("load")
+                        suffix = "" if screen == "desktop" else "-phone"
+                        file = out / f"{name}{suffix}.png"
+                        page.screenshot(path=str(file))
+                        written.append(file)
+                    context.close()
+            finally:
+                browser.close()
+    return written
+
+
+if __name__ == "__main__":
+    for file in take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images")):
+        print(f"wrote {file}")
