@@ -48,6 +48,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     select,
     text,
     update,
@@ -59,6 +60,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "DICE_MODES",
+    "ROUND",
     "ActionRecord",
     "ConflictError",
     "NameTaken",
@@ -67,6 +69,7 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "TableRecord",
+    "announce_round",
     "default_url",
     "free_name",
     "under_free_name",
@@ -87,6 +90,9 @@ DICE_MODES = ("rolled", "typed")
 CHANNEL = "fracas_tables"
 #: The version a deleted table is announced at.
 DELETED = -1
+#: What is announced (instead of a version) when a table's round played by post changed: a
+#: post, a round opened or closed (:mod:`fracas.table.rounds`); the version stays.
+ROUND = -2
 
 
 class StoreError(ValueError):
@@ -447,16 +453,31 @@ class Store:
         self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
     ) -> tuple[int, Stamp]:
         """:meth:`push`, giving the new version and the stored row's :data:`Stamp`."""
+        now = utc_now()
         with self.session() as s:
-            row = self._claim(s, table_id, version)
-            ply = row.head + 1
-            s.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply))
-            now = utc_now()
-            added = ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
-            s.add(added)
-            row.head, row.dice, row.changed = ply, dice, now
-            s.flush()
-            return row.version, (added.id, now)
+            # One statement claims the table (its version, as _claim does) and moves its
+            # head: no read of the table's row (its setup) on the way.
+            claimed = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.version == version)
+                .values(version=version + 1, head=TableRow.head + 1, dice=dice, changed=now)
+                .returning(TableRow.head),
+                execution_options={"synchronize_session": False},
+            ).first()
+            if claimed is None:
+                raise ConflictError("the table was changed meanwhile (another screen?): reloaded")
+            _changed(s, table_id, version + 1)
+            ply = int(claimed[0])
+            s.execute(
+                delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply),
+                execution_options={"synchronize_session": False},
+            )
+            added = s.execute(
+                insert(ActionRow)
+                .values(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
+                .returning(ActionRow.id)
+            ).scalar_one()
+            return version + 1, (int(added), now)
 
     def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
         """Undo or redo: set how many actions are in play; the new version."""
@@ -510,6 +531,15 @@ class Store:
         assert row is not None
         return row
 
+    def state(self, table_id: int) -> tuple[int, str]:
+        """The table's version and dice mode, in one query (what a held table checks)."""
+        with self.session() as s:
+            query = select(TableRow.version, TableRow.dice_mode).where(TableRow.id == table_id)
+            found = s.execute(query).first()
+            if found is None:
+                raise StoreError("the table no longer exists")
+            return int(found[0]), str(found[1])
+
     def version(self, table_id: int) -> int:
         with self.session() as s:
             version = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
@@ -534,6 +564,12 @@ def _changed(s: Session, table_id: int, version: int) -> None:
     s.info.setdefault(_CHANGED, []).append((table_id, version))
     if s.get_bind().dialect.name == "postgresql":
         s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
+
+
+def announce_round(s: Session, table_id: int) -> None:
+    """Note that the table's round played by post changed in this transaction, announced
+    (as :data:`ROUND`) once it commits, as a table's change is."""
+    _changed(s, table_id, ROUND)
 
 
 #: How often a name is chosen again when other writers keep taking the one chosen.

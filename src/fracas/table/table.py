@@ -28,7 +28,8 @@ observation, and a screen builds only the log entries its last lines come from.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -88,6 +89,11 @@ class Table:
         # The stored rows of the log's entries, one each, to tell when the store replaced
         # one (None: unknown, so :meth:`sync` replays the whole log).
         self._stamps = stamps
+        #: How the dice are thrown (``rolled`` or ``typed``), as of the last sync.
+        self.dice_mode = record.dice_mode
+        # True while held (:meth:`synced`): synced when the hold began, so a change made
+        # within it need not ask the store again (a race is still refused by its version).
+        self._fresh = False
 
     # -- opening ------------------------------------------------------------------------
 
@@ -227,6 +233,7 @@ class Table:
         except BaseException:
             enc.pop()
             enc.dice.rewind(mark)
+            self._fresh = False  # lost a race, perhaps: the next change asks the store
             raise
         self._stamped(stamp)
         return events
@@ -244,6 +251,7 @@ class Table:
             self._replay_one(entry.action, [f for r in entry.rolls for f in r.faces])
             if stamp is not None:
                 self._stamped(stamp)
+            self._fresh = False
             raise
         return entry.action
 
@@ -260,6 +268,7 @@ class Table:
             self.version = self.store.move_head(self.id, self.version, self.head)
         except BaseException:
             self.encounter.pop()
+            self._fresh = False
             raise
         self._stamped(record.stamp)
         return action
@@ -279,13 +288,28 @@ class Table:
             if len(self._stamps) != self.head:
                 self._stamps = None
 
+    @contextmanager
+    def synced(self) -> Iterator[Table]:
+        """The table synced once for the block (whoever holds it alone, as
+        :class:`fracas.web.live.Tables` does): its changes within the block do not ask
+        the store's version again; one refused as a lost race syncs the next one."""
+        self.sync()
+        self._fresh = True
+        try:
+            yield self
+        finally:
+            self._fresh = False
+
     def sync(self) -> None:
         """Catch up if another screen or process changed the table since we read it: the
         actions undone or replaced since are taken back, those added applied with their
         recorded dice, and the dice go on from the stored state; the whole log is
         replayed only when the change reaches more than
         :data:`~fracas.table.store.LOOK_BACK` actions below our head."""
-        if self.store.version(self.id) == self.version:
+        if self._fresh:
+            return
+        version, self.dice_mode = self.store.state(self.id)
+        if version == self.version:
             return
         asked = self.encounter.dice if self.asks_dice else None
         if self._stamps is not None and len(self._stamps) == self.head:

@@ -201,7 +201,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             side=None,
             base=f"/gm/t/{name}",
             poll_ms=request.app.state.poll_ms,
-            physical=table.store.dice_mode(table.id) == "typed",
+            physical=table.dice_mode == "typed",
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
@@ -268,7 +268,7 @@ def act(
         if refused is not None:
             return again(status=409, errors={"action": refused}, typed=text)
         try:
-            if table.store.dice_mode(table.id) == "typed":
+            if table.dice_mode == "typed":
                 push_with_faces(table, text, answers, side)
             else:
                 table.push(text, side)

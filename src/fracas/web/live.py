@@ -43,9 +43,10 @@ class Tables:
         with held.lock:
             if held.table is None:
                 held.table = Table.resume(self.store, name)
-            else:
-                held.table.sync()
-            yield held.table
+            # Synced once: what the block changes asks the store no more (its version
+            # still refuses a lost race).
+            with held.table.synced() as table:
+                yield table
 
     def forget(self, name: str) -> None:
         with self._lock:

@@ -169,7 +169,7 @@ def gm_close(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respo
         if current is None or str(current.id) != str(form.get("round", "")):
             return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         try:
-            rounds.close(table)
+            rounds.close(table, then_open=form.get("next") == "on")
         except ConflictError:
             return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         except ValueError as err:
