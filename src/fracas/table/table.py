@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -272,6 +273,18 @@ class Table:
             raise
         self._stamped(record.stamp)
         return action
+
+    def earlier(self, at: int) -> Table:
+        """The table as it was after its first ``at`` actions, to look at (never to play
+        on): from the nearest state the encounter kept (:meth:`Encounter.earlier`: its
+        cost does not grow with the log), the rules' version checked as a resume does."""
+        record = self.store.record(self.id)
+        try:
+            check_version(record.ruleset, record.ruleset_version)
+        except EngineError as err:
+            raise StoreError(f"table {self.name!r}: {err}") from None
+        at = max(0, min(at, self.head))
+        return Table(self.store, replace(record, head=at), self.encounter.earlier(at))
 
     def _replay_one(self, action: Action, faces: list[int]) -> None:
         enc = self.encounter

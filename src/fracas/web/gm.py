@@ -213,18 +213,8 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
 
 
 def _earlier(table: Table, at: int) -> Table:
-    """The table replayed to ply ``at``, to look at (never to play on)."""
-    at = max(0, min(at, table.head))
-    record = table.store.table(table.name)
-    from dataclasses import replace
-
-    from fracas.engine import Encounter
-    from fracas.rules import find
-
-    entries = [a.entry for a in table.store.actions(table.id, upto=at)]
-    save = {"_v": 1, "ruleset": record.ruleset, "setup": record.setup, "log": entries}
-    encounter: Encounter[Any] = Encounter.load(save, find(record.ruleset))
-    return Table(table.store, replace(record, head=at), encounter)
+    """The table as it was at ply ``at``, to look at (never to play on)."""
+    return table.earlier(at)
 
 
 def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: str) -> Response:
