@@ -24,9 +24,11 @@ Every read is bounded by what it needs: :meth:`Store.actions` reads a range of p
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -225,11 +227,57 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+class WriterLock:
+    """SQLite: the writers of one store file, every process's, take their turn through
+    an advisory lock on a file beside it (``FILE-lock``, 0600), and a process's threads
+    through a lock of their own. A writer waiting for SQLite's own lock sleeps in growing
+    steps (1, 2, 5, 10... ms) however soon the lock is let go; one waiting here wakes as
+    it is let go. The SQLite lock still guards the file: a writer that does not take this
+    one (the terminal, an older server) only waits as before."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._threads = threading.Lock()
+        self._fd: int | None = None
+        self._pid = 0
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._threads:
+            fd = self._open()
+            if fd is None:
+                yield
+                return
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _open(self) -> int | None:
+        # Each process opens the file itself: a lock is held by an open file, which a
+        # process forked after the opening would share.
+        if self._fd is None or self._pid != os.getpid():
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:  # a folder not ours to write in: SQLite's lock alone
+                return None
+            self._pid = os.getpid()
+        return self._fd
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 class Store:
     """Tables and their actions in one database; every change is one transaction."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: SQLite files: the lock writers of actions take their turn through.
+        self.writers: WriterLock | None = None
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         #: Called with (table id, new version) after each change is committed, never before
         #: (:data:`DELETED` for a deleted table): the live pages of this process.
@@ -248,9 +296,12 @@ class Store:
             engine = create_engine(url, json_serializer=_dumps)
         except Exception as err:  # a malformed URL or a missing driver
             raise StoreError(f"cannot open the store {url!r}: {err}") from None
+        store = cls(engine)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
-        store = cls(engine)
+            database = engine.url.database
+            if database and database != ":memory:" and not database.startswith("file:"):
+                store.writers = WriterLock(Path(f"{database}-lock"))
         if migrate:
             store.upgrade()
         return store
@@ -268,6 +319,17 @@ class Store:
                 command.upgrade(config, "head")
         except OperationalError as err:
             raise StoreError(f"cannot use the store {self.engine.url!r}: {err.orig}") from None
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """:meth:`session` for a change of play, taken in turn with the other writers
+        (:class:`WriterLock`, on SQLite files)."""
+        if self.writers is None:
+            with self.session() as s:
+                yield s
+            return
+        with self.writers.held(), self.session() as s:
+            yield s
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -454,7 +516,7 @@ class Store:
     ) -> tuple[int, Stamp]:
         """:meth:`push`, giving the new version and the stored row's :data:`Stamp`."""
         now = utc_now()
-        with self.session() as s:
+        with self.writing() as s:
             # One statement claims the table (its version, as _claim does) and moves its
             # head: no read of the table's row (its setup) on the way.
             claimed = s.execute(
@@ -481,7 +543,7 @@ class Store:
 
     def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
         """Undo or redo: set how many actions are in play; the new version."""
-        with self.session() as s:
+        with self.writing() as s:
             row = self._claim(s, table_id, version)
             count = _count(s, table_id)
             if not 0 <= head <= count:
@@ -492,7 +554,7 @@ class Store:
             return row.version
 
     def set_dice(self, table_id: int, version: int, dice: Any) -> int:
-        with self.session() as s:
+        with self.writing() as s:
             row = self._claim(s, table_id, version)
             row.dice = dice
             return row.version
