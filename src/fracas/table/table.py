@@ -302,11 +302,13 @@ class Table:
                 self._stamps = None
 
     @contextmanager
-    def synced(self) -> Iterator[Table]:
+    def synced(self, ask: bool = True) -> Iterator[Table]:
         """The table synced once for the block (whoever holds it alone, as
         :class:`fracas.web.live.Tables` does): its changes within the block do not ask
-        the store's version again; one refused as a lost race syncs the next one."""
-        self.sync()
+        the store's version again; one refused as a lost race syncs the next one. With
+        ``ask`` false it is taken as it is (the caller knows it is new enough)."""
+        if ask:
+            self.sync()
         self._fresh = True
         try:
             yield self

@@ -135,8 +135,10 @@ class Update:
         return self.version == other.version and self.rounds != other.rounds
 
 
-#: Draws a group's update in a worker thread, from its previous parts (``None`` at first).
-Draw = Callable[[Drawn | None], Update]
+#: Draws a group's update in a worker thread, from its previous parts (``None`` at first)
+#: and the table's id and newest version the hub knows of (a held table that has it asks the
+#: store nothing).
+Draw = Callable[[Drawn | None, tuple[int, int]], Update]
 GroupKey = tuple[int, str | None, bool]
 
 
@@ -269,7 +271,9 @@ class Hub:
                 if self._lane is None:
                     self._lane = anyio.CapacityLimiter(1)
                 try:
-                    update = await anyio.to_thread.run_sync(group.draw, before, limiter=self._lane)
+                    update = await anyio.to_thread.run_sync(
+                        group.draw, before, (group.table_id, group.known), limiter=self._lane
+                    )
                 except StoreError as err:  # the table is gone (or renamed)
                     log.info("closing the live pages of table %s: %s", group.table_id, err)
                     self._close(group, "gone")
@@ -626,8 +630,8 @@ def _update(taken: _Taken, before: Drawn | None) -> Update:
 
 
 def _gm_draw(app: FastAPI, name: str) -> Draw:
-    def draw(before: Drawn | None) -> Update:
-        with app.state.tables.hold(name) as table:
+    def draw(before: Drawn | None, known: tuple[int, int]) -> Update:
+        with app.state.tables.hold(name, known) as table:
             page = Page(
                 kind="gm",
                 csrf="",
@@ -644,8 +648,8 @@ def _gm_draw(app: FastAPI, name: str) -> Draw:
 
 
 def _side_draw(app: FastAPI, table_name: str, side: str, may_act: bool) -> Draw:
-    def draw(before: Drawn | None) -> Update:
-        with app.state.tables.hold(table_name) as table:
+    def draw(before: Drawn | None, known: tuple[int, int]) -> Update:
+        with app.state.tables.hold(table_name, known) as table:
             refused = live_refusal(table, side) if may_act else None
             page = Page(kind="side", csrf="", table=table, side=side)
             page.may_act = may_act and refused is None
