@@ -7,8 +7,16 @@ listeners: never before the commit), from other processes by PostgreSQL
 ``LISTEN/NOTIFY`` (the store's ``pg_notify`` says "table T is at version N", never any
 data, and is delivered on commit), and on SQLite, only while streams are open and at
 most ten times a second, by SQLite's ``data_version`` (it moves when another connection
-commits) and, when it moved, one query of the open tables' versions. A deleted table
-closes its streams in every process.
+commits) and, when it moved, one query of the open tables' versions and one of their
+posted rounds. A deleted table closes its streams in every process.
+
+**Rounds played by post.** A post, or a round opened or closed, does not change the
+table's version: it is announced as :data:`~fracas.table.store.ROUND` (the same
+channels), and the groups of that table are drawn again with the round's "who has
+posted" part; a page is sent that part alone, or, when the round opened or closed, told
+to load itself afresh (the round's forms come with the page). A process with pages of
+a table whose posted round has a deadline closes the round then (a timer, not a poll);
+the first process to do it wins, the others find it closed. No page polls.
 
 **What is sent.** The open pages of a table are grouped by audience (the game master, or
 a side with or without the right to act). For each group and version the update is drawn
@@ -17,7 +25,10 @@ once, from that audience's screen through the presenter (as the page is:
 group. Drawing stays out of the requests' way: it starts a few milliseconds after the
 commit (the request that made the change answers first), runs in one worker thread a
 process (one group at a time), and holds the table only while it takes the snapshot it
-draws from (:func:`fracas.web.render.snapshot`), not while the parts are rendered. A page
+draws from (:func:`fracas.web.render.snapshot`), not while the parts are rendered; a
+held table that has the version the hub was told of is not asked of the store again.
+A serving process switches threads every :data:`SWITCH_INTERVAL` (1 ms, not Python's
+5 ms), so that a request waiting for the interpreter after a query gets it back soon. A page
 one change behind gets only the parts that changed (rows, battlefield ground or tokens,
 status, the actions offered, the odds...) as out-of-band morphs (idiomorph) and the new
 log lines appended; a page further behind, or reconnecting, gets
