@@ -412,6 +412,10 @@ def section(runs: list[Run], args: argparse.Namespace, began: float) -> str:
         f"- Machine: {platform.platform()}, {os.cpu_count()} logical cores",
         f"- Python: {platform.python_implementation()} {platform.python_version()}",
         f"- Whole run: {time.perf_counter() - began:.0f} s",
+        "- Load average (1, 5, 15 min) at the start: "
+        + ", ".join(f"{x:.1f}" for x in args.load)
+        + "; at the end: "
+        + ", ".join(f"{x:.1f}" for x in os.getloadavg()),
         "",
         "| measurement | SQLite | PostgreSQL | target |",
         "|---|---|---|---|",
@@ -497,6 +501,7 @@ def main() -> int:
     parser.add_argument("--db", choices=["sqlite", "postgresql", "both"], default="both")
     args = parser.parse_args()
     began = time.perf_counter()
+    args.load = os.getloadavg()  # the machine is shared: how busy it was, at the start
     runs: list[Run] = []
     if args.db in ("sqlite", "both"):
         folder = tempfile.mkdtemp(prefix="fracas-bench-")

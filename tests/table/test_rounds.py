@@ -69,7 +69,8 @@ def test_closing_resolves_the_posts_exactly_as_the_script_s_round_does() -> None
     texts = [e.text for entry in table.encounter.log for e in entry.events]
     assert "wolf is gone: brannoc turns on ylva at random" in texts
     assert "wolf is gone: ylva does the alternative, ylva attack brannoc" in texts
-    assert rounds.current(table) is None
+    following = rounds.current(table)  # round 2 opens for posts as round 1 closes
+    assert following is not None and following.round == 2 and following.posts == ()
     # Every action the close pushed is in the store: the table resumes to the same log.
     assert log_of(Table.resume(table.store, "ford")) == log_of(table)
 
@@ -142,6 +143,26 @@ def test_after_the_deadline_anyone_closes_and_who_did_not_post_defends() -> None
     texts = [e.text for entry in table.encounter.log for e in entry.events]
     assert "Brannoc the Red fights defensive" in texts
     assert not rounds.close_if_due(table)  # closed once
+
+
+@pytest.mark.rule("HC-ROUND-1")
+def test_the_next_round_opens_for_posts_as_one_closes_with_its_defaults_and_deadline() -> None:
+    clock = Clock()
+    table = ford()
+    rounds = Rounds(table.store, clock)
+    defaults = {"wolves": "wolf attack brannoc", "raiders": "brannoc attack ylva"}
+    rounds.open(table, deadline=clock.now + timedelta(hours=24), defaults=defaults)
+    rounds.post(table, "north", NORTH)
+    clock.now += timedelta(hours=25)
+    assert rounds.close_if_due(table)
+    following = rounds.current(table)
+    assert following is not None and following.round == 2 and not following.due(clock.now)
+    assert following.deadline == clock.now + timedelta(hours=24)  # as long as round 1's
+    # The wolf is out of the fight: its side's default no longer checks, and is dropped.
+    assert following.defaults == {"raiders": "brannoc attack ylva"}
+    rounds.post(table, "north", "ylva attack brannoc")  # round 2 takes posts
+    assert rounds.close(table, then_open=False)[-1] == "gm close"
+    assert rounds.current(table) is None
 
 
 @pytest.mark.rule("HC-ROUND-1")
@@ -314,4 +335,5 @@ def test_fracas_round_opens_posts_shows_and_closes_from_the_terminal(tmp_path: P
     code, out = run("close", "ford")
     assert code == 0
     assert out.splitlines()[-4:] == ["brannoc done", "wolf attack ylva", "wolf done", "gm close"]
-    assert run("status", "ford") == (0, "no round of ford is open for posts\n")
+    code, out = run("status", "ford")  # the next round opened as this one closed
+    assert code == 0 and out.startswith("round 2 is open for posts\n")

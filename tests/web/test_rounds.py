@@ -36,7 +36,7 @@ def round_id(page: str) -> str:
 
 
 def stamp(page: str) -> str:
-    found = re.search(r"round/status\?s=([^\"]*)\"", page)
+    found = re.search(r'id="round-status" data-stamp="([^"]*)"', page)
     assert found, "no posted round's status on the page"
     return found.group(1)
 
@@ -62,7 +62,8 @@ def test_three_links_post_the_gm_sees_who_has_not_and_the_close_resolves_the_rou
     page = web.page()
     assert re.search(r'id="posted-raiders">raiders: <b class="waiting">not posted yet', page)
     assert 'id="posted-north">north: posted' in page
-    # The GM's status part polls: unchanged it answers 204; a new post sends it again.
+    # The status part asked for (no page polls it: the stream sends it): unchanged it
+    # answers 204; a new post sends it again.
     seen = stamp(page)
     assert web.gm.get(f"/gm/t/t/round/status?s={seen}").status_code == 204
     answer = players["raiders"].post(
@@ -75,7 +76,7 @@ def test_three_links_post_the_gm_sees_who_has_not_and_the_close_resolves_the_rou
     assert status == 303, text
     table = Table.resume(web.store, "t")
     assert [e.to_dict() for e in table.encounter.log] == scripted_round_1()
-    # The pages polling the status are sent to the page afresh: the round closed.
+    # Asked for after the close, the status sends the page afresh: the round closed.
     polled = players["north"].get(links["north"] + f"/round/status?s={seen}")
     assert polled.headers.get("hx-redirect") == links["north"]
     # The round's results as a forum post, on the GM's page and every link.

@@ -218,6 +218,22 @@ class Encounter(Generic[S]):
         other._stack = list(self._stack) if keep else []  # kept states are never changed
         return other
 
+    def earlier(self, n: int) -> Encounter[S]:
+        """A copy as it was after its first ``n`` logged actions, to look at: built from
+        the nearest state kept before it (at most :attr:`KEYFRAME` actions replayed,
+        however long the log), never by replaying the log from its start."""
+        if not 0 <= n <= len(self.log):
+            raise EngineError(f"the log has {len(self.log)} actions; there is no action {n}")
+        other = self.copy()
+        if n == len(self.log):
+            return other
+        kept = self._stack[n]
+        state = kept if kept is not None else other._rebuild(n)
+        other.state = state.clone()
+        other.log = other.log[:n]
+        other._stack = other._stack[:n]
+        return other
+
     # -- undo -----------------------------------------------------------------------------
 
     def _keep(self, state: S) -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -55,7 +55,7 @@ from fracas.engine.capabilities import ByPost, posts
 from fracas.rules import offering
 from fracas.table.notation import resolve
 from fracas.table.posts import PostError, round_post
-from fracas.table.store import Base, Store, aware, utc_now
+from fracas.table.store import Base, Store, announce_round, aware, utc_now
 from fracas.table.table import GM, Table
 
 __all__ = [
@@ -191,10 +191,12 @@ class Rounds:
         table: Table,
         deadline: datetime | None = None,
         defaults: Mapping[str, str] | None = None,
+        lenient: bool = False,
     ) -> PostedRound:
         """Open the table's present round for posting (opening the fight first, when the
         ruleset has not opened its first round yet). ``defaults`` maps a side to its
-        default post: ``defend`` (the default) or lines in the notation, checked now."""
+        default post: ``defend`` (the default) or lines in the notation, checked now (a
+        default that does not check is refused, or dropped when ``lenient``)."""
         rules = by_post(table)
         table.sync()
         if self.current(table) is not None:
@@ -220,11 +222,14 @@ class Rounds:
                 try:
                     _check(opened, side, text, rules)
                 except RoundError as err:
+                    if lenient:
+                        continue
                     raise RoundError(f"the default for {side}, {err}") from None
                 kept[side] = text
         if opens:
             table.push(opener)
         with self.store.session() as s:
+            announce_round(s, table.id)
             s.add(
                 RoundRow(
                     table_id=table.id,
@@ -266,6 +271,7 @@ class Rounds:
                 )
                 if counted.rowcount != 1:  # type: ignore[attr-defined]
                     raise RoundError("the round is closing: this post came too late")
+                announce_round(s, table.id)
                 s.execute(delete(PostRow).where(PostRow.round_id == found.id, PostRow.side == side))
                 s.add(PostRow(round_id=found.id, side=side, text=text.strip(), posted=now))
         except IntegrityError:
@@ -281,9 +287,11 @@ class Rounds:
 
     # -- closing -------------------------------------------------------------------------
 
-    def close(self, table: Table) -> list[str]:
+    def close(self, table: Table, then_open: bool = True) -> list[str]:
         """Close the round open for posting: every side's declarations, the defaults,
-        then the ruleset's close, each pushed and committed; the actions pushed."""
+        then the ruleset's close, each pushed and committed; the actions pushed. Then,
+        unless the fight is over or ``then_open`` is false, the next round opens for
+        posts with the same defaults and as long a deadline."""
         table.sync()
         found = self.current(table)
         if found is None:
@@ -303,7 +311,23 @@ class Rounds:
             table.push(Action.parse(text), side or None)
             pushed.append(text)
         self._mark_closed(found.id)
+        if then_open:
+            self._open_next(table, found)
         return pushed
+
+    def _open_next(self, table: Table, last: PostedRound) -> PostedRound | None:
+        """The round after ``last``, opened for posts as ``last`` was: its defaults (those
+        still legal) and a deadline as far from now as ``last``'s was from its opening;
+        ``None`` when the fight is over or another process opened it first."""
+        if table.is_over():
+            return None
+        deadline = None
+        if last.deadline is not None:
+            deadline = self.clock() + max(last.deadline - last.opened, timedelta(minutes=1))
+        try:
+            return self.open(table, deadline, last.defaults, lenient=True)
+        except RoundError:  # opened meanwhile (another process closed it too)
+            return None
 
     def _claim(self, table: Table, found: PostedRound) -> tuple[list[list[str]], int]:
         """The closing list and the table's head it starts at: stored by the first close
@@ -357,11 +381,31 @@ class Rounds:
 
     def _mark_closed(self, round_id: int) -> None:
         with self.store.session() as s:
-            s.execute(
+            done = s.execute(
                 update(RoundRow)
                 .where(RoundRow.id == round_id, RoundRow.closed.is_(None))
                 .values(closed=self.clock())
+                .returning(RoundRow.table_id)
+            ).first()
+            if done is not None:
+                announce_round(s, int(done[0]))
+
+    def stamps(self, table_ids: Sequence[int]) -> dict[int, tuple[str, datetime | None]]:
+        """The stamp (:meth:`PostedRound.stamp`) and deadline of the round open for posts
+        at each of these tables that has one, in one query: how the live pages learn that
+        a post came or a round opened or closed, without asking for each table."""
+        if not table_ids:
+            return {}
+        with self.store.session() as s:
+            query = (
+                select(RoundRow.table_id, RoundRow.id, RoundRow.changes, RoundRow.deadline)
+                .where(RoundRow.table_id.in_(list(table_ids)), RoundRow.closed.is_(None))
+                .order_by(RoundRow.id)
             )
+            return {
+                table_id: (f"{id_}-1-{changes}", None if deadline is None else aware(deadline))
+                for table_id, id_, changes, deadline in s.execute(query)
+            }
 
 
 # -- helpers ---------------------------------------------------------------------------------

@@ -24,9 +24,11 @@ Every read is bounded by what it needs: :meth:`Store.actions` reads a range of p
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -49,6 +51,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    insert,
     select,
     text,
     update,
@@ -62,6 +65,7 @@ from fracas import names
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "DICE_MODES",
+    "ROUND",
     "ActionRecord",
     "ConflictError",
     "NameTaken",
@@ -70,6 +74,7 @@ __all__ = [
     "StoreBusy",
     "StoreError",
     "TableRecord",
+    "announce_round",
     "default_url",
     "free_name",
     "under_free_name",
@@ -90,6 +95,9 @@ DICE_MODES = ("rolled", "typed")
 CHANNEL = "fracas_tables"
 #: The version a deleted table is announced at.
 DELETED = -1
+#: What is announced (instead of a version) when a table's round played by post changed: a
+#: post, a round opened or closed (:mod:`fracas.table.rounds`); the version stays.
+ROUND = -2
 
 
 class StoreError(ValueError):
@@ -242,11 +250,57 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+class WriterLock:
+    """SQLite: the writers of one store file, every process's, take their turn through
+    an advisory lock on a file beside it (``FILE-lock``, 0600), and a process's threads
+    through a lock of their own. A writer waiting for SQLite's own lock sleeps in growing
+    steps (1, 2, 5, 10... ms) however soon the lock is let go; one waiting here wakes as
+    it is let go. The SQLite lock still guards the file: a writer that does not take this
+    one (the terminal, an older server) only waits as before."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._threads = threading.Lock()
+        self._fd: int | None = None
+        self._pid = 0
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        with self._threads:
+            fd = self._open()
+            if fd is None:
+                yield
+                return
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _open(self) -> int | None:
+        # Each process opens the file itself: a lock is held by an open file, which a
+        # process forked after the opening would share.
+        if self._fd is None or self._pid != os.getpid():
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:  # a folder not ours to write in: SQLite's lock alone
+                return None
+            self._pid = os.getpid()
+        return self._fd
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 class Store:
     """Tables and their actions in one database; every change is one transaction."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        #: SQLite files: the lock writers of actions take their turn through.
+        self.writers: WriterLock | None = None
         self._sessions = sessionmaker(engine, expire_on_commit=False)
         #: Called with (table id, new version) after each change is committed, never before
         #: (:data:`DELETED` for a deleted table): the live pages of this process.
@@ -265,9 +319,12 @@ class Store:
             engine = create_engine(url, json_serializer=_dumps)
         except Exception as err:  # a malformed URL or a missing driver
             raise StoreError(f"cannot open the store {url!r}: {err}") from None
+        store = cls(engine)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
-        store = cls(engine)
+            database = engine.url.database
+            if database and database != ":memory:" and not database.startswith("file:"):
+                store.writers = WriterLock(Path(f"{database}-lock"))
         if migrate:
             store.upgrade()
         return store
@@ -285,6 +342,17 @@ class Store:
                 command.upgrade(config, "head")
         except OperationalError as err:
             raise StoreError(f"cannot use the store {self.engine.url!r}: {err.orig}") from None
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """:meth:`session` for a change of play, taken in turn with the other writers
+        (:class:`WriterLock`, on SQLite files)."""
+        if self.writers is None:
+            with self.session() as s:
+                yield s
+            return
+        with self.writers.held(), self.session() as s:
+            yield s
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -492,21 +560,36 @@ class Store:
         self, table_id: int, version: int, action: str, entry: dict[str, Any], dice: Any
     ) -> tuple[int, Stamp]:
         """:meth:`push`, giving the new version and the stored row's :data:`Stamp`."""
-        with self.session() as s:
-            row = self._claim(s, table_id, version)
-            ply = row.head + 1
-            s.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply))
-            now = utc_now()
-            added = ActionRow(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
-            s.add(added)
-            row.head, row.dice, row.changed = ply, dice, now
+        now = utc_now()
+        with self.writing() as s:
+            # One statement claims the table (its version, as _claim does) and moves its
+            # head: no read of the table's row (its setup) on the way.
+            claimed = s.execute(
+                update(TableRow)
+                .where(TableRow.id == table_id, TableRow.version == version)
+                .values(version=version + 1, head=TableRow.head + 1, dice=dice, changed=now)
+                .returning(TableRow.head),
+                execution_options={"synchronize_session": False},
+            ).first()
+            if claimed is None:
+                raise ConflictError("the table was changed meanwhile (another screen?): reloaded")
+            _changed(s, table_id, version + 1)
+            ply = int(claimed[0])
+            s.execute(
+                delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= ply),
+                execution_options={"synchronize_session": False},
+            )
+            added = s.execute(
+                insert(ActionRow)
+                .values(table_id=table_id, ply=ply, action=action, entry=entry, at=now)
+                .returning(ActionRow.id)
+            ).scalar_one()
             _done_waiting(s, table_id)
-            s.flush()
-            return row.version, (added.id, now)
+            return version + 1, (int(added), now)
 
     def move_head(self, table_id: int, version: int, head: int, dice: Any = None) -> int:
         """Undo or redo: set how many actions are in play; the new version."""
-        with self.session() as s:
+        with self.writing() as s:
             row = self._claim(s, table_id, version)
             count = _count(s, table_id)
             if not 0 <= head <= count:
@@ -518,7 +601,7 @@ class Store:
             return row.version
 
     def set_dice(self, table_id: int, version: int, dice: Any) -> int:
-        with self.session() as s:
+        with self.writing() as s:
             row = self._claim(s, table_id, version)
             row.dice = dice
             return row.version
@@ -575,6 +658,15 @@ class Store:
         assert row is not None
         return row
 
+    def state(self, table_id: int) -> tuple[int, str]:
+        """The table's version and dice mode, in one query (what a held table checks)."""
+        with self.session() as s:
+            query = select(TableRow.version, TableRow.dice_mode).where(TableRow.id == table_id)
+            found = s.execute(query).first()
+            if found is None:
+                raise StoreError("the table no longer exists")
+            return int(found[0]), str(found[1])
+
     def version(self, table_id: int) -> int:
         with self.session() as s:
             version = s.scalar(select(TableRow.version).where(TableRow.id == table_id))
@@ -604,6 +696,12 @@ def _changed(s: Session, table_id: int, version: int) -> None:
     s.info.setdefault(_CHANGED, []).append((table_id, version))
     if s.get_bind().dialect.name == "postgresql":
         s.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id}:{version}"})
+
+
+def announce_round(s: Session, table_id: int) -> None:
+    """Note that the table's round played by post changed in this transaction, announced
+    (as :data:`ROUND`) once it commits, as a table's change is."""
+    _changed(s, table_id, ROUND)
 
 
 #: How often a name is chosen again when other writers keep taking the one chosen.

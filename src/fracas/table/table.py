@@ -28,7 +28,9 @@ observation, and a screen builds only the log entries its last lines come from.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -92,6 +94,11 @@ class Table:
         # The action being carried out, and the game master's observation before it: who
         # owns each roll it asks for (:meth:`roll_owner`).
         self._acting: tuple[Action, Mapping[str, Any] | None] | None = None
+        #: How the dice are thrown (``rolled`` or ``typed``), as of the last sync.
+        self.dice_mode = record.dice_mode
+        # True while held (:meth:`synced`): synced when the hold began, so a change made
+        # within it need not ask the store again (a race is still refused by its version).
+        self._fresh = False
 
     # -- opening ------------------------------------------------------------------------
 
@@ -233,6 +240,7 @@ class Table:
         except BaseException:
             enc.pop()
             enc.dice.rewind(mark)
+            self._fresh = False  # lost a race, perhaps: the next change asks the store
             raise
         self._stamped(stamp)
         return events
@@ -250,6 +258,7 @@ class Table:
             self._replay_one(entry.action, [f for r in entry.rolls for f in r.faces])
             if stamp is not None:
                 self._stamped(stamp)
+            self._fresh = False
             raise
         return entry.action
 
@@ -266,9 +275,22 @@ class Table:
             self.version = self.store.move_head(self.id, self.version, self.head)
         except BaseException:
             self.encounter.pop()
+            self._fresh = False
             raise
         self._stamped(record.stamp)
         return action
+
+    def earlier(self, at: int) -> Table:
+        """The table as it was after its first ``at`` actions, to look at (never to play
+        on): from the nearest state the encounter kept (:meth:`Encounter.earlier`: its
+        cost does not grow with the log), the rules' version checked as a resume does."""
+        record = self.store.record(self.id)
+        try:
+            check_version(record.ruleset, record.ruleset_version)
+        except EngineError as err:
+            raise StoreError(f"table {self.name!r}: {err}") from None
+        at = max(0, min(at, self.head))
+        return Table(self.store, replace(record, head=at), self.encounter.earlier(at))
 
     def _replay_one(self, action: Action, faces: list[int]) -> None:
         enc = self.encounter
@@ -285,13 +307,30 @@ class Table:
             if len(self._stamps) != self.head:
                 self._stamps = None
 
+    @contextmanager
+    def synced(self, ask: bool = True) -> Iterator[Table]:
+        """The table synced once for the block (whoever holds it alone, as
+        :class:`fracas.web.live.Tables` does): its changes within the block do not ask
+        the store's version again; one refused as a lost race syncs the next one. With
+        ``ask`` false it is taken as it is (the caller knows it is new enough)."""
+        if ask:
+            self.sync()
+        self._fresh = True
+        try:
+            yield self
+        finally:
+            self._fresh = False
+
     def sync(self) -> None:
         """Catch up if another screen or process changed the table since we read it: the
         actions undone or replaced since are taken back, those added applied with their
         recorded dice, and the dice go on from the stored state; the whole log is
         replayed only when the change reaches more than
         :data:`~fracas.table.store.LOOK_BACK` actions below our head."""
-        if self.store.version(self.id) == self.version:
+        if self._fresh:
+            return
+        version, self.dice_mode = self.store.state(self.id)
+        if version == self.version:
             return
         asked = self.encounter.dice if self.asks_dice else None
         if self._stamps is not None and len(self._stamps) == self.head:

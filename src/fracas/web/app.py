@@ -113,7 +113,7 @@ def create_app(
     app.state.public_url = public_url(public) if public else None
     app.add_middleware(ForwardedHeaders, trusted=trusted_networks(trusted_proxies))
     app.state.poll_ms = poll_ms
-    app.state.hub = Hub(store, live)
+    app.state.hub = Hub(store, live, app.state.tables)
     app.mount("/static", StaticFiles(packages=[("fracas.web", "static")]), name="static")
 
     @app.exception_handler(RequestValidationError)

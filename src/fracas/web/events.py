@@ -7,8 +7,16 @@ listeners: never before the commit), from other processes by PostgreSQL
 ``LISTEN/NOTIFY`` (the store's ``pg_notify`` says "table T is at version N", never any
 data, and is delivered on commit), and on SQLite, only while streams are open and at
 most ten times a second, by SQLite's ``data_version`` (it moves when another connection
-commits) and, when it moved, one query of the open tables' versions. A deleted table
-closes its streams in every process.
+commits) and, when it moved, one query of the open tables' versions and one of their
+posted rounds. A deleted table closes its streams in every process.
+
+**Rounds played by post.** A post, or a round opened or closed, does not change the
+table's version: it is announced as :data:`~fracas.table.store.ROUND` (the same
+channels), and the groups of that table are drawn again with the round's "who has
+posted" part; a page is sent that part alone, or, when the round opened or closed, told
+to load itself afresh (the round's forms come with the page). A process with pages of
+a table whose posted round has a deadline closes the round then (a timer, not a poll);
+the first process to do it wins, the others find it closed. No page polls.
 
 **What is sent.** The open pages of a table are grouped by audience (the game master, or
 a side with or without the right to act). For each group and version the update is drawn
@@ -17,7 +25,10 @@ once, from that audience's screen through the presenter (as the page is:
 group. Drawing stays out of the requests' way: it starts a few milliseconds after the
 commit (the request that made the change answers first), runs in one worker thread a
 process (one group at a time), and holds the table only while it takes the snapshot it
-draws from (:func:`fracas.web.render.snapshot`), not while the parts are rendered. A page
+draws from (:func:`fracas.web.render.snapshot`), not while the parts are rendered; a
+held table that has the version the hub was told of is not asked of the store again.
+A serving process switches threads every :data:`SWITCH_INTERVAL` (1 ms, not Python's
+5 ms), so that a request waiting for the interpreter after a query gets it back soon. A page
 one change behind gets only the parts that changed (rows, battlefield ground or tokens,
 status, the actions offered, the odds...) as out-of-band morphs (idiomorph) and the new
 log lines appended; a page further behind, or reconnecting, gets
@@ -56,6 +67,7 @@ import contextlib
 import logging
 import secrets
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -66,11 +78,12 @@ from fastapi.responses import PlainTextResponse, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from fracas.table import rollcall
-from fracas.table.rounds import live_refusal
-from fracas.table.store import CHANNEL, DELETED, Store, StoreError
+from fracas.table.rounds import Rounds, live_refusal, plays_by_post
+from fracas.table.store import CHANNEL, DELETED, ROUND, Store, StoreError, utc_now
 from fracas.table.table import Table
 from fracas.web.deps import GmAuth, GmTable, SideSeat, tables
-from fracas.web.render import LOG_PAGE, Drawn, Page, Snapshot, draw_snapshot, snapshot
+from fracas.web.live import Tables
+from fracas.web.render import LOG_PAGE, Drawn, Page, Snapshot, draw_snapshot, oob, snapshot
 
 __all__ = ["Hub", "LiveSettings", "Update", "events_router"]
 
@@ -86,6 +99,11 @@ SEND_TIMEOUT = 30.0
 #: Seconds a change waits before its groups are drawn: the request that made it answers
 #: first, and changes that come together are drawn once.
 DRAW_AFTER = 0.005
+#: The interpreter's switch interval in a serving process (seconds): see :class:`Hub`.
+SWITCH_INTERVAL = 0.001
+#: Seconds after a posted round's deadline its close is tried again when another
+#: process's change came in the way.
+CLOSE_AGAIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -121,14 +139,29 @@ class Update:
     step: str | None = None
     #: A side's group: its seats still open (by id), with whether each may act.
     seats: Mapping[int, bool] | None = None
+    #: The posted round's stamp in the parts ``step`` starts from.
+    since_rounds: str | None = None
 
     @property
     def version(self) -> int:
         return self.drawn.version
 
+    @property
+    def rounds(self) -> str | None:
+        return self.drawn.rounds
 
-#: Draws a group's update in a worker thread, from its previous parts (``None`` at first).
-Draw = Callable[[Drawn | None], Update]
+    def newer(self, other: Update | None) -> bool:
+        """Whether this update brings more than ``other``: a later version, or the same
+        with the posted round changed (a post, a round opened or closed)."""
+        if other is None or self.version > other.version:
+            return True
+        return self.version == other.version and self.rounds != other.rounds
+
+
+#: Draws a group's update in a worker thread, from its previous parts (``None`` at first)
+#: and the table's id and newest version the hub knows of (a held table that has it asks the
+#: store nothing).
+Draw = Callable[[Drawn | None, tuple[int, int]], Update]
 GroupKey = tuple[int, str | None, bool]
 
 
@@ -143,6 +176,8 @@ class Stream:
     seat: int | None = None
     #: Its name in the store's pages open (:func:`fracas.table.rollcall.here`).
     holder: str = field(default_factory=lambda: secrets.token_hex(8))
+    #: The posted round's stamp the page shows (``None``: not known yet).
+    rounds: str | None = None
 
 
 @dataclass(eq=False)
@@ -177,9 +212,20 @@ class Busy(Exception):
 class Hub:
     """This process's live pages: their streams, grouped, and what it knows of changes."""
 
-    def __init__(self, store: Store, settings: LiveSettings | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: LiveSettings | None = None, tables: Tables | None = None
+    ) -> None:
         self.store = store
         self.settings = settings or LiveSettings()
+        #: The process's held tables: a round played by post is closed at its deadline
+        #: through them.
+        self.tables = tables or Tables(store)
+        #: The stamp of the posted round of each table with open streams (absent: none).
+        self.rounds: dict[int, str] = {}
+        #: A timer a table whose posted round has a deadline: it closes the round then.
+        self.deadlines: dict[int, asyncio.TimerHandle] = {}
+        #: Deadline closes made (for the tests).
+        self.closes = 0
         self.groups: dict[GroupKey, Group] = {}
         #: The groups of each table.
         self.of_table: dict[int, set[Group]] = {}
@@ -195,6 +241,10 @@ class Hub:
         #: Set while this process listens for PostgreSQL's notices.
         self.listening = asyncio.Event()
         store.listeners.append(self._committed)
+        # Draws run in a worker thread while requests are answered in others: a request
+        # waiting to take the interpreter back from a draw (after each query) waits for
+        # the switch interval, 5 ms by default; 1 ms keeps an action's answer quick.
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 
     # -- news of changes ----------------------------------------------------------------------
 
@@ -208,6 +258,10 @@ class Hub:
     def changed(self, table_id: int, version: int) -> None:
         """Table ``table_id`` is at ``version`` (:data:`DELETED`: gone): redraw its groups
         that are behind, or close them."""
+        if version == ROUND:
+            if table_id in self.of_table:
+                self._task(self._round_news([table_id]))
+            return
         for group in list(self.of_table.get(table_id, ())):
             if version == DELETED:
                 self._close(group, "gone")
@@ -242,13 +296,15 @@ class Hub:
                 if self._lane is None:
                     self._lane = anyio.CapacityLimiter(1)
                 try:
-                    update = await anyio.to_thread.run_sync(group.draw, before, limiter=self._lane)
+                    update = await anyio.to_thread.run_sync(
+                        group.draw, before, (group.table_id, group.known), limiter=self._lane
+                    )
                 except StoreError as err:  # the table is gone (or renamed)
                     log.info("closing the live pages of table %s: %s", group.table_id, err)
                     self._close(group, "gone")
                     return
                 self.draws += 1
-                if group.update is None or update.version > group.update.version:
+                if update.newer(group.update):
                     group.update = update
                     group.wake()
                 if not group.again:
@@ -271,6 +327,66 @@ class Hub:
             same.discard(group)
             if not same:
                 del self.of_table[group.table_id]
+                self.rounds.pop(group.table_id, None)
+                timer = self.deadlines.pop(group.table_id, None)
+                if timer is not None:
+                    timer.cancel()
+
+    # -- rounds played by post ----------------------------------------------------------------
+
+    async def _round_news(self, table_ids: list[int]) -> None:
+        """The posted rounds of these tables may have changed: ask the store (one query)."""
+        try:
+            found = await anyio.to_thread.run_sync(Rounds(self.store).stamps, table_ids)
+        except Exception:
+            log.exception("reading the posted rounds failed")
+            return
+        self._rounds_now(table_ids, found)
+
+    def _rounds_now(self, table_ids: list[int], found: Mapping[int, tuple[str, Any]]) -> None:
+        """Redraw the groups of a table whose posted round changed (a post, a round opened
+        or closed), and set the timer that closes a round at its deadline."""
+        for table_id in table_ids:
+            if table_id not in self.of_table:
+                continue
+            stamp, deadline = found.get(table_id, ("none", None))
+            if self.rounds.get(table_id, "none") != stamp:
+                self.rounds[table_id] = stamp
+                for group in list(self.of_table[table_id]):
+                    self.refresh(group)
+            self._deadline(table_id, deadline)
+
+    def _deadline(self, table_id: int, deadline: Any) -> None:
+        timer = self.deadlines.pop(table_id, None)
+        if timer is not None:
+            timer.cancel()
+        if deadline is not None:
+            delay = max(0.0, (deadline - utc_now()).total_seconds())
+            self.deadlines[table_id] = asyncio.get_running_loop().call_later(
+                delay, lambda: self._task(self._close_due(table_id))
+            )
+
+    async def _close_due(self, table_id: int) -> None:
+        """Close the table's posted round, its deadline passed: once, in whichever
+        process comes first (the others find it closed, or go on with the same close)."""
+        self.deadlines.pop(table_id, None)
+        for _ in range(5):
+            try:
+                closed = await anyio.to_thread.run_sync(self._close_if_due, table_id)
+            except StoreError as err:  # a lost race with another process: again
+                log.info("closing the posted round of table %s: %s", table_id, err)
+                await asyncio.sleep(CLOSE_AGAIN)
+                continue
+            except Exception:
+                log.exception("closing the posted round of table %s failed", table_id)
+                return
+            self.closes += int(closed)
+            return
+
+    def _close_if_due(self, table_id: int) -> bool:
+        record = self.store.record(table_id)
+        with self.tables.hold(record.name) as table:
+            return plays_by_post(table) and Rounds(self.store).close_if_due(table)
 
     # -- watching other processes -----------------------------------------------------------
 
@@ -280,13 +396,19 @@ class Hub:
             self._watcher = self._task(self._listen() if postgres else self._poll())
 
     async def _check(self) -> None:
-        """One query of the open tables' versions: what changed or went meanwhile."""
+        """One query of the open tables' versions, one of their posted rounds: what
+        changed or went meanwhile."""
         ids = sorted(self.of_table)
         if not ids:
             return
-        found = await anyio.to_thread.run_sync(self.store.versions, ids)
+
+        def read() -> tuple[dict[int, int], dict[int, tuple[str, Any]]]:
+            return self.store.versions(ids), Rounds(self.store).stamps(ids)
+
+        found, rounds = await anyio.to_thread.run_sync(read)
         for table_id in ids:
             self.changed(table_id, found.get(table_id, DELETED))
+        self._rounds_now(ids, rounds)
 
     async def _poll(self) -> None:
         """SQLite: while streams are open, at most every ``watch_seconds``, SQLite's
@@ -369,6 +491,8 @@ class Hub:
         group.known = max(group.known, current)
         if group.update is None or group.update.version < group.known:
             self.refresh(group)
+        if len(self.of_table[key[0]]) == 1 and len(group.streams) == 1:
+            self._task(self._round_news([key[0]]))  # its first page: its posted round
         self._watch()
         return stream
 
@@ -404,12 +528,27 @@ class Hub:
                 if why:
                     yield ServerSentEvent(why, event="close")
                     return
+                if update is not None and _turned(stream.rounds, update.rounds):
+                    # A round played by post opened or closed: its forms come with the page.
+                    yield ServerSentEvent("reload", event="close")
+                    return
                 if update is not None and update.version > stream.version:
-                    step = update.since == stream.version and update.step is not None
-                    data = update.step if step else update.whole
-                    stream.version = update.version
+                    data = update.whole
+                    if update.since == stream.version and update.step is not None:
+                        data = update.step
+                        if stream.rounds != update.since_rounds:
+                            data += "\n" + _status_part(update)
+                    stream.version, stream.rounds = update.version, update.rounds
                     quiet_until = loop.time() + idle
                     yield ServerSentEvent(data, event="update", id=str(update.version))
+                    continue
+                if update is not None and update.rounds != stream.rounds:
+                    # Someone posted (the version stays): who has posted, anew. (A page
+                    # that has just connected shows the round as it was drawn.)
+                    known, stream.rounds = stream.rounds, update.rounds
+                    if known is not None and update.version == stream.version:
+                        data = _status_part(update)
+                        yield ServerSentEvent(data, event="update", id=str(update.version))
                     continue
                 try:
                     left = quiet_until - loop.time()
@@ -470,6 +609,24 @@ def _data_version(store: Store) -> _Probe | None:
         return None
 
 
+def _turned(shown: str | None, now: str | None) -> bool:
+    """Whether a posted round opened or closed between the stamps ``shown`` (a page's)
+    and ``now`` (``None``: unknown, or not played by post).
+
+    >>> _turned("4-1-0", "4-1-2"), _turned("4-1-2", "none"), _turned(None, "5-1-0")
+    (False, True, False)
+    """
+    if shown is None or now is None:
+        return False
+    return shown.split("-")[:2] != now.split("-")[:2]
+
+
+def _status_part(update: Update) -> str:
+    """The update's "who has posted" part, as an out-of-band morph."""
+    html = update.drawn.parts.get("round-status")
+    return "" if html is None else oob(html)
+
+
 def _seat_closed(update: Update | None, stream: Stream) -> str | None:
     """``reload`` when the stream's seat was revoked or changed what it may do (as the
     latest update found them)."""
@@ -526,12 +683,13 @@ def _update(taken: _Taken, before: Drawn | None) -> Update:
     update = Update(drawn, drawn.whole())
     if before is None or taken.appended is None or drawn.version != before.version + 1:
         return update
-    return Update(drawn, update.whole, before.version, drawn.step(before, taken.appended))
+    step = drawn.step(before, taken.appended)
+    return Update(drawn, update.whole, before.version, step, since_rounds=before.rounds)
 
 
 def _gm_draw(app: FastAPI, name: str) -> Draw:
-    def draw(before: Drawn | None) -> Update:
-        with app.state.tables.hold(name) as table:
+    def draw(before: Drawn | None, known: tuple[int, int]) -> Update:
+        with app.state.tables.hold(name, known) as table:
             page = Page(
                 kind="gm",
                 csrf="",
@@ -548,8 +706,8 @@ def _gm_draw(app: FastAPI, name: str) -> Draw:
 
 
 def _side_draw(app: FastAPI, table_name: str, side: str, may_act: bool) -> Draw:
-    def draw(before: Drawn | None) -> Update:
-        with app.state.tables.hold(table_name) as table:
+    def draw(before: Drawn | None, known: tuple[int, int]) -> Update:
+        with app.state.tables.hold(table_name, known) as table:
             refused = live_refusal(table, side) if may_act else None
             page = Page(kind="side", csrf="", table=table, side=side)
             page.may_act = may_act and refused is None

@@ -279,7 +279,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             side=None,
             base=f"/gm/t/{name}",
             poll_ms=request.app.state.poll_ms,
-            physical=table.store.dice_mode(table.id) == "typed",
+            physical=table.dice_mode == "typed",
             rolls=rollcall.settings(table.store, table.id),
             player_odds=table.store.player_odds(table.id),
             seats=request.app.state.seats.of_table(table.id),
@@ -293,18 +293,8 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
 
 
 def _earlier(table: Table, at: int) -> Table:
-    """The table replayed to ply ``at``, to look at (never to play on)."""
-    at = max(0, min(at, table.head))
-    record = table.store.table(table.name)
-    from dataclasses import replace
-
-    from fracas.engine import Encounter
-    from fracas.rules import find
-
-    entries = [a.entry for a in table.store.actions(table.id, upto=at)]
-    save = {"_v": 1, "ruleset": record.ruleset, "setup": record.setup, "log": entries}
-    encounter: Encounter[Any] = Encounter.load(save, find(record.ruleset))
-    return Table(table.store, replace(record, head=at), encounter)
+    """The table as it was at ply ``at``, to look at (never to play on)."""
+    return table.earlier(at)
 
 
 def _move(request: Request, name: str, csrf: str, form: Mapping[str, Any], how: str) -> Response:
@@ -351,7 +341,7 @@ def act(
         if refused is not None:
             return again(status=409, errors={"action": refused}, typed=text)
         try:
-            if table.store.dice_mode(table.id) == "typed":  # each roll asked of its side
+            if table.dice_mode == "typed":  # each roll asked of its side
                 done = rollcall.start(table, text, side, sides_here(table))
                 typed(request.app, name, table, done)
                 if isinstance(done, rollcall.Pending):

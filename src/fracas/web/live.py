@@ -38,16 +38,22 @@ class Tables:
         self._lock = threading.Lock()
 
     @contextmanager
-    def hold(self, name: str) -> Iterator[Table]:
-        """The table, synced with the store and locked while the block runs."""
+    def hold(self, name: str, known: tuple[int, int] | None = None) -> Iterator[Table]:
+        """The table, synced with the store and locked while the block runs; with
+        ``known`` (a table's id and a version), the table of that id at that version or
+        later is taken as it is, without asking the store (a live page's draw, told of
+        that version)."""
         with self._lock:
             held = self._held.setdefault(name, Held())
         with held.lock:
             if held.table is None:
                 held.table = Table.resume(self.store, name)
-            else:
-                held.table.sync()
-            yield held.table
+            # Synced once: what the block changes asks the store no more (its version
+            # still refuses a lost race).
+            table = held.table
+            ask = known is None or (table.id, table.version) < known or table.id != known[0]
+            with table.synced(ask):
+                yield table
 
     def forget(self, name: str) -> None:
         with self._lock:

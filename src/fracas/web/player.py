@@ -76,7 +76,7 @@ def draw_player(request: Request, seat: Seat, token: str, **extra: Any) -> HTMLR
             side=seat.side,
             base=f"/p/{token}",
             poll_ms=request.app.state.poll_ms,
-            physical=table.store.dice_mode(table.id) == "typed",
+            physical=table.dice_mode == "typed",
             player_odds=table.store.player_odds(table.id),
             may_act=seat.may_act and refused is None,
             not_now=refused,

@@ -35,6 +35,7 @@ __all__ = [
     "Snapshot",
     "draw_parts",
     "draw_snapshot",
+    "oob",
     "render_page",
     "snapshot",
 ]
@@ -206,13 +207,15 @@ class Drawn:
     rows: tuple[str, ...]
     log: tuple[str, ...]
     log_start: int
+    #: The stamp of the round played by post (``None``: the table is not played by post).
+    rounds: str | None = None
 
     def whole(self) -> str:
         """Every part, as out-of-band morphs, and the log replaced: brings any page of
         this audience to this version."""
         skip = {f"row-{r}" for r in self.rows} | {"field-ground", "field-people"}
-        out = [_oob(html) for key, html in self.parts.items() if key not in skip]
-        out.append(_oob(str(parts().log(self.log, self.log_start))))
+        out = [oob(html) for key, html in self.parts.items() if key not in skip]
+        out.append(oob(str(parts().log(self.log, self.log_start))))
         return "\n".join(out)
 
     def step(self, before: Drawn, appended: Sequence[str]) -> str:
@@ -229,12 +232,12 @@ class Drawn:
                 continue
             if key.startswith("row-"):
                 if same_rows:
-                    out.append(f"<template>{_oob(html)}</template>")
+                    out.append(f"<template>{oob(html)}</template>")
             elif key in ground:
                 if same_field:
-                    out.append(f"<svg>{_oob(html)}</svg>")
+                    out.append(f"<svg>{oob(html)}</svg>")
             elif key != "field" or not same_field:
-                out.append(_oob(html))
+                out.append(oob(html))
         if appended:
             out.append(str(parts().log_more(appended)))
         return "\n".join(out)
@@ -251,7 +254,7 @@ def _shell(drawn: Drawn) -> str:
 _TAG = re.compile(r"^<([a-z][a-z0-9]*)")
 
 
-def _oob(html: str) -> str:
+def oob(html: str) -> str:
     """``html`` (one element with an id) marked to be morphed into the page's element of
     that id."""
     return _TAG.sub(r'<\1 hx-swap-oob="morph"', html.strip(), count=1)
@@ -266,6 +269,9 @@ class Snapshot:
     context: Mapping[str, Any]
     copy: str
     head: int
+    #: The posted round's status part and stamp (tables played by post only).
+    status: str | None = None
+    rounds: str | None = None
 
 
 def snapshot(page: Page) -> Snapshot:
@@ -274,7 +280,14 @@ def snapshot(page: Page) -> Snapshot:
     context = table_context(page)
     copy = ENV.get_template("rounds_copy.html").render(context)
     head = page.table.head if page.table is not None else 0
-    return Snapshot(context, copy, head)
+    # Who has posted in the round played by post (fracas.web.rounds puts ``posting`` in
+    # the templates' globals): drawn for that audience as the page draws it.
+    posting = ENV.globals.get("posting")
+    shown = posting(page) if callable(posting) else None
+    if shown is None or not shown.by_post:
+        return Snapshot(context, copy, head)
+    status = ENV.get_template("rounds_status.html").render(page=page, shown=shown)
+    return Snapshot(context, copy, head, status, shown.stamp)
 
 
 def draw_snapshot(taken: Snapshot) -> Drawn:
@@ -312,6 +325,8 @@ def draw_snapshot(taken: Snapshot) -> Drawn:
         drawn["redo-box"] = str(macros.redo(version, page.head, page.total))
         drawn["timeline"] = str(macros.timeline(page.base, page.head, None))
     drawn["copy-box"] = f'<div id="copy-box">{taken.copy}</div>'
+    if taken.status is not None:
+        drawn["round-status"] = taken.status
     return Drawn(
         version=version,
         head=taken.head,
@@ -319,6 +334,7 @@ def draw_snapshot(taken: Snapshot) -> Drawn:
         rows=tuple(r.id for r in screen.rows),
         log=tuple(context["log"]),
         log_start=context["log_start"],
+        rounds=taken.rounds,
     )
 
 

@@ -4,10 +4,15 @@ forum post (:mod:`fracas.table.rounds`).
 
 A side's page shows its own post only, never another's: the posts are not in the
 table's log, and what a page shows of the posted round comes from :func:`posting` for
-that page's audience. The part of the page that says who has posted polls on its own
-(``…/round/status?s=STAMP``): unchanged, it answers 204; once the round opens or closes
-it sends the browser to the page afresh. Any page polling it after the deadline closes
-the round.
+that page's audience. No page polls: a post, or a round opened or closed, is announced
+as a table's change is, and the page's event stream (:mod:`fracas.web.events`) sends the
+part that says who has posted, drawn for that audience; once the round opens or closes
+it sends the browser to the page afresh. The hub of each process with pages of the table
+open closes the round at its deadline (whichever comes first; the others find it
+closed), and the next round opens for posts as one closes (unless the game master
+unticks it). ``…/round/status?s=STAMP`` still answers a script that asks: 204 unchanged,
+the part when someone posted, the page afresh when the round opened or closed; asked
+after the deadline, it closes the round.
 """
 
 from __future__ import annotations
@@ -169,7 +174,7 @@ def gm_close(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> Respo
         if current is None or str(current.id) != str(form.get("round", "")):
             return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         try:
-            rounds.close(table)
+            rounds.close(table, then_open=form.get("next") == "on")
         except ConflictError:
             return gm_page(request, name, csrf, status=409, errors={"round": ALREADY})
         except ValueError as err:
