@@ -5,7 +5,7 @@ and weapons."""
 from __future__ import annotations
 
 import pytest
-from tests.web.webtools import Web, csrf_of
+from tests.web.webtools import Web, csrf_of, rows
 
 from fracas.ledger import Ledger, LedgerError
 
@@ -25,8 +25,8 @@ def test_the_books_between_fights_on_the_web(web: Web) -> None:
         "key": "b",
         "name": "Brynja",
         "side": "n",
-        "statistics": "{C: 6, W: 8, CS: 3, D: 3, K: 5}",
-        "weapons": "{axe: small}",
+        **rows("statistics", {"C": "6", "W": "8", "CS": "3", "D": "3", "K": "5"}),
+        **rows("weapons", {"axe": "small"}),
     }
     assert web.post("/gm/c/hvita/character", **fields)[0] == 200
     page = web.gm.get("/gm/c/hvita").text

@@ -8,7 +8,7 @@ import html
 import re
 
 import pytest
-from tests.web.webtools import EXAMPLES, Web, csrf_of, text_of
+from tests.web.webtools import EXAMPLES, Web, csrf_of, rows, text_of
 
 from fracas.ledger import Ledger, LedgerError
 from fracas.web.campaign_forms import carry_form, read_carry
@@ -27,14 +27,6 @@ def web(db_url: str) -> Web:
 
 
 ATTRIBUTES = {"str": "1", "dex": "0", "sta": "1", "int": "0", "soc": "0", "emp": "0"}
-
-
-def rows(field: str, values: dict[str, str]) -> dict[str, str]:
-    """A mapping's rows as the character form posts them."""
-    found = {}
-    for i, (key, value) in enumerate(values.items()):
-        found[f"{field}.{i}.key"], found[f"{field}.{i}.value"] = key, value
-    return found
 
 
 def error(page: str, field: str) -> str:

@@ -104,3 +104,11 @@ def waiting_text(page: str) -> str | None:
     """What a page says while an action waits on another's roll."""
     found = re.search(r'<p id="waiting">([^<]*)', page)
     return html.unescape(found.group(1)).strip() if found else None
+
+
+def rows(field: str, values: dict[str, str]) -> dict[str, str]:
+    """A mapping's rows as the character form posts them."""
+    found = {}
+    for i, (key, value) in enumerate(values.items()):
+        found[f"{field}.{i}.key"], found[f"{field}.{i}.value"] = key, value
+    return found
