@@ -18,9 +18,7 @@ depends_on = None
 
 def upgrade() -> None:
     with op.batch_alter_table("fracas_tables") as batch:
-        batch.add_column(
-            sa.Column("player_odds", sa.Boolean(), nullable=False, server_default="0")
-        )
+        batch.add_column(sa.Column("player_odds", sa.Boolean(), nullable=False, server_default="0"))
 
 
 def downgrade() -> None:
