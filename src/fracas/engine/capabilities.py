@@ -497,7 +497,7 @@ class NamedRolls:
                 found = (len(name), str(side))
         if found[1] is not None:
             return found[1]
-        for side in seen.get("sides") or _sides_of(people):
+        for side in _sides_of(people):
             if _opens(purpose, str(side)):
                 return str(side)
         return None
