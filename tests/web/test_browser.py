@@ -165,8 +165,11 @@ def test_a_heimr_duel_to_its_end_in_the_browser(browser: object, db_url: str) ->
 
 @pytest.mark.parametrize("example", ["classic/ford", "sides/mace", "tempo/feint", "diestep/charge"])
 def test_an_encounter_of_each_ruleset_in_the_browser(
-    browser: object, db_url: str, example: str
+    browser: object, tmp_path: Path, example: str
 ) -> None:
+    """On SQLite: the browser sees the same pages on either store, and PostgreSQL is driven
+    in the browser by the Heimr duel and the rounds (the suite's time is bounded)."""
+    db_url = f"sqlite:///{tmp_path / 'tables.db'}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     script = Script.read(EXAMPLES / f"{example}.script")
     server_cm = serve(db_url, f"{example}.yaml", seed=script.seed)

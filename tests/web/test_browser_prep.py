@@ -5,6 +5,8 @@ build/screenshots/."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tests.web.servers import GM_TOKEN, running
 from tests.web.test_browser import SHOTS, WAIT, browser, click, until, version
@@ -17,7 +19,11 @@ __all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.mark.rule("H-GRID-1", "H-GRID-3", "H-GRID-5")
-def test_a_battlefield_and_an_encounter_prepared_and_played(browser: object, db_url: str) -> None:
+def test_a_battlefield_and_an_encounter_prepared_and_played(
+    browser: object, tmp_path: Path
+) -> None:
+    """On SQLite: preparing is the same on either store (tests/web/test_prep.py runs both)."""
+    db_url = f"sqlite:///{tmp_path / 'tables.db'}"
     SHOTS.mkdir(parents=True, exist_ok=True)
     store = Store.open(db_url)
     Ledger(store).import_file("north", EXAMPLES / "heimr" / "campaign.yaml")
