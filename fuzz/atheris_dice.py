@@ -14,41 +14,28 @@ any input failed.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
-import sys
-import time
-from pathlib import Path
+from collections.abc import Callable
 
 import atheris
+from _atheris import Tally, run
 from _watchdog import INPUT_LIMIT_S, TooSlow, Watchdog
 
 with atheris.instrument_imports():
     from fracas.dice import SYSTEMS, DiceError, Mechanic, parse
 
 HARNESS = "atheris_dice"
-#: Seconds one input may take before it counts as a failure.
 
 
-class Run:
-    """The tally of one run; prints the summary and leaves once the time is up."""
+def checker(tally: Tally) -> Callable[[bytes], None]:
+    """The check of one input: a system, then the rest of the bytes as text."""
+    dog = Watchdog()
 
-    def __init__(self, seconds: float) -> None:
-        self.deadline = time.monotonic() + seconds
-        self.inputs = 0
-        self.failures = 0
-        self.slowest = 0.0
-        self.dog = Watchdog()
-
-    def one(self, data: bytes) -> None:
+    def one(data: bytes) -> None:
         fdp = atheris.FuzzedDataProvider(data)
         system = fdp.PickValueInList(list(SYSTEMS))
         text = fdp.ConsumeUnicodeNoSurrogates(fdp.remaining_bytes())
-        self.inputs += 1
         why = ""
-        started = self.dog.start()
+        started = dog.start()
         try:
             try:
                 mech = parse(system, text)
@@ -61,44 +48,15 @@ class Run:
                 raise
             except Exception as err:  # anything else is what we look for
                 why = f"{type(err).__name__}: {err}"
-            spent = self.dog.stop(started)
+            spent = dog.stop(started)
         except TooSlow:
-            spent = self.dog.stop(started)
+            spent = dog.stop(started)
             why = f"took over {INPUT_LIMIT_S} s of CPU"
-        self.slowest = max(self.slowest, spent)
-        if why:
-            self.failures += 1
-            if self.failures <= 20:
-                print(f"FAIL {system} {text[:120]!r}: {why[:300]}", file=sys.stderr, flush=True)
-        if time.monotonic() > self.deadline:
-            self.finish()
+        tally.record(f"{system} {text}", why, spent)
 
-    def finish(self) -> None:
-        summary = {
-            "harness": HARNESS,
-            "inputs": self.inputs,
-            "failures": self.failures,
-            "slowest_s": round(self.slowest, 3),
-            "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        }
-        print(json.dumps(summary), flush=True)
-        # libFuzzer would otherwise keep going; leave at once with our own status
-        os._exit(1 if self.failures else 0)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to run")
-    args, rest = parser.parse_known_args()
-    run = Run(args.seconds)
-    # -timeout=0: our watchdog, not libFuzzer's, times the inputs; -max_len: long texts too
-    out = Path(__file__).resolve().parent.parent / "build" / "fuzz" / HARNESS
-    out.mkdir(parents=True, exist_ok=True)
-    prefix = f"-artifact_prefix={out}/"  # crash files there, not in the working folder
-    atheris.Setup([sys.argv[0], prefix, "-timeout=0", "-max_len=4096", *rest], run.one)
-    atheris.Fuzz()
-    run.finish()
+    return one
 
 
 if __name__ == "__main__":
-    main()
+    # -timeout=0: our watchdog, not libFuzzer's, times the inputs; -max_len: long texts too
+    run(HARNESS, __doc__.splitlines()[0], checker, ["-timeout=0", "-max_len=4096"])

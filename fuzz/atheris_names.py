@@ -16,16 +16,11 @@ one JSON line every harness prints.
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import resource
-import sys
 import time
-from pathlib import Path
+from collections.abc import Callable
 
 import atheris
-from _watchdog import INPUT_LIMIT_S
+from _atheris import Tally, run
 
 with atheris.instrument_imports(include=["fracas"]):
     from fracas import names
@@ -59,59 +54,22 @@ def check(text: str) -> str:
     return ""
 
 
-class Run:
-    """The tally of one run; prints the summary and leaves once the time is up."""
+def checker(tally: Tally) -> Callable[[bytes], None]:
+    """The check of one input, timed in CPU seconds after it (names are short)."""
+    names.skeleton("warm")  # the confusables table, read once before the first input
 
-    def __init__(self, seconds: float) -> None:
-        self.deadline = time.monotonic() + seconds
-        self.inputs = self.failures = 0
-        self.slowest = 0.0
-
-    def one(self, data: bytes) -> None:
+    def one(data: bytes) -> None:
         fdp = atheris.FuzzedDataProvider(data)
         text = fdp.ConsumeUnicodeNoSurrogates(fdp.remaining_bytes())
-        self.inputs += 1
         started = time.process_time()
         try:
             why = check(text)
         except Exception as err:  # anything else is what we look for
             why = f"{type(err).__name__}: {err}"
-        spent = time.process_time() - started
-        if spent > INPUT_LIMIT_S and not why:
-            why = f"took {spent:.1f} s of CPU, over {INPUT_LIMIT_S}"
-        self.slowest = max(self.slowest, spent)
-        if why:
-            self.failures += 1
-            if self.failures <= 20:
-                print(f"FAIL {text[:120]!r}: {why[:300]}", file=sys.stderr, flush=True)
-        if time.monotonic() > self.deadline:
-            self.finish()
+        tally.record(text, why, time.process_time() - started)
 
-    def finish(self) -> None:
-        summary = {
-            "harness": HARNESS,
-            "inputs": self.inputs,
-            "failures": self.failures,
-            "slowest_s": round(self.slowest, 3),
-            "max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-        }
-        print(json.dumps(summary), flush=True)
-        os._exit(1 if self.failures else 0)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to run")
-    args, rest = parser.parse_known_args()
-    names.skeleton("warm")  # the confusables table, read once before the first input
-    run = Run(args.seconds)
-    out = Path(__file__).resolve().parent.parent / "build" / "fuzz" / HARNESS
-    out.mkdir(parents=True, exist_ok=True)
-    prefix = f"-artifact_prefix={out}/"  # crash files there, not in the working folder
-    atheris.Setup([sys.argv[0], prefix, "-timeout=60", "-max_len=1024", *rest], run.one)
-    atheris.Fuzz()
-    run.finish()
+    return one
 
 
 if __name__ == "__main__":
-    main()
+    run(HARNESS, __doc__.splitlines()[0], checker, ["-timeout=60", "-max_len=1024"])
