@@ -25,6 +25,8 @@ from math import sqrt
 from statistics import NormalDist
 from typing import Any
 
+from hypothesis import HealthCheck, Phase, settings
+
 from fracas.dice import Mechanic, Roll
 from fracas.engine import Encounter
 from fracas.engine.dicesource import DiceSource
@@ -155,3 +157,16 @@ def disagreements(
         if (k != p * n) if exact else abs(k - n * p) - 0.5 > z * sqrt(n * p * (1 - p)):
             wrong.append(f"{name}: shown {float(p):.4f}, the engine {k / n:.4f} ({k}/{n})")
     return wrong
+
+
+def cases(count: int) -> Any:
+    """The Hypothesis settings of an oracle test: ``count`` generated states, derandomized,
+    no shrinking (each state costs thousands of engine plays)."""
+    return settings(
+        max_examples=count,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )

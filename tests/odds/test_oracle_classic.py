@@ -9,9 +9,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from oracle import Outcome, disagreements, figures, observed, resolve
+from oracle import Outcome, cases, disagreements, figures, observed, resolve
 
 from fracas.dice.classic import ClassicRoll
 from fracas.engine import Action, Encounter, RandomDice
@@ -97,14 +97,7 @@ FIGHTS = st.builds(
 
 
 @pytest.mark.rule("HC-CS-1", "HC-DODGE-1", "HC-WP-1")
-@settings(
-    max_examples=8,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@cases(8)
 @given(FIGHTS)
 def test_the_odds_line_agrees_with_the_engine(f: Fight) -> None:
     assert check(f) == []

@@ -9,9 +9,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from oracle import Outcome, disagreements, figures, observed, resolve
+from oracle import Outcome, cases, disagreements, figures, observed, resolve
 
 from fracas.engine import Action, Encounter
 from fracas.engine.capabilities import odds
@@ -97,14 +97,7 @@ BOUTS = st.builds(
 
 
 @pytest.mark.rule("D-ATK-2", "D-DMG-1", "D-DEF-2", "D-GRAB-1")
-@settings(
-    max_examples=6,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@cases(6)
 @given(BOUTS)
 def test_the_odds_lines_agree_with_the_engine(b: Bout) -> None:
     assert check(b) == []

@@ -9,9 +9,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from oracle import Outcome, disagreements, figures, observed, resolve
+from oracle import Outcome, cases, disagreements, figures, observed, resolve
 
 from fracas.engine import Action, Encounter, RandomDice
 from fracas.engine.capabilities import odds
@@ -109,14 +109,7 @@ DUELS = st.builds(
 
 
 @pytest.mark.rule("H-DICE-9", "H-ATK-4", "H-ATK-8", "H-FAT-1", "H-DEF-4")
-@settings(
-    max_examples=20,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@cases(20)
 @given(DUELS)
 def test_the_odds_line_agrees_with_the_engine(d: Duel) -> None:
     assert check(d) == []

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from oracle import Outcome, disagreements, figures, observed, resolve
+from oracle import Outcome, cases, disagreements, figures, observed, resolve
 
 from fracas.engine import Action, Encounter
 from fracas.engine.capabilities import odds
@@ -80,14 +80,7 @@ MELEES = st.builds(
 
 
 @pytest.mark.rule("S-ATK-1", "S-DMG-1")
-@settings(
-    max_examples=8,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@cases(8)
 @given(MELEES)
 def test_the_odds_line_agrees_with_the_engine(m: Melee) -> None:
     assert check(m) == []

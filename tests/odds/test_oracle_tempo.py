@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from oracle import Outcome, disagreements, figures, observed, resolve
+from oracle import Outcome, cases, disagreements, figures, observed, resolve
 
 from fracas.engine import Action, Encounter, RandomDice
 from fracas.engine.capabilities import odds
@@ -85,14 +85,7 @@ EXCHANGES = st.builds(
 
 
 @pytest.mark.rule("T-DICE-1", "T-RES-1", "T-RES-2", "T-ACT-2")
-@settings(
-    max_examples=4,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@cases(4)
 @given(EXCHANGES)
 def test_the_odds_lines_agree_with_the_engine(x: Exchange) -> None:
     assert check(x) == []
