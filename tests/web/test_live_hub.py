@@ -9,6 +9,7 @@ import asyncio
 import html
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,10 @@ def table_at(url: str, example: str = "heimr/duel.yaml", seed: int = 1) -> Store
 
 
 def run(test: Callable[[], Awaitable[None]]) -> None:
-    asyncio.run(test())
+    """Run ``test`` on a new event loop in a thread of its own: a browser test of the same
+    module and worker may keep Playwright's loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, test()).result()  # type: ignore[arg-type]
 
 
 async def next_event(events_: AsyncIterator[ServerSentEvent]) -> ServerSentEvent:

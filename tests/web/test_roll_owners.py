@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from tests.web.test_live_hub import run
 from tests.web.webtools import Web, roll_asked, text_of, waiting_text
 
 from fracas.table import rollcall
@@ -252,4 +253,4 @@ def test_a_side_s_open_page_is_known_to_every_process(tmp_path: Path) -> None:
         while "bandits" in rollcall.present(other, table_id):
             await asyncio.sleep(0.02)  # polling the condition above
 
-    asyncio.run(test())
+    run(test)
