@@ -60,6 +60,7 @@ def same_as_fresh(table: Table) -> None:
     fresh = Table.resume(table.store, table.name)
     assert table.version == fresh.version
     assert table.export() == fresh.export()  # the log and the dice's state
+    assert table.stored() == fresh.stored() == table.store.count_actions(table.id)
     assert view(table.encounter, None, 0) == view(fresh.encounter, None, 0)
     mover = fresh.encounter.to_move
     assert mover == table.encounter.to_move
@@ -215,3 +216,19 @@ def test_a_screen_builds_only_the_log_entries_its_last_lines_come_from(
         assert table.screen(side, log_tail=tail).log == whole[-tail:]
         assert len(built) <= table_module.LOOK_BACK_LINES * tail
     assert not any("only" in line for line in whole if side and side not in line)
+
+
+def test_the_count_of_stored_actions_follows_undo_redo_and_push(tmp_path: Path) -> None:
+    """What Redo may bring back: undone rows stay stored until an action replaces them."""
+    ours, theirs, play = two_screens(tmp_path, actions=5)
+    ours.undo()
+    ours.undo()
+    assert (ours.head, ours.stored()) == (3, 5)
+    ours.redo()
+    assert (ours.head, ours.stored()) == (4, 5)
+    theirs.sync()
+    assert (theirs.head, theirs.stored()) == (4, 5)
+    theirs.push(next(play))  # drops the row undone above
+    ours.sync()
+    assert (ours.head, ours.stored()) == (5, 5) == (theirs.head, theirs.stored())
+    same_as_fresh(ours)

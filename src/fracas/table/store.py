@@ -69,6 +69,7 @@ __all__ = [
     "ActionRecord",
     "ConflictError",
     "NameTaken",
+    "Progress",
     "Stamp",
     "Store",
     "StoreBusy",
@@ -184,6 +185,18 @@ class TableRecord:
     dice_mode: str = "rolled"  # or "typed": the faces of physical dice, typed in
     ruleset_version: str | None = None  # the rules' version it was made with (None: before 0008)
     archived: datetime | None = None  # when the game master put it away (None: in play)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a table stands, as a reader catching up needs it (:meth:`Store.since`): its
+    version, head, dice, dice mode, and how many actions are stored (undone ones too)."""
+
+    version: int
+    head: int
+    dice: dict[str, Any] | None
+    dice_mode: str
+    total: int
 
 
 @dataclass(frozen=True)
@@ -483,19 +496,31 @@ class Store:
 
     def since(
         self, table_id: int, held: Sequence[Stamp], look_back: int = LOOK_BACK
-    ) -> tuple[TableRecord, int | None, list[ActionRecord]]:
+    ) -> tuple[Progress, int | None, list[ActionRecord]]:
         """What a reader holding the rows ``held`` (the :data:`Stamp` of each action it
-        holds, in order) needs to catch up, read at one moment: the table; how many of
-        its actions are still the stored ones in play (``kept``: the rows above were
-        undone or replaced; ``None`` when that is further back than ``look_back`` actions
-        below the reader's head or the stored head); and the actions in play after those.
-        """
+        holds, in order) needs to catch up, read at one moment: where the table stands;
+        how many of its actions are still the stored ones in play (``kept``: the rows
+        above were undone or replaced; ``None`` when that is further back than
+        ``look_back`` actions below the reader's head or the stored head); and the actions
+        in play after those. Two queries when the reader's last row is still in play (a
+        table that only grew since), more when it must look back."""
         with self.session() as s:
-            row = s.get(TableRow, table_id)
-            if row is None:
+            query = select(
+                TableRow.version, TableRow.head, TableRow.dice, TableRow.dice_mode
+            ).where(TableRow.id == table_id)
+            found = s.execute(query).first()
+            if found is None:
                 raise StoreError("the table no longer exists")
-            record = _record(row)
-            top = min(len(held), record.head)
+            version, head, dice, mode = found
+            top = min(len(held), head)
+            # The reader's last row in play and every row above it, at once: when that row
+            # is still the same (the common case), they are all that is needed.
+            above = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= top)
+            rows = [_action(r) for r in s.scalars(above.order_by(ActionRow.ply))]
+            total = rows[-1].ply if rows else top
+            progress = Progress(version, head, dice, mode, total)
+            if top == 0 or (rows and rows[0].ply == top and rows[0].stamp == held[top - 1]):
+                return progress, top, [r for r in rows if top < r.ply <= head]
             low = max(1, top - look_back + 1)
             query = select(ActionRow.ply, ActionRow.id, ActionRow.at).where(
                 ActionRow.table_id == table_id, ActionRow.ply >= low, ActionRow.ply <= top
@@ -507,12 +532,12 @@ class Store:
             if kept is None and low == 1:
                 kept = 0
             if kept is None:
-                return record, None, []
+                return progress, None, []
             after = select(ActionRow).where(
-                ActionRow.table_id == table_id, ActionRow.ply > kept, ActionRow.ply <= record.head
+                ActionRow.table_id == table_id, ActionRow.ply > kept, ActionRow.ply <= head
             )
             added = [_action(r) for r in s.scalars(after.order_by(ActionRow.ply))]
-            return record, kept, added
+            return progress, kept, added
 
     def _names(self) -> list[str]:
         """The names of every table, to tell a new one apart from."""

@@ -56,7 +56,15 @@ from fracas.table.dicemode import AskedDice, RollRequest
 from fracas.table.notation import resolve
 from fracas.table.outcome import Outcome, outcome
 from fracas.table.presenter import Screen, TableView, labels, log_text, present, round_before
-from fracas.table.store import LOOK_BACK, ActionRecord, Stamp, Store, StoreError, TableRecord
+from fracas.table.store import (
+    LOOK_BACK,
+    ActionRecord,
+    Progress,
+    Stamp,
+    Store,
+    StoreError,
+    TableRecord,
+)
 
 __all__ = ["Table", "TableError"]
 
@@ -99,6 +107,8 @@ class Table:
         # True while held (:meth:`synced`): synced when the hold began, so a change made
         # within it need not ask the store again (a race is still refused by its version).
         self._fresh = False
+        # How many actions the store holds (undone ones too), at a version: (version, n).
+        self._total: tuple[int, int] | None = None
 
     # -- opening ------------------------------------------------------------------------
 
@@ -243,7 +253,22 @@ class Table:
             self._fresh = False  # lost a race, perhaps: the next change asks the store
             raise
         self._stamped(stamp)
+        self._total = (self.version, self.head)  # the undone rows above are dropped
         return events
+
+    def stored(self) -> int:
+        """How many actions the store holds for the table, undone ones too (those Redo
+        may bring back): asked of the store once a version at most."""
+        known = self._total
+        if known is None or known[0] != self.version:
+            known = (self.version, self.store.count_actions(self.id))
+            self._total = known
+        return known[1]
+
+    def _moved(self, before: int) -> None:
+        """The head moved from version ``before`` (undo, redo): the stored rows stay."""
+        if self._total is not None and self._total[0] == before:
+            self._total = (self.version, self._total[1])
 
     def undo(self) -> Action:
         """Take back the last action (as far back as the start); the action undone."""
@@ -252,6 +277,7 @@ class Table:
             raise TableError("nothing to undo: the encounter is at its start")
         entry = self.encounter.pop()
         stamp = self._stamps.pop() if self._stamps is not None else None
+        before = self.version
         try:
             self.version = self.store.move_head(self.id, self.version, self.head)
         except BaseException:
@@ -260,6 +286,7 @@ class Table:
                 self._stamped(stamp)
             self._fresh = False
             raise
+        self._moved(before)
         return entry.action
 
     def redo(self) -> Action:
@@ -271,6 +298,7 @@ class Table:
         faces = [f for roll in record.entry.get("rolls", []) for f in roll["faces"]]
         action = Action.parse(record.action)
         self._replay_one(action, faces)
+        before = self.version
         try:
             self.version = self.store.move_head(self.id, self.version, self.head)
         except BaseException:
@@ -278,6 +306,7 @@ class Table:
             self._fresh = False
             raise
         self._stamped(record.stamp)
+        self._moved(before)
         return action
 
     def earlier(self, at: int) -> Table:
@@ -308,46 +337,55 @@ class Table:
                 self._stamps = None
 
     @contextmanager
-    def synced(self, ask: bool = True) -> Iterator[Table]:
+    def synced(self, ask: bool = True, behind: bool = False) -> Iterator[Table]:
         """The table synced once for the block (whoever holds it alone, as
         :class:`fracas.web.live.Tables` does): its changes within the block do not ask
         the store's version again; one refused as a lost race syncs the next one. With
-        ``ask`` false it is taken as it is (the caller knows it is new enough)."""
+        ``ask`` false it is taken as it is (the caller knows it is new enough); with
+        ``behind``, the caller knows it is behind (its version is not asked first)."""
         if ask:
-            self.sync()
+            self.sync(behind)
         self._fresh = True
         try:
             yield self
         finally:
             self._fresh = False
 
-    def sync(self) -> None:
+    def sync(self, behind: bool = False) -> None:
         """Catch up if another screen or process changed the table since we read it: the
         actions undone or replaced since are taken back, those added applied with their
         recorded dice, and the dice go on from the stored state; the whole log is
         replayed only when the change reaches more than
-        :data:`~fracas.table.store.LOOK_BACK` actions below our head."""
+        :data:`~fracas.table.store.LOOK_BACK` actions below our head. ``behind``: the
+        caller knows the store is ahead (its version is not asked first)."""
         if self._fresh:
             return
-        version, self.dice_mode = self.store.state(self.id)
-        if version == self.version:
-            return
+        catching_up = behind and self._stamps is not None and len(self._stamps) == self.head
+        if not catching_up:
+            version, self.dice_mode = self.store.state(self.id)
+            if version == self.version:
+                return
         asked = self.encounter.dice if self.asks_dice else None
         if self._stamps is not None and len(self._stamps) == self.head:
-            record, kept, added = self.store.since(self.id, self._stamps)
+            progress, kept, added = self.store.since(self.id, self._stamps)
+            self.dice_mode = progress.dice_mode
+            if progress.version == self.version:
+                return
+            self._total = (progress.version, progress.total)
             # Taking back many entries costs more than a replay (undo rebuilds states).
             near = kept is not None and self.head - kept <= LOOK_BACK
-            if near and kept is not None and self._catch_up(record, kept, added):
-                self._dice_from(record, asked)
+            if near and kept is not None and self._catch_up(progress, kept, added):
+                self._dice_from(progress.dice, asked)
                 return
         fresh = Table._replayed(self.store, self.store.record(self.id), None)
         self.encounter, self.version = fresh.encounter, fresh.version
         self._stamps = fresh._stamps
+        self.dice_mode = fresh.dice_mode
         self.rolled = self.encounter.dice
         if asked is not None:
             self.encounter.dice = asked
 
-    def _catch_up(self, record: TableRecord, kept: int, added: list[ActionRecord]) -> bool:
+    def _catch_up(self, record: Progress, kept: int, added: list[ActionRecord]) -> bool:
         """Keep the first ``kept`` entries and apply ``added`` after them; ``False`` when
         one does not replay as recorded (the table is then left for a whole replay)."""
         stamps = self._stamps
@@ -386,9 +424,9 @@ class Table:
             and _same_rolls(done.rolls, entry)
         )
 
-    def _dice_from(self, record: TableRecord, asked: DiceSource | None) -> None:
+    def _dice_from(self, dice: Mapping[str, Any] | None, asked: DiceSource | None) -> None:
         """Roll on from the stored dice (as a resumed table would)."""
-        self.rolled = _stored_dice(record.dice)
+        self.rolled = _stored_dice(dice)
         self.encounter.dice = self.rolled if asked is None else asked
 
     # -- dice ----------------------------------------------------------------------------

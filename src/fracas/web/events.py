@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import sqlite3
@@ -79,6 +80,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from fracas.table import rollcall
 from fracas.table.rounds import Rounds, live_refusal, plays_by_post
+from fracas.table.seats import Seat
 from fracas.table.store import CHANNEL, DELETED, ROUND, Store, StoreError, utc_now
 from fracas.table.table import Table
 from fracas.web.deps import GmAuth, GmTable, SideSeat, tables
@@ -134,13 +136,18 @@ class Update:
     version ``since`` (``None`` when only ``whole`` will do)."""
 
     drawn: Drawn
-    whole: str
     since: int | None = None
     step: str | None = None
     #: A side's group: its seats still open (by id), with whether each may act.
     seats: Mapping[int, bool] | None = None
     #: The posted round's stamp in the parts ``step`` starts from.
     since_rounds: str | None = None
+
+    @functools.cached_property
+    def whole(self) -> str:
+        """Every part: brings any page of the audience to this version. Drawn when first
+        asked (a page that connects, or one that fell behind), not for every change."""
+        return self.drawn.whole()
 
     @property
     def version(self) -> int:
@@ -238,6 +245,11 @@ class Hub:
         self._lane: anyio.CapacityLimiter | None = None
         #: Draws made (one per group and version, however many streams): for the tests.
         self.draws = 0
+        #: What the sides' draws of a table read besides the table (whether players see
+        #: odds, the open seats), read once a version for all its sides: by table id,
+        #: (version, player odds, seats). Neither moves the version: a change of them
+        #: reaches the pages with the table's next change.
+        self.sides: dict[int, tuple[int, bool, list[Seat]]] = {}
         #: Set while this process listens for PostgreSQL's notices.
         self.listening = asyncio.Event()
         store.listeners.append(self._committed)
@@ -680,11 +692,10 @@ def _update(taken: _Taken, before: Drawn | None) -> Update:
     """The update drawn from ``taken`` (the table need not be held), from the group's
     parts ``before``."""
     drawn = draw_snapshot(taken.snapshot)
-    update = Update(drawn, drawn.whole())
     if before is None or taken.appended is None or drawn.version != before.version + 1:
-        return update
+        return Update(drawn)
     step = drawn.step(before, taken.appended)
-    return Update(drawn, update.whole, before.version, step, since_rounds=before.rounds)
+    return Update(drawn, before.version, step, since_rounds=before.rounds)
 
 
 def _gm_draw(app: FastAPI, name: str) -> Draw:
@@ -697,7 +708,7 @@ def _gm_draw(app: FastAPI, name: str) -> Draw:
                 base=f"/gm/t/{name}",
                 may_act=True,
                 head=table.head,
-                total=table.store.count_actions(table.id),
+                total=table.stored(),
             )
             taken = _take(page, before)
         return _update(taken, before)
@@ -711,12 +722,26 @@ def _side_draw(app: FastAPI, table_name: str, side: str, may_act: bool) -> Draw:
             refused = live_refusal(table, side) if may_act else None
             page = Page(kind="side", csrf="", table=table, side=side)
             page.may_act = may_act and refused is None
-            page.player_odds = table.store.player_odds(table.id)
-            seats = {s.id: s.may_act for s in app.state.seats.of_table(table.id) if s.side == side}
+            page.player_odds, open_seats = _sides_settings(app, table)
+            seats = {s.id: s.may_act for s in open_seats if s.side == side}
             taken = _take(page, before)
         return replace(_update(taken, before), seats=seats)
 
     return draw
+
+
+def _sides_settings(app: FastAPI, table: Table) -> tuple[bool, list[Seat]]:
+    """Whether the table's players see odds, and its open seats (the table held): read
+    once a version for the draws of all its sides (:attr:`Hub.sides`)."""
+    cache = app.state.hub.sides
+    known = cache.get(table.id)
+    if known is None or known[0] != table.version:
+        if len(cache) > 4096:
+            cache.clear()
+        shown = table.store.player_odds(table.id)
+        known = (table.version, shown, app.state.seats.of_table(table.id))
+        cache[table.id] = known
+    return known[1], known[2]
 
 
 async def _open(

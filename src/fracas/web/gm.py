@@ -285,7 +285,7 @@ def draw_gm(request: Request, name: str, csrf: str, **extra: Any) -> HTMLRespons
             seats=request.app.state.seats.of_table(table.id),
             at=at,
             head=table.head,
-            total=table.store.count_actions(table.id),
+            total=table.stored(),
             may_act=True,
             **extra,
         )

@@ -51,8 +51,9 @@ class Tables:
             # Synced once: what the block changes asks the store no more (its version
             # still refuses a lost race).
             table = held.table
-            ask = known is None or (table.id, table.version) < known or table.id != known[0]
-            with table.synced(ask):
+            behind = known is not None and table.id == known[0] and table.version < known[1]
+            ask = known is None or behind or table.id != known[0]
+            with table.synced(ask, behind):
                 yield table
 
     def forget(self, name: str) -> None:
