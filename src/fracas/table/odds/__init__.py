@@ -37,12 +37,12 @@ __all__ = [
 ]
 
 
-def odds_or_why(table: Table, text: str) -> AttackOdds | NoOdds | None:
+def odds_or_why(table: Table, text: str | Action) -> AttackOdds | NoOdds | None:
     """The odds of ``text`` on ``table``; :class:`NoOdds` for an attack whose odds are not
     shown, with why; ``None`` when ``text`` is no attack (or one the rules refuse)."""
     work = odds(table.ruleset)
     try:
-        action = Action.parse(text)
+        action = text if isinstance(text, Action) else Action.parse(text)
     except ValueError:
         return None
     try:
@@ -57,14 +57,15 @@ def attack_odds(table: Table, text: str) -> AttackOdds | None:
     return found if isinstance(found, AttackOdds) else None
 
 
-def side_odds_or_why(table: Table, side: str, text: str) -> AttackOdds | NoOdds | None:
+def side_odds_or_why(table: Table, side: str, text: str | Action) -> AttackOdds | NoOdds | None:
     """The odds ``side`` may be shown of ``text``: its ruleset's side odds, read from what
     that side sees (``None`` where the ruleset offers none)."""
     work = side_odds(table.ruleset)
     if work is None:
         return None
     try:
-        return work.side_attack_odds(table.encounter, side, Action.parse(text))
+        action = text if isinstance(text, Action) else Action.parse(text)
+        return work.side_attack_odds(table.encounter, side, action)
     except ValueError:
         return None
 
@@ -131,7 +132,9 @@ def choices(
         found: AttackOdds | NoOdds | None = None
         if shown:
             found = (
-                odds_or_why(table, text) if side is None else side_odds_or_why(table, side, text)
+                odds_or_why(table, action)
+                if side is None
+                else side_odds_or_why(table, side, action)
             )
         choice = Choice(
             text,
