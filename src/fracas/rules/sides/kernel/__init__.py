@@ -36,12 +36,21 @@ from typing import Any
 import numpy
 
 from fracas.engine.capabilities import Outcome
-from fracas.rules.sides.kernel.fights import Fights
+from fracas.rules.sides.kernel.fights import MELEE_RANGE, Fights
 from fracas.rules.sides.kernel.roster import Roster, damage_pmf
-from fracas.rules.sides.policies import MELEE_RANGE
 from fracas.rules.sides.setup import build
 
-__all__ = ["CHUNK", "POLICY", "Fights", "Roster", "SidesKernel", "qualifies", "simulate", "why_not"]
+__all__ = [
+    "CHUNK",
+    "MELEE_RANGE",
+    "POLICY",
+    "Fights",
+    "Roster",
+    "SidesKernel",
+    "qualifies",
+    "simulate",
+    "why_not",
+]
 
 #: The policy the kernel mirrors, and the only one it plays.
 POLICY = "default"

@@ -28,9 +28,11 @@ from fracas.rules.sides.kernel.roster import (
     Ints,
     Roster,
 )
-from fracas.rules.sides.policies import MELEE_RANGE
 from fracas.rules.sides.positions import EPS
 
+#: The default policy's melee range (:data:`fracas.rules.sides.policies.MELEE_RANGE`, which
+#: imports this package lazily: a test checks the two agree).
+MELEE_RANGE = 5.0
 # What a character does next in its phase (the default policy's choice).
 DONE, CHARGING, SHOOTING, MOVING = 0, 1, 2, 3
 # How it moved this round.
