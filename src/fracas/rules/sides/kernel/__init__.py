@@ -30,6 +30,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -56,6 +57,9 @@ __all__ = [
 POLICY = "default"
 #: Runs played side by side at most, to bound memory (results do not depend on it).
 CHUNK = 25_000
+#: Rosters of the setups played last in this process, by setup (as JSON): the batches of
+#: one simulation after the first skip the setup's tables.
+_ROSTERS: dict[str, Roster] = {}
 #: Distances are kept exact in floating point when they are multiples of this.
 QUANTUM = 0.25
 
@@ -123,6 +127,20 @@ def simulate(
 ) -> list[Outcome]:
     """Play one fight per seed; :class:`ValueError` when :func:`qualifies` would say no
     (every side is taken to play ``default``)."""
+    key = json.dumps([ruleset_id, setup], sort_keys=True, default=str)
+    roster = _ROSTERS.get(key)
+    if roster is None:
+        roster = _roster(ruleset_id, setup)
+        if len(_ROSTERS) >= 8:
+            _ROSTERS.clear()
+        _ROSTERS[key] = roster
+    out: list[Outcome] = []
+    for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
+        out += Fights(roster, seeds[start : start + CHUNK], max_actions).play()
+    return out
+
+
+def _roster(ruleset_id: str, setup: Mapping[str, Any]) -> Roster:
     try:
         state = build(setup) if ruleset_id == "sides" else None
     except ValueError as err:
@@ -131,11 +149,7 @@ def simulate(
     problem = why_not(ruleset_id, setup, dict.fromkeys(sides, POLICY))
     if problem is not None or state is None:
         raise ValueError(f"the kernel cannot play this fight: {problem}")
-    roster = Roster(state)
-    out: list[Outcome] = []
-    for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
-        out += Fights(roster, seeds[start : start + CHUNK], max_actions).play()
-    return out
+    return Roster(state)
 
 
 class SidesKernel:

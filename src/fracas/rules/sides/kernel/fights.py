@@ -69,16 +69,15 @@ class Fights:
 
     # -- bookkeeping -------------------------------------------------------------------
 
-    def push(self, runs: Ints, count: Ints | int = 1) -> Ints:
-        """Count ``count`` actions of each run; the runs the cap stops there are capped
-        (having pushed what they could) and left out of the runs returned."""
-        room = self.actions[runs] + count <= self.cap
+    def push(self, runs: Ints, count: Ints | int = 1) -> Bools:
+        """Count ``count`` actions of each run: which of ``runs`` have room for them under
+        the cap. Those that do not are capped (having pushed what they could) and stopped."""
+        room: Bools = self.actions[runs] + count <= self.cap
         stop = runs[~room]
         self.actions[stop] = self.cap
         self.capped[stop] = self.stopped[stop] = True
-        go = runs[room]
-        self.actions[go] += count if isinstance(count, int) else count[room]
-        return go
+        self.actions[runs[room]] += count if isinstance(count, int) else count[room]
+        return room
 
     def going(self, runs: Ints) -> Ints:
         return runs[~self.stopped[runs]]
@@ -126,7 +125,8 @@ class Fights:
     # -- the fight ---------------------------------------------------------------------
 
     def play(self) -> list[Outcome]:
-        runs = self.push(numpy.arange(self.n))  # the game master begins (S-ROUND-1)
+        runs = numpy.arange(self.n)
+        runs = runs[self.push(runs)]  # the game master begins (S-ROUND-1)
         while runs.size:
             runs = self.play_round(runs)
         return self.outcomes()
@@ -145,7 +145,7 @@ class Fights:
             self.acting[runs] = int(numpy.flatnonzero(~r.surprised)[0])
         else:  # S-ROUND-1: ties re-rolled, each side wins half; the winner acts
             self.acting[runs] = (self.streams.uniforms(runs) >= 0.5).astype(numpy.int64)
-            runs = self.push(runs)
+            runs = runs[self.push(runs)]
         for phase in (0, 1):
             sides = self.acting[runs] if phase == 0 else 1 - self.acting[runs]
             for k in range(r.members.shape[1]):
@@ -164,8 +164,7 @@ class Fights:
         """One character's part of its side's phase, action after action until done."""
         while runs.size:
             choice, target, step = self.decide(runs, who)
-            pushed = self.push(runs)
-            keep = numpy.isin(runs, pushed, assume_unique=True) & (choice != DONE)
+            keep = self.push(runs) & (choice != DONE)
             runs, who, choice, target, step = (
                 runs[keep],
                 who[keep],
@@ -265,8 +264,7 @@ class Fights:
                 score = numpy.broadcast_to(-r.evasion, (int(fights.sum()), m))
                 targets[fights, j] = self.pick(runs[fights], reach[fights], score)
         fighting = targets >= 0
-        pushed = self.push(runs, fighting.sum(axis=1))
-        keep = numpy.isin(runs, pushed, assume_unique=True)
+        keep = self.push(runs, fighting.sum(axis=1))
         runs, targets, fighting = runs[keep], targets[keep], fighting[keep]
         charged = self.moved[runs] == CHARGED
         first = charged & ~r.negates[numpy.maximum(targets, 0)]
