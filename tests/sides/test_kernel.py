@@ -207,6 +207,14 @@ def test_engine_auto_plays_the_examples_on_the_kernel(name: str) -> None:
         ("sides", {**example("mace"), "units": "metres"}, DEFAULT, "the melee range is 1.5"),
         ("sides", setup(darna(at=0.1), orc()), DEFAULT, "multiples of 0.25"),
         ("sides", {"combatants": []}, DEFAULT, "the setup does not start"),
+        (
+            "sides",
+            setup(
+                *(darna(name=f"D{i}") for i in range(33)), *(orc(name=f"O{i}") for i in range(32))
+            ),
+            DEFAULT,
+            "65 combatants: the kernel plays at most 64",
+        ),
     ],
 )
 def test_why_not(ruleset: str, spec: dict[str, Any], policies: dict[str, str], reason: str) -> None:

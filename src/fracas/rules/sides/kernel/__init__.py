@@ -60,6 +60,9 @@ CHUNK = 25_000
 #: Rosters of the setups played last in this process, by setup (as JSON): the batches of
 #: one simulation after the first skip the setup's tables.
 _ROSTERS: dict[str, Roster] = {}
+#: The most combatants the kernel plays (its arrays are runs x combatants, its attack
+#: table combatants x combatants).
+MAX_COMBATANTS = 64
 #: Distances are kept exact in floating point when they are multiples of this.
 QUANTUM = 0.25
 
@@ -89,6 +92,8 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
     except ValueError as err:  # EngineError, CampaignError
         return f"the setup does not start: {err}"
     people = list(state.combatants.values())
+    if len(people) > MAX_COMBATANTS:
+        return f"{len(people)} combatants: the kernel plays at most {MAX_COMBATANTS}"
     for c in people:
         chosen = policies.get(c.id, policies.get(c.side))
         if chosen != POLICY:

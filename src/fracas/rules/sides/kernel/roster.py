@@ -12,6 +12,7 @@ the damage of one attack.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy
 import numpy.typing as npt
@@ -32,6 +33,7 @@ Bools = npt.NDArray[numpy.bool_]
 Pmf = dict[int, Fraction]
 
 
+@lru_cache(maxsize=64)
 def hit_chance(target: int) -> Fraction:
     """S-ATK-1: the chance of 2d6 at or under ``target``.
 
@@ -88,7 +90,8 @@ class Roster:
         self.mounted = numpy.array([c.stats.mounted for c in people])
         far = [self._reach(state, c) for c in people]
         self.reach = numpy.array(far, dtype=numpy.float64).reshape(m, 3)  # close, medium, far
-        pmfs = [[self._outcomes(state, a, t) for t in people] for a in people]
+        rolled: dict[tuple[int, int], Pmf] = {}  # damage rolled, by attacker and kind
+        pmfs = [[self._outcomes(state, a, t, rolled) for t in people] for a in people]
         top = max(max(d) for row in pmfs for kinds in row for d in kinds)
         cdf = numpy.ones((m, m, len(KINDS), top + 1))
         for i, row in enumerate(pmfs):
@@ -111,7 +114,9 @@ class Roster:
         return tuple(state.tables.feet_to(x, state.units) for x in (r.close, r.medium, r.far))  # type: ignore[return-value]
 
     @staticmethod
-    def _outcomes(state: SidesState, a: Combatant, t: Combatant) -> list[Pmf]:
+    def _outcomes(
+        state: SidesState, a: Combatant, t: Combatant, rolled: dict[tuple[int, int], Pmf]
+    ) -> list[Pmf]:
         """The damage an attack of each kind by ``a`` deals ``t`` (0 when it misses)."""
         tables = state.tables
         out: list[Pmf] = []
@@ -144,8 +149,11 @@ class Roster:
                 pierced = min(protection, weapon.piercing_against(t.stats.armour[1].category))
             hit = hit_chance(need)
             pmf: Pmf = {0: 1 - hit}
-            for rolled, p in damage_pmf(weapon, off, extra).items():
-                d = damage_after_protection(rolled, protection, pierced)
+            key = (id(a), kind)
+            if key not in rolled:
+                rolled[key] = damage_pmf(weapon, off, extra)
+            for points, p in rolled[key].items():
+                d = damage_after_protection(points, protection, pierced)
                 pmf[d] = pmf.get(d, Fraction(0)) + hit * p
             out.append(pmf)
         return out
