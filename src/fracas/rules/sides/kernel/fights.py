@@ -186,6 +186,10 @@ class Fights:
         gap = numpy.abs(where - here[:, None])
         foe = self.enemy[who] & ~self.dead[runs]
         engaged = (foe & (gap <= MELEE_RANGE + 1e-6)).any(axis=1)
+        choice = numpy.full(runs.size, DONE, dtype=numpy.int64)
+        target = numpy.zeros(runs.size, dtype=numpy.int64)
+        if engaged.all():  # in melee everywhere: done (the melee comes)
+            return choice, target, numpy.zeros(runs.size)
         moved, shot = self.moved[runs, who], self.shot[runs, who]
         before, after = self.before[runs, who], self.after[runs, who]
         full = r.movement[who]
@@ -205,8 +209,6 @@ class Fights:
         left = numpy.where(moved == CHARGED, 0.0, numpy.maximum(left, 0.0))
         steps = numpy.minimum(numpy.maximum(gap - MELEE_RANGE, 0.0), left[:, None])
         move = foe & (steps > EPS)
-        choice = numpy.full(runs.size, DONE, dtype=numpy.int64)
-        target = numpy.zeros(runs.size, dtype=numpy.int64)
         loose = ~engaged
         for kind, allowed, score in (
             (CHARGING, charge, numpy.broadcast_to(-r.evasion, (runs.size, m))),
