@@ -70,6 +70,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/kernel_sides.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/table_cost.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
 

@@ -204,11 +204,12 @@ def test_a_sweep_folder_is_not_reused_with_other_arguments(tmp_path: Path) -> No
 
 
 def test_engine_auto_plays_the_engine_where_the_kernel_does_not_fit(tmp_path: Path) -> None:
-    out = tmp_path / "mace.json"
-    code, _, stderr = run("sim", MACE, "--runs", "3", "--engine", "auto", "--json", str(out))
+    charge = str(ROOT / "examples/diestep/charge.yaml")
+    out = tmp_path / "charge.json"
+    code, _, stderr = run("sim", charge, "--runs", "3", "--engine", "auto", "--json", str(out))
     assert code == 0, stderr
-    assert json.loads(out.read_text())["engine"] == "engine"  # the kernel plays Heimr only
-    code, _, stderr = run("sim", MACE, "--runs", "3", "--engine", "kernel")
+    assert json.loads(out.read_text())["engine"] == "engine"  # diestep has no kernel
+    code, _, stderr = run("sim", charge, "--runs", "3", "--engine", "kernel")
     assert code == 2 and "the vectorised kernel" in stderr and "--engine engine" in stderr
     code, _, stderr = run("sim", MACE, "--runs", "3", "--engine", "fast")
     assert code == 2 and "unknown engine 'fast': choose engine, kernel, auto" in stderr

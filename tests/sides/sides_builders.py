@@ -16,11 +16,13 @@ Evasion 1 and leather armour (Protection 1).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from fracas.engine import Encounter, ScriptedDice
 from fracas.rules import find
 from fracas.rules.sides.state import SidesState
+from fracas.table.encounterfile import load
 
 
 def darna(**changes: Any) -> dict[str, Any]:
@@ -93,3 +95,49 @@ def play(enc: Encounter[SidesState], *lines: str, faces: Iterable[int] = ()) -> 
 def texts(enc: Encounter[SidesState], last: int = 1) -> list[str]:
     """The texts of the events of the last ``last`` log entries."""
     return [e.text for entry in enc.log[-last:] for e in entry.events]
+
+
+# -- the kernel's tests: the examples, and builds of several combatants a side ---------
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ("mace", "metal", "ambush")
+
+
+def example(name: str) -> dict[str, Any]:
+    _, found, _ = load(ROOT / "examples" / "sides" / f"{name}.yaml")
+    return found
+
+
+def archer(name: str, at: float, **changes: Any) -> dict[str, Any]:
+    """A goblin archer (Agility 10, a longbow: close to 70', far to 210') with a dagger."""
+    sheet = orc(name=name, attributes={"Strength": 6, "Agility": 10}, health=3, at=at)
+    sheet.pop("evasion")
+    return {**sheet, "weapons": ["Longbow", "Dagger"], "armour": None, **changes}
+
+
+def builds() -> dict[str, dict[str, Any]]:
+    """The examples, and four builds of several combatants a side."""
+    found = {name: example(name) for name in EXAMPLES}
+    found["ambush, the party surprised"] = {**example("ambush"), "surprised": ["party"]}
+    found["a rider with two axes against a spear and a far archer"] = setup(
+        darna(
+            name="Rider",
+            mounted=True,
+            weapons=["Hand axe"],
+            off_hand="Hand axe",
+            attributes={"Strength": 9, "Agility": 9},
+        ),
+        darna(name="Ana", weapons=["Crossbow", "Short sword"], at=-30, stamina=2),
+        orc(name="Spear", weapons=["Spear"], at=45),
+        archer("Archer", 230),
+    )
+    found["two against three in a corridor, at range"] = setup(
+        darna(weapons=["Warhammer"]),
+        darna(name="Kel", weapons=["Sling", "Sword"], at=-5),
+        orc(at=60),
+        orc(name="Urk", weapons=["Battle axe"], armour="Chain mail", at=70),
+        archer("Snik", 140, weapons=["Shortbow"]),
+        confined_space=True,
+    )
+    found["both sides surprised"] = {**example("mace"), "surprised": ["party", "orcs"]}
+    return found

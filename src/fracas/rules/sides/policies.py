@@ -16,7 +16,7 @@ from typing import Any
 import numpy
 
 from fracas.engine import Action
-from fracas.engine.capabilities import OwnPolicies, Vocabulary
+from fracas.engine.capabilities import Kernel, OwnPolicies, Vocabulary
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -84,6 +84,12 @@ class GmPolicy(GameMaster):
     verbs = ("begin", "next")
 
 
+def _kernel() -> Kernel:
+    from fracas.rules.sides.kernel import SidesKernel  # NumPy, loaded when asked
+
+    return SidesKernel()
+
+
 #: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its
 #: verbs as the lab's baselines use them (each list best first), its own policies.
 POLICIES = OwnPolicies(
@@ -98,4 +104,5 @@ POLICIES = OwnPolicies(
     ),
     {"default": DefaultPolicy},
     GmPolicy,
+    kernel_of=_kernel,
 )
