@@ -47,7 +47,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -296,9 +296,8 @@ def cell_spec(
     for vary, path, value in zip(varies, paths, values, strict=True):
         setup = apply(setup, vary.character, path, value)
     where = ", ".join(f"{v.label}={x:g}" for v, x in zip(varies, values, strict=True))
-    position = None if spec.position is None else replayed(spec, setup, where)
     try:
-        return make_spec(
+        made = make_spec(
             spec.ruleset,
             setup,
             dict(spec.policies),
@@ -306,11 +305,13 @@ def cell_spec(
             engine=spec.engine,
             max_actions=spec.max_actions,
             title=spec.title,
-            position=position,
         )
     except ValueError as err:
         first = str(err).splitlines()[0].rpartition(": ")[2] if str(err) else ""
         raise ValueError(f"the cell {where} does not start: {first or err}") from None
+    if spec.position is None:
+        return made
+    return replace(made, position=replayed(spec, made.setup, where))
 
 
 def plan(spec: SimSpec, varies: Sequence[Vary]) -> dict[str, SimSpec]:
