@@ -386,7 +386,17 @@ def _met(ok: bool) -> str:
     return "**met**" if ok else "**missed**"
 
 
-def examples_lines(rows: Sequence[ExampleRow], repeat: int) -> list[str]:
+def when(started: float) -> str:
+    """When a part was measured and the machine's load then (parts may be measured apart:
+    ``--only``), for its subsection."""
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        f"- Measured: {now}, in {time.perf_counter() - started:.0f} s; load average "
+        f"{os.getloadavg()[0]:.1f} at the end ({os.cpu_count()} cores)"
+    )
+
+
+def examples_lines(rows: Sequence[ExampleRow], repeat: int, measured: str) -> list[str]:
     """The per-example subsection: each example's time and rate beside today's."""
     within = sum(1 for r in rows if min(r.wall) <= EXAMPLE_TARGET_S)
     faster = sum(
@@ -403,6 +413,7 @@ def examples_lines(rows: Sequence[ExampleRow], repeat: int) -> list[str]:
         f"{repeat} (median in brackets), the examples in turn. *Today* is the same "
         f"measurement on the code before the speed-ups of issue #23 ({TODAY_NOTE}).",
         "",
+        measured,
         f"- Target: every example within {EXAMPLE_TARGET_S} s: {within} of {len(rows)}: "
         f"{_met(within == len(rows))}",
         f"- Target: every example at least {SPEED_UP_TARGET:.0f}x as fast as today (runs a "
@@ -440,7 +451,9 @@ def examples_lines(rows: Sequence[ExampleRow], repeat: int) -> list[str]:
     return lines
 
 
-def ancestor_lines(best: dict[str, float], repeat: int, runs: int, old_count: int) -> list[str]:
+def ancestor_lines(
+    best: dict[str, float], repeat: int, runs: int, old_count: int, measured: str
+) -> list[str]:
     """The subsection of the engine now against the engine of :data:`ANCESTOR`."""
     now, old, copies = best["now"], best["new"], best["copies"]
     return [
@@ -454,6 +467,7 @@ def ancestor_lines(best: dict[str, float], repeat: int, runs: int, old_count: in
         "policy as it was then (every legal action listed, the first attack or else the end "
         f"of the turn, pushed with `push`), {old_count} duels a time, CPU seconds.",
         "",
+        measured,
         f"- The engine now: {now:.0f} duels a CPU second with the default policy (target at "
         f"least {ENGINE_DUELS_TARGET}): {_met(now >= ENGINE_DUELS_TARGET)}",
         f"- The engine of {ANCESTOR}: {old:.0f} duels a CPU second from new encounters (75 "
@@ -571,15 +585,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     extra: list[str] = []
     if args.only in (None, "examples"):
+        part = time.perf_counter()
         measured = per_example(args.example_repeat)
-        extra += examples_lines(measured, args.example_repeat)
+        extra += examples_lines(measured, args.example_repeat, when(part))
         print("TODAY = {")  # the reference column's form, for measuring it again
         for r in measured:
             print(f'    "{r.name}": ({min(r.wall):.2f}, {max(r.rate):.0f}),')
         print("}", flush=True)
     if args.only in (None, "ancestor"):
+        part = time.perf_counter()
         best = against_ancestor(args.repeat)
-        extra += ancestor_lines(best, args.repeat, 1000, 100)
+        extra += ancestor_lines(best, args.repeat, 1000, 100, when(part))
     if args.only:
         print("\n".join(extra))
         return 0
