@@ -39,6 +39,11 @@ Run it with ``make bench`` or::
     .venv/bin/python benchmarks/lab.py [--write docs/benchmarks.md] [--runs 1600] [--repeat 4]
     .venv/bin/python benchmarks/lab.py --only examples --example-repeat 3   # print one part
 
+``make bench`` adds ``--today-from 3c46f05``: today's figures are then measured in the
+same run, alternately, from that commit's sources (``git archive``), so that a loaded
+machine slows both columns alike; without it (or in a shallow clone) the recorded
+figures (:data:`TODAY`) stand in.
+
 ``--write`` replaces the "Simulation" section of the file (or adds it at the end),
 leaving the rest as it is.
 """
@@ -58,8 +63,8 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -190,6 +195,8 @@ TODAY: dict[str, tuple[float, float]] = {
     "tempo/binds": (27.58, 168),
     "tempo/feint": (19.85, 174),
 }
+#: The commit the recorded figures were measured on.
+TODAY_COMMIT = "3c46f05"
 TODAY_NOTE = (
     "3c46f05, 2026-11-27, measured once at load average 8 to 12 on the 2 cores: its wall "
     "times are several times a quiet machine's; compare the CPU rates"
@@ -200,6 +207,7 @@ TODAY_NOTE = (
 #: pool shuts down, so they are this process's children) and of the process itself.
 PROBE = """\
 import json, resource, sys
+import fracas
 from fracas.cli import main
 sys.argv = ["fracas", *sys.argv[1:]]
 try:
@@ -211,7 +219,8 @@ used = {
     "children": resource.getrusage(resource.RUSAGE_CHILDREN),
     "self": resource.getrusage(resource.RUSAGE_SELF),
 }
-print(json.dumps({w: r.ru_utime + r.ru_stime for w, r in used.items()}), file=sys.stderr)
+times = {w: r.ru_utime + r.ru_stime for w, r in used.items()}
+print(json.dumps({"source": fracas.__file__, **times}), file=sys.stderr)
 """
 
 #: The duel on the engine of :data:`ANCESTOR`, by its own API (``legal_actions`` listing
@@ -272,16 +281,22 @@ class SimRun:
         return runs / (self.workers_cpu or self.self_cpu)
 
 
-def fracas_sim(path: Path, runs: int, workers: int, *options: str) -> SimRun:
-    """Run ``fracas sim PATH --runs RUNS --workers WORKERS`` in a new process."""
+def fracas_sim(
+    path: Path, runs: int, workers: int, *options: str, src: Path | None = None
+) -> SimRun:
+    """Run ``fracas sim PATH --runs RUNS --workers WORKERS`` in a new process (with the
+    sources in ``src`` first on its path when given: another commit's fracas)."""
     command = [sys.executable, "-c", PROBE, "sim", str(path), "--runs", str(runs)]
     command += ["--workers", str(workers), *options]
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
     t = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT, env=env)
     wall = time.perf_counter() - t
     if done.returncode != 0:
         raise RuntimeError(f"fracas sim {path.name} failed: {done.stderr.strip()[-500:]}")
     used = json.loads(done.stderr.strip().splitlines()[-1])
+    if src is not None and not str(used["source"]).startswith(str(src)):
+        raise RuntimeError(f"fracas sim ran this fracas, not the one in {src}")
     if workers > 1 and used["children"] <= 0.01 * runs / 1000:
         raise RuntimeError(
             "the workers' CPU time could not be read: are they no longer this process's "
@@ -303,17 +318,44 @@ class ExampleRow:
     rate: list[float]
     engine: str
     engine_rate: float | None = None  # the engine's rate where the kernel was chosen
+    #: Today's figures measured in this run (``--today-from``), else none.
+    today_wall: list[float] = field(default_factory=list)
+    today_rate: list[float] = field(default_factory=list)
 
 
-def per_example(repeat: int, runs: int = EXAMPLE_RUNS) -> list[ExampleRow]:
+def _today(path: Path, runs: int, row: ExampleRow) -> SimRun | None:
+    """An example run by the fracas of the sources above ``path``'s ``examples`` folder;
+    ``None`` (said) when it fails there, so that the recorded figure stands in."""
+    src = path.parents[2] / "src"
+    try:
+        return fracas_sim(path, runs, EXAMPLE_WORKERS, src=src)
+    except RuntimeError as err:
+        print(f"{row.name}: today's fracas could not run it ({err}); recorded figures used")
+        return None
+
+
+def per_example(
+    repeat: int, runs: int = EXAMPLE_RUNS, today: Path | None = None
+) -> list[ExampleRow]:
     """Every example through ``fracas sim --runs 1000 --workers 2``, ``repeat`` times (the
     examples in turn each time); where ``--engine auto`` chose the kernel, the same runs on
-    the engine too."""
+    the engine too. With ``today`` (another commit's sources, as :func:`sources` gives),
+    each example is also run by that fracas, on its own copy of the file, alternately."""
     rows = {example_name(p): ExampleRow(example_name(p), [], [], "") for p in EXAMPLES}
-    for _ in range(repeat):
+    for i in range(repeat):
         for path in EXAMPLES:
             row = rows[example_name(path)]
+            old = None if today is None else today / path.relative_to(ROOT)
+            if old is not None and not old.exists():
+                old = None
+            if old is not None and i % 2 == 0:
+                before = _today(old, runs, row)
             got = fracas_sim(path, runs, EXAMPLE_WORKERS)
+            if old is not None and i % 2 == 1:
+                before = _today(old, runs, row)
+            if old is not None and before is not None:
+                row.today_wall.append(before.wall)
+                row.today_rate.append(before.rate(runs))
             row.wall.append(got.wall)
             row.rate.append(got.rate(runs))
             row.engine = got.engine
@@ -331,14 +373,18 @@ def per_example(repeat: int, runs: int = EXAMPLE_RUNS) -> list[ExampleRow]:
 
 
 @contextmanager
-def ancestor_sources(commit: str = ANCESTOR) -> Iterator[Path]:
-    """The sources of ``commit`` (``git archive`` into a temporary folder, removed after)."""
+def sources(commit: str) -> Iterator[Path]:
+    """The sources of ``commit`` (``git archive`` into a temporary folder, removed after);
+    :class:`RuntimeError` when this checkout does not have it (a shallow clone)."""
     with tempfile.TemporaryDirectory(prefix="fracas-" + commit) as folder:
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "src", "examples"],
             capture_output=True,
-            check=True,
+            check=False,
         )
+        if archive.returncode != 0:
+            said = archive.stderr.decode(errors="replace").strip().splitlines()
+            raise RuntimeError(f"no sources of {commit} here: {said[-1] if said else '?'}")
         subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
         yield Path(folder)
 
@@ -369,7 +415,7 @@ def against_ancestor(repeat: int, runs: int = 1000, old_count: int = 100) -> dic
     """The engine now (default policy, ``fracas sim --workers 1``) and the engine of
     :data:`ANCESTOR` (its attack-or-end policy), alternately, best of ``repeat`` each."""
     best = {"now": 0.0, "new": 0.0, "copies": 0.0}
-    with ancestor_sources() as folder:
+    with sources(ANCESTOR) as folder:
         for _ in range(repeat):
             best["now"] = max(best["now"], engine_duel_rate(runs))
             for k, v in ancestor_rates(folder, old_count, 1).items():
@@ -396,11 +442,23 @@ def when(started: float) -> str:
     )
 
 
-def examples_lines(rows: Sequence[ExampleRow], repeat: int, measured: str) -> list[str]:
+def examples_lines(
+    rows: Sequence[ExampleRow], repeat: int, measured: str, today_from: str | None = None
+) -> list[str]:
     """The per-example subsection: each example's time and rate beside today's."""
     within = sum(1 for r in rows if min(r.wall) <= EXAMPLE_TARGET_S)
+    reference = {name: rate for name, (_, rate) in TODAY.items()}
+    reference.update({r.name: max(r.today_rate) for r in rows if r.today_rate})
     faster = sum(
-        1 for r in rows if r.name in TODAY and max(r.rate) >= SPEED_UP_TARGET * TODAY[r.name][1]
+        1
+        for r in rows
+        if r.name in reference and max(r.rate) >= SPEED_UP_TARGET * reference[r.name]
+    )
+    today_note = (
+        f"measured in this run, alternately, from the sources of {today_from} (`git "
+        "archive`, removed after) on their own copies of the examples"
+        if today_from
+        else TODAY_NOTE
     )
     lines = [
         "## Every example through `fracas sim`",
@@ -411,7 +469,7 @@ def examples_lines(rows: Sequence[ExampleRow], repeat: int, measured: str) -> li
         "command (start-up included), and runs a CPU second of its worker processes (their "
         "CPU time summed, read when the pool has shut down). Best of "
         f"{repeat} (median in brackets), the examples in turn. *Today* is the same "
-        f"measurement on the code before the speed-ups of issue #23 ({TODAY_NOTE}).",
+        f"measurement on the code before the speed-ups of issue #23 ({today_note}).",
         "",
         measured,
         f"- Target: every example within {EXAMPLE_TARGET_S} s: {within} of {len(rows)}: "
@@ -424,7 +482,7 @@ def examples_lines(rows: Sequence[ExampleRow], repeat: int, measured: str) -> li
     ]
     for r in rows:
         wall, rate = min(r.wall), max(r.rate)
-        before = TODAY.get(r.name)
+        before = (min(r.today_wall), max(r.today_rate)) if r.today_rate else TODAY.get(r.name)
         old_wall = f"{before[0]:.2f}" if before else "-"
         old_rate = f"{before[1]:.0f}" if before else "-"
         gain = f"{rate / before[1]:.1f}x" if before else "-"
@@ -573,6 +631,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--example-repeat", type=int, default=2, help="repetitions of each example's command"
     )
     parser.add_argument(
+        "--today-from",
+        metavar="COMMIT",
+        help=f"measure today's figures in this run from COMMIT's sources ({TODAY_COMMIT}: "
+        "main before the speed-ups), instead of the recorded ones",
+    )
+    parser.add_argument(
         "--only",
         choices=("examples", "ancestor"),
         help="measure only this part and print it (not with --write)",
@@ -586,16 +650,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     extra: list[str] = []
     if args.only in (None, "examples"):
         part = time.perf_counter()
-        measured = per_example(args.example_repeat)
-        extra += examples_lines(measured, args.example_repeat, when(part))
+        with ExitStack() as stack:
+            today = None
+            if args.today_from:
+                try:
+                    today = stack.enter_context(sources(args.today_from))
+                except RuntimeError as err:
+                    print(f"{err}: today's recorded figures are used", flush=True)
+            measured = per_example(args.example_repeat, today=today)
+        from_ = args.today_from if today is not None else None
+        lines = examples_lines(measured, args.example_repeat, when(part), from_)
+        extra += lines
         print("TODAY = {")  # the reference column's form, for measuring it again
         for r in measured:
             print(f'    "{r.name}": ({min(r.wall):.2f}, {max(r.rate):.0f}),')
         print("}", flush=True)
     if args.only in (None, "ancestor"):
         part = time.perf_counter()
-        best = against_ancestor(args.repeat)
-        extra += ancestor_lines(best, args.repeat, 1000, 100, when(part))
+        try:
+            best = against_ancestor(args.repeat)
+            extra += ancestor_lines(best, args.repeat, 1000, 100, when(part))
+        except RuntimeError as err:
+            print(err, flush=True)
+            extra += [
+                f"## The engine against the engine of {ANCESTOR}",
+                "",
+                f"- Not measured: {err}",
+                "",
+            ]
     if args.only:
         print("\n".join(extra))
         return 0
