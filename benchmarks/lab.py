@@ -359,9 +359,12 @@ def per_example(
             row.wall.append(got.wall)
             row.rate.append(got.rate(runs))
             row.engine = got.engine
+            then = ""
+            if old is not None and before is not None:
+                then = f"; today {before.wall:.2f} s, {before.rate(runs):.0f}"
             print(
                 f"{row.name}: {got.wall:.2f} s, {got.rate(runs):.0f} runs a CPU second "
-                f"({got.engine})",
+                f"({got.engine}){then}",
                 flush=True,
             )
     for path in EXAMPLES:
