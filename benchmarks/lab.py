@@ -171,35 +171,35 @@ SPEED_UP_TARGET = 3.0
 ANCESTOR = "8c3d747"
 #: The engine now against the engine of :data:`ANCESTOR`, and duels a CPU second.
 ANCESTOR_TARGET, ENGINE_DUELS_TARGET = 10.0, 750
-#: Today's figures, the reference column: the same measurement (once each) on the code
-#: of 3c46f05 (main before the speed-ups of issue #23), 2026-11-27 01:50 to 02:05 UTC, on
-#: a machine loaded by other work (load average 8 to 12 on its 2 cores): the wall times
-#: are several times what a quiet machine gives; the CPU rates are the ones to compare.
+#: Today's figures, the reference column: the same measurement on the code of 3c46f05
+#: (main before the speed-ups of issue #23), best of 3 runs between 01:50 and 02:36 UTC
+#: on 2026-11-27, on a machine loaded by other work (load average 2 to 12 on its 2 cores):
+#: the wall times are longer than a quiet machine's; the CPU rates are the ones to compare.
 #: Example -> (seconds of the whole command, wall; runs a CPU second of the workers).
 TODAY: dict[str, tuple[float, float]] = {
-    "classic/broken-oar": (51.80, 81),
-    "classic/ford": (52.50, 100),
-    "diestep/charge": (67.14, 89),
-    "diestep/grapple": (28.26, 235),
-    "heimr/ambush": (41.53, 104),
-    "heimr/castle-wall": (62.61, 52),
-    "heimr/doorway": (33.28, 92),
-    "heimr/duel": (10.09, 500),
-    "heimr/field": (30.06, 109),
-    "heimr/grab": (9.08, 648),
-    "heimr/night": (42.77, 68),
-    "heimr/wearing-down": (16.53, 277),
-    "sides/ambush": (16.59, 259),
-    "sides/mace": (10.08, 630),
-    "sides/metal": (11.25, 571),
-    "tempo/binds": (27.58, 168),
-    "tempo/feint": (19.85, 174),
+    "classic/broken-oar": (22.08, 90),
+    "classic/ford": (26.20, 104),
+    "diestep/charge": (21.00, 99),
+    "diestep/grapple": (10.03, 265),
+    "heimr/ambush": (17.68, 120),
+    "heimr/castle-wall": (45.00, 53),
+    "heimr/doorway": (23.55, 97),
+    "heimr/duel": (6.06, 536),
+    "heimr/field": (22.17, 116),
+    "heimr/grab": (6.54, 671),
+    "heimr/night": (37.95, 69),
+    "heimr/wearing-down": (10.87, 297),
+    "sides/ambush": (10.53, 259),
+    "sides/mace": (7.09, 644),
+    "sides/metal": (6.89, 591),
+    "tempo/binds": (17.47, 177),
+    "tempo/feint": (13.42, 188),
 }
 #: The commit the recorded figures were measured on.
 TODAY_COMMIT = "3c46f05"
 TODAY_NOTE = (
-    "3c46f05, 2026-11-27, measured once at load average 8 to 12 on the 2 cores: its wall "
-    "times are several times a quiet machine's; compare the CPU rates"
+    "3c46f05, 2026-11-27, best of 3 runs at load average 2 to 12 on the 2 cores: its wall "
+    "times are longer than a quiet machine's; compare the CPU rates"
 )
 
 #: Runs ``fracas sim`` in this process (the command's own code, as ``fracas`` runs it) and
