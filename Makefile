@@ -68,7 +68,7 @@ test: lint typecheck browser pytest
 bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md --today-from 3c46f05
 	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/kernel_sides.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/table_cost.py --write docs/benchmarks.md

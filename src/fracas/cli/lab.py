@@ -244,7 +244,21 @@ def sim(
 
 @app.command(name="sweep")
 def sweep_command(
-    encounter: Annotated[Path, typer.Argument(help="An encounter file (YAML).")],
+    encounter: Annotated[
+        Path | None, typer.Argument(help="An encounter file (YAML); none with --table.")
+    ] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(
+            help="Sweep from where this stored table stands (its dice are not touched); "
+            "a value varied is replayed as if it had held from the start."
+        ),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(envvar="FRACAS_DB", help="The store of --table: a SQLAlchemy URL."),
+    ] = None,
+    *,
     vary: Annotated[
         list[str],
         typer.Option(
@@ -267,12 +281,23 @@ def sweep_command(
     engine: EngineOption = "auto",
     max_actions: MaxActionsOption = 2000,
 ) -> None:
-    """Simulate a grid of campaign values: win rates per cell, as CSV and a chart."""
+    """Simulate a grid of campaign values: win rates per cell, as CSV and a chart.
+
+    With --table, from where a stored table stands: each cell replays the fight so far
+    with its values, on the faces rolled, and plays on from its own seed.
+    """
     console = Console()
-    folder = out if out is not None else Path(f"sweep-{encounter.stem}")
+    stem = table if encounter is None else encounter.stem
+    folder = out if out is not None else Path(f"sweep-{stem}")
     try:
+        if (encounter is None) == (table is None):
+            raise ValueError("give an encounter file or --table NAME (one of them)")
         varies = [sweep.parse_vary(v) for v in vary]
-        spec = _spec(encounter, policy, engine, max_actions)
+        if table is not None:
+            spec = _table_spec(table, db, policy, engine, max_actions)
+        else:
+            assert encounter is not None
+            spec = _spec(encounter, policy, engine, max_actions)
         sweep.plan(spec, varies)  # every path and value checked before any run
         chart_side = side or _side_of(spec, varies[0].character)
         if chart_side not in spec.sides:

@@ -227,6 +227,7 @@ def spec_from_table(table: Table, chosen: Mapping[str, str], **options: Any) -> 
     seeds, so the table's dice are neither read nor moved. Side policies see only their
     side's view, as from the start."""
     save = table.export()
+    save.pop("dice", None)  # the table's generator: no simulation may read it
     title = f"{table.title or table.name}, from entry {table.head}"
     return make_spec(
         table.ruleset.id, dict(save["setup"]), chosen, title=title, position=save, **options

@@ -25,6 +25,13 @@ Each cell of the grid is one simulation with the same seed (common random number
 cells differ by the varied values, not by luck). Its summary is appended to
 ``sweep.sqlite`` in the output folder as soon as it is done; a rerun with the same
 arguments skips the cells already there.
+
+A sweep may start from where a stored table stands (a spec with a ``position``,
+:func:`~fracas.lab.runner.spec_from_table`): each cell replays the table's actions on
+the faces they rolled, with the cell's values as if they had held from the start
+(:func:`replayed`). A value that would have changed the dice rolled so far (how many,
+or which), or made an action of the fight so far impossible, cannot vary mid-fight:
+the sweep is refused before any run, naming it.
 """
 
 from __future__ import annotations
@@ -40,13 +47,15 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from fracas.engine import Encounter, RandomDice, SaveError
 from fracas.lab import stats
 from fracas.lab.results import write_atomically
 from fracas.lab.runner import Progress, Runner, SimSpec, make_spec, seeds
+from fracas.rules import find
 
 ALIASES = {"consistency": "trained_consistency", "potential": "trained_potential"}
 _RANGE = re.compile(r"^(-?\d{1,9})\.\.(-?\d{1,9})(?::(\d{1,9}))?$")
@@ -175,6 +184,8 @@ def fingerprint(spec: SimSpec, varies: Sequence[Vary], runs: int, seed: int) -> 
         "runs": runs,
         "seed": seed,
     }
+    if spec.position is not None:  # from a table: where it stood is part of the sweep
+        record["position"] = spec.position["log"]
     text = json.dumps(record, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -231,16 +242,62 @@ def grid(varies: Sequence[Vary]) -> Iterator[tuple[float, ...]]:
     return itertools.product(*(v.values for v in varies))
 
 
+def _rolls(rolls: Sequence[Any]) -> list[tuple[str, str, list[int]]]:
+    """Rolls (drawn or saved) as what was rolled, why, and the faces, to compare."""
+    out = []
+    for roll in rolls:
+        if isinstance(roll, Mapping):
+            out.append((str(roll["notation"]), str(roll["purpose"]), list(roll["faces"])))
+        else:
+            out.append((roll.notation, roll.purpose, list(roll.faces)))
+    return out
+
+
+def replayed(spec: SimSpec, setup: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``spec``'s position (a table's save) with ``setup`` in place of the table's: its
+    actions replayed on the faces they rolled. :class:`ValueError` (one line, starting
+    with ``where``) when the setup would have rolled other dice or refused an action.
+
+    The save returned is a fresh one (its events those of the replay); it carries no
+    dice, so nothing of the table's own generator reaches a worker."""
+    assert spec.position is not None
+    recorded = list(spec.position["log"])
+    data = {k: v for k, v in spec.position.items() if k not in ("dice", "digests", "log")}
+    data["setup"] = json.loads(json.dumps(setup))
+    data["log"] = [{"action": e["action"], "rolls": e.get("rolls", [])} for e in recorded]
+    try:
+        encounter = Encounter.load(
+            data, find(spec.ruleset), RandomDice(0), replay_from_actions=True
+        )
+    except SaveError as err:
+        why = (str(err).splitlines() or ["it does not replay"])[0]
+        raise ValueError(
+            f"{where} cannot vary mid-fight: the fight so far would not replay with it "
+            f"({why}); sweep the encounter file to vary it from the start"
+        ) from None
+    for n, (entry, raw) in enumerate(zip(encounter.log, recorded, strict=True), 1):
+        if _rolls(entry.rolls) != _rolls(raw.get("rolls", [])):
+            raise ValueError(
+                f"{where} cannot vary mid-fight: log entry {n} ({raw['action']}) would have "
+                "rolled other dice with it; sweep the encounter file to vary it from the start"
+            )
+    saved = encounter.save()
+    saved.pop("dice", None)
+    return saved
+
+
 def cell_spec(
     spec: SimSpec, varies: Sequence[Vary], paths: Sequence[Sequence[str]], values: Sequence[float]
 ) -> SimSpec:
     """The spec of one cell: ``spec`` with the varied values set, checked by the ruleset
-    (:class:`ValueError` naming the cell when a value is refused)."""
+    (:class:`ValueError` naming the cell when a value is refused); from a table's
+    position, that position replayed with them (:func:`replayed`)."""
     setup: Any = spec.setup
     for vary, path, value in zip(varies, paths, values, strict=True):
         setup = apply(setup, vary.character, path, value)
+    where = ", ".join(f"{v.label}={x:g}" for v, x in zip(varies, values, strict=True))
     try:
-        return make_spec(
+        made = make_spec(
             spec.ruleset,
             setup,
             dict(spec.policies),
@@ -250,9 +307,11 @@ def cell_spec(
             title=spec.title,
         )
     except ValueError as err:
-        where = ", ".join(f"{v.label}={x:g}" for v, x in zip(varies, values, strict=True))
         first = str(err).splitlines()[0].rpartition(": ")[2] if str(err) else ""
         raise ValueError(f"the cell {where} does not start: {first or err}") from None
+    if spec.position is None:
+        return made
+    return replace(made, position=replayed(spec, made.setup, where))
 
 
 def plan(spec: SimSpec, varies: Sequence[Vary]) -> dict[str, SimSpec]:
@@ -371,6 +430,7 @@ __all__ = [
     "apply",
     "parse_vary",
     "plan",
+    "replayed",
     "resolve",
     "run_sweep",
     "table",
