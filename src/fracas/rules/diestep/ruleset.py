@@ -13,11 +13,11 @@ is over; the end of the encounter brings the survival rolls (D-KO-1).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
 from fracas.rules.diestep.state import (
     Combatant,
@@ -224,7 +224,22 @@ class DieStepRules(Ruleset[DieStepState]):
             if actor is None or action.actor == actor:
                 yield action
 
-    def _offers(self, state: DieStepState) -> Iterator[Action]:
+    def legal(
+        self, state: DieStepState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts; with ``verbs``, the turn's candidates of
+        other verbs are not even proposed."""
+        for action in self._offers(state, verbs):
+            if (
+                (actor is None or action.actor == actor)
+                and (verbs is None or action.verb in verbs)
+                and self.is_legal(state, action)
+            ):
+                yield action
+
+    def _offers(
+        self, state: DieStepState, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
         if not state.started:
             yield Action(GM, "begin")
             return
@@ -237,9 +252,12 @@ class DieStepRules(Ruleset[DieStepState]):
         turn = state.turn
         if turn is None:
             return
-        yield Action(turn.actor, "end")
+        if verbs is None or "end" in verbs:
+            yield Action(turn.actor, "end")
+        if verbs is not None and _TURN_VERBS.isdisjoint(verbs):
+            return
         for cid in turn.members():
-            yield from self._turn_offers(state, state.who(cid))
+            yield from self._turn_offers(state, state.who(cid), verbs or _TURN_VERBS)
 
     def _answers(self, state: DieStepState) -> Iterator[Action]:
         top = state.windows[-1]
@@ -255,28 +273,39 @@ class DieStepRules(Ruleset[DieStepState]):
                 yield Action(first, "opportunity", target)
         yield Action(first, "pass")
 
-    def _turn_offers(self, state: DieStepState, who: Combatant) -> Iterator[Action]:
+    def _turn_offers(
+        self, state: DieStepState, who: Combatant, verbs: Collection[str] = ()
+    ) -> Iterator[Action]:
+        """The actions ``who`` may be offered in its turn, only those with ``verbs``."""
         c = who.id
-        for other in state.combatants.values():
-            if other.side == who.side or other.out:
-                continue
-            yield Action(c, "attack", other.id)
-            yield Action(c, "strike", other.id)
-            yield Action(c, "grab", other.id)
+        if not _STRIKES.isdisjoint(verbs):
+            for other in state.combatants.values():
+                if other.side == who.side or other.out:
+                    continue
+                for verb in ("attack", "strike", "grab"):
+                    if verb in verbs:
+                        yield Action(c, verb, other.id)
         for simple in ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"):
-            yield Action(c, simple)
-        yield Action(c, "stand")
-        body = movement.mover(state, who)
-        for region in state.regions[body.region].borders:
-            for how in ("move", "run", "crawl", "drag"):
-                yield Action(c, how, region)
-        for far in state.regions:
-            if movement.distance(state, body.region, far) == 2:
-                yield Action(c, "run", far)
-        for mount in state.combatants.values():
-            if mount.sheet.mount and mount.rider is None:
-                yield Action(c, "mount", mount.id)
-        yield Action(c, "dismount")
+            if simple in verbs:
+                yield Action(c, simple)
+        if "stand" in verbs:
+            yield Action(c, "stand")
+        if not _MOVES.isdisjoint(verbs):
+            body = movement.mover(state, who)
+            for region in state.regions[body.region].borders:
+                for how in ("move", "run", "crawl", "drag"):
+                    if how in verbs:
+                        yield Action(c, how, region)
+            if "run" in verbs:
+                for far in state.regions:
+                    if movement.distance(state, body.region, far) == 2:
+                        yield Action(c, "run", far)
+        if "mount" in verbs:
+            for mount in state.combatants.values():
+                if mount.sheet.mount and mount.rider is None:
+                    yield Action(c, "mount", mount.id)
+        if "dismount" in verbs:
+            yield Action(c, "dismount")
 
     def _after(self, state: DieStepState) -> Iterator[Action]:
         if any(health.owes_survival(c) for c in state.combatants.values()):
@@ -295,23 +324,48 @@ class DieStepRules(Ruleset[DieStepState]):
         """The game master sees all; a side sees its own in full and others as a
         character would: where they stand, how they look, not their HP, AP or dice.
         ``square`` repeats the region under the tracker's column name."""
-        return {
-            "round": state.round,
-            "current": state.current,
-            "order": list(state.order),
-            "initiative": dict(state.initiative) if side is None else {},
-            "over": state.over,
-            "minutes": state.minutes,
-            "waiting": self.to_move(state) if state.windows else None,
-            "ap": None
-            if state.turn is None or side not in (None, state.who(state.turn.actor).side)
-            else state.turn.left,
-            "regions": {n: list(r.borders) for n, r in state.regions.items()},
-            "combatants": {
-                cid: _observe_one(c, side is None or side == c.side)
-                for cid, c in state.combatants.items()
-            },
-        }
+        return {key: part(self, state, side) for key, part in _PARTS.items()}
+
+    def observe_lazily(self, state: DieStepState, side: str | None) -> Mapping[str, Any]:
+        """:meth:`observe`, each part worked out when it is read."""
+        return Parts(_PARTS, self, state, side)
+
+
+#: Each part of what a side observes (:meth:`DieStepRules.observe`), as the function
+#: working it out from the rules, the state and the side.
+_PARTS: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
+    "round": lambda rules, state, side: state.round,
+    "current": lambda rules, state, side: state.current,
+    "order": lambda rules, state, side: list(state.order),
+    "initiative": lambda rules, state, side: dict(state.initiative) if side is None else {},
+    "over": lambda rules, state, side: state.over,
+    "minutes": lambda rules, state, side: state.minutes,
+    "waiting": lambda rules, state, side: rules.to_move(state) if state.windows else None,
+    "ap": lambda rules, state, side: (
+        None
+        if state.turn is None or side not in (None, state.who(state.turn.actor).side)
+        else state.turn.left
+    ),
+    "regions": lambda rules, state, side: {n: list(r.borders) for n, r in state.regions.items()},
+    "combatants": lambda rules, state, side: {
+        cid: _observe_one(c, side is None or side == c.side) for cid, c in state.combatants.items()
+    },
+}
+
+
+_STRIKES = frozenset({"attack", "strike", "grab"})
+_MOVES = frozenset({"move", "run", "crawl", "drag"})
+#: Every verb :meth:`DieStepRules._turn_offers` proposes.
+_TURN_VERBS = frozenset(
+    {
+        *_STRIKES,
+        *("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"),
+        "stand",
+        *_MOVES,
+        "mount",
+        "dismount",
+    }
+)
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
