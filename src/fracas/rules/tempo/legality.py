@@ -365,7 +365,7 @@ def _check_reaction(
     actor = state.combatants[ex.proactive.who]
     waiting = f"{actor.name}'s {shown(state, ex.proactive)} waits for a reaction"
     if name == PASS:
-        if who.id not in reactors(state, ex):
+        if who.id not in state.order or not reactions(state, ex, who):  # not among reactors
             raise IllegalAction("T-ROUND-2", f"{waiting}, and {who.name} has none to let go")
         return
     spec = state.tables.actions[name]

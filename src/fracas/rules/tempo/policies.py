@@ -47,6 +47,9 @@ FEINT_SHARE = 0.2
 class DefaultPolicy(Tactical):
     """tempo's default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of these plain actions first.
+    probes = ("pass", "recover")
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:

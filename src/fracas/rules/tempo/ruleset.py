@@ -8,10 +8,10 @@ an opponent reacts or passes, the actor may replace its action, and it resolves;
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.tempo import exchange, legality, setup, table, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
@@ -58,8 +58,10 @@ class TempoRules(Ruleset[TempoState]):
             return state.current
         if ex.phase == "counter":
             return ex.proactive.who
-        waiting = legality.reactors(state, ex)
-        return waiting[0] if waiting else None
+        return next(
+            (cid for cid in state.order if legality.reactions(state, ex, state.combatants[cid])),
+            None,
+        )  # the first of legality.reactors
 
     def is_over(self, state: TempoState) -> bool:
         return state.over
@@ -154,9 +156,12 @@ class TempoRules(Ruleset[TempoState]):
                     yield Action(ex.proactive.who, tables.verb(name))
                 yield Action(ex.proactive.who, PASS)
             return
-        for cid in legality.reactors(state, ex):
-            if actor in (None, cid):
-                for name in legality.reactions(state, ex, state.combatants[cid]):
+        for cid in state.order:  # legality.reactors, each one's reactions worked out once
+            if actor not in (None, cid):
+                continue
+            names = legality.reactions(state, ex, state.combatants[cid])
+            if names:
+                for name in names:
                     yield Action(cid, tables.verb(name))
                 yield Action(cid, PASS)
 
@@ -181,18 +186,28 @@ class TempoRules(Ruleset[TempoState]):
     def observe(self, state: TempoState, side: str | None) -> dict[str, Any]:
         """All is open but hit points (the own side's only) and a feint not yet resolved,
         which the other sides see as the Melee Attack it was declared as."""
-        return {
-            "round": state.round,
-            "clock": state.round * state.tables.round.seconds,
-            "current": None if state.over else state.current,
-            "order": list(state.order),
-            "waiting_for": self.to_move(state),
-            "exchange": None if state.exchange is None else _exchange(state, state.exchange, side),
-            "combatants": {
-                cid: _combatant(state, c, side in (None, c.side))
-                for cid, c in state.combatants.items()
-            },
-        }
+        return {key: part(self, state, side) for key, part in _PARTS.items()}
+
+    def observe_lazily(self, state: TempoState, side: str | None) -> Mapping[str, Any]:
+        """:meth:`observe`, each part worked out when it is read."""
+        return Parts(_PARTS, self, state, side)
+
+
+#: Each part of what a side observes (:meth:`TempoRules.observe`), as the function
+#: working it out from the rules, the state and the side.
+_PARTS: dict[str, Callable[[TempoRules, TempoState, str | None], Any]] = {
+    "round": lambda rules, state, side: state.round,
+    "clock": lambda rules, state, side: state.round * state.tables.round.seconds,
+    "current": lambda rules, state, side: None if state.over else state.current,
+    "order": lambda rules, state, side: list(state.order),
+    "waiting_for": lambda rules, state, side: rules.to_move(state),
+    "exchange": lambda rules, state, side: (
+        None if state.exchange is None else _exchange(state, state.exchange, side)
+    ),
+    "combatants": lambda rules, state, side: {
+        cid: _combatant(state, c, side in (None, c.side)) for cid, c in state.combatants.items()
+    },
+}
 
 
 def _exchange(state: TempoState, ex: Exchange, side: str | None) -> dict[str, Any]:
