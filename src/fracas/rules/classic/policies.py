@@ -33,6 +33,9 @@ from fracas.rules.tactics import (
 class DefaultPolicy(Tactical):
     """heimr-classic's default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of a plain ``done`` first.
+    probes = ("done",)
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
@@ -56,7 +59,7 @@ class DefaultPolicy(Tactical):
                 return stand
         attacks = with_verb(legal, "attack")
         held = " ".join(str(w) for w in me.get("weapons", ())).lower()
-        archer = find(legal, "draw", "arrow") is not None and "bow" in held
+        archer = "bow" in held and find(legal, "draw", "arrow") is not None
         if archer:  # a shot is offered only with a missile drawn (HC-AGI-1)
             drawn = sum(1 for a in declared if a.verb == "draw" and a.target == "arrow")
             shots = sum(1 for a in declared if a.verb == "attack")
@@ -108,6 +111,7 @@ class GmPolicy(GameMaster):
     """heimr-classic's DM opens the fight and closes each round once all have posted."""
 
     verbs = ("open", "close")
+    probes = ("close", "open")
 
 
 class Stats(PlainStats):

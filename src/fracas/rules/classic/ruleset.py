@@ -322,7 +322,7 @@ _PARTS: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
     "posted": lambda rules, state, side: list(state.posted),
     "warnings": lambda rules, state, side: list(state.warnings) if side is None else [],
     "combatants": lambda rules, state, side: {
-        cid: _observe_one(state, f, side is None or side == f.side)
+        cid: Parts(_SEEN_FULL if side is None or side == f.side else _SEEN, state, f)
         for cid, f in state.combatants.items()
     },
 }
@@ -335,30 +335,33 @@ _OFFERED = frozenset(
 
 
 def _observe_one(state: ClassicState, f: Fighter, full: bool) -> dict[str, Any]:
-    score, _ = combat.defence(state, f)
-    seen: dict[str, Any] = {
-        "name": f.name,
-        "side": f.side,
-        "npc": f.npc,
-        "square": f.position,
-        "dead": f.dead,
-        "prone": f.prone,
-        "effects": [c.name for c in f.conditions],
-        "injury": None if f.hp > 0 else heimr_tables().injury_level(f.hp),
-        "defence": {"kind": "defence", "result": score},
-        "weapons": f.held(),
-    }
-    if full:
-        seen.update(
-            hp=f.hp,
-            max_hp=f.profile.max_hp,
-            willpower=f.willpower,
-            hero_points=f.hero_points,
-            statistics=dict(f.profile.statistics),
-            stance=f.plan.tactic,
-            carried=list(f.carried),
-        )
-    return seen
+    return {key: part(state, f) for key, part in (_SEEN_FULL if full else _SEEN).items()}
+
+
+#: What every side sees of a fighter, each field as the function working it out.
+_SEEN: dict[str, Callable[[ClassicState, Fighter], Any]] = {
+    "name": lambda state, f: f.name,
+    "side": lambda state, f: f.side,
+    "npc": lambda state, f: f.npc,
+    "square": lambda state, f: f.position,
+    "dead": lambda state, f: f.dead,
+    "prone": lambda state, f: f.prone,
+    "effects": lambda state, f: [c.name for c in f.conditions],
+    "injury": lambda state, f: None if f.hp > 0 else heimr_tables().injury_level(f.hp),
+    "defence": lambda state, f: {"kind": "defence", "result": combat.defence(state, f)[0]},
+    "weapons": lambda state, f: f.held(),
+}
+#: What the fighter's own side (and the DM) sees besides.
+_SEEN_FULL: dict[str, Callable[[ClassicState, Fighter], Any]] = {
+    **_SEEN,
+    "hp": lambda state, f: f.hp,
+    "max_hp": lambda state, f: f.profile.max_hp,
+    "willpower": lambda state, f: f.willpower,
+    "hero_points": lambda state, f: f.hero_points,
+    "statistics": lambda state, f: dict(f.profile.statistics),
+    "stance": lambda state, f: f.plan.tactic,
+    "carried": lambda state, f: list(f.carried),
+}
 
 
 def _words(action: Action) -> str:
