@@ -46,6 +46,11 @@ def die(person: Mapping[str, Any], attribute: str) -> int:
 class DefaultPolicy(Tactical):
     """diestep's default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of these plain actions first.
+    probes = ("end", "take", "pass")
+    #: The answers to a window, listed together when the first of them is asked.
+    verbs_together = frozenset({"take", "pass", "opportunity", "block", "parry", "dodge"})
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
@@ -122,6 +127,7 @@ class GmPolicy(GameMaster):
     """diestep's game master begins the fight; it never ends one by fiat."""
 
     verbs = ("begin",)
+    probes = ("begin",)
 
 
 class Stats(PlainStats):

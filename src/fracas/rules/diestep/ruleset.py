@@ -348,7 +348,8 @@ _PARTS: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
     ),
     "regions": lambda rules, state, side: {n: list(r.borders) for n, r in state.regions.items()},
     "combatants": lambda rules, state, side: {
-        cid: _observe_one(c, side is None or side == c.side) for cid, c in state.combatants.items()
+        cid: Parts(_SEEN_FULL if side is None or side == c.side else _SEEN, c)
+        for cid, c in state.combatants.items()
     },
 }
 
@@ -369,7 +370,11 @@ _TURN_VERBS = frozenset(
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
-    effects = [
+    return {key: part(c) for key, part in (_SEEN_FULL if full else _SEEN).items()}
+
+
+def _effects(c: Combatant) -> list[str]:
+    return [
         name
         for name, on in (
             ("stunned", c.stunned or c.stunned_encounter),
@@ -383,34 +388,37 @@ def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
         )
         if on
     ]
-    seen: dict[str, Any] = {
-        "name": c.name,
-        "side": c.side,
-        "region": c.region,
-        "square": c.region,
-        "prone": c.prone,
-        "dead": c.dead,
-        "unconscious": c.knocked_out and not c.dead,
-        "effects": effects,
-        "held_by": c.held_by,
-        "hold": c.hold,
-        "mounted_on": c.mounted_on,
-        "rider": c.rider,
-        "weapon": c.weapon.name if c.weapon else None,
-        "shield": c.shield,
-    }
-    if full:
-        seen.update(
-            hp=c.hp,
-            max_hp=c.sheet.hit_points,
-            mp=c.mp,
-            debt=c.debt,
-            dice={k: f"d{v}" for k, v in c.sheet.dice.items()},
-            unaware_of=list(c.unaware_of),
-            survival=c.survival,
-            permanent_injury=c.permanent_injury,
-        )
-    return seen
+
+
+#: What every side sees of a combatant, each field as the function working it out.
+_SEEN: dict[str, Callable[[Combatant], Any]] = {
+    "name": lambda c: c.name,
+    "side": lambda c: c.side,
+    "region": lambda c: c.region,
+    "square": lambda c: c.region,
+    "prone": lambda c: c.prone,
+    "dead": lambda c: c.dead,
+    "unconscious": lambda c: c.knocked_out and not c.dead,
+    "effects": _effects,
+    "held_by": lambda c: c.held_by,
+    "hold": lambda c: c.hold,
+    "mounted_on": lambda c: c.mounted_on,
+    "rider": lambda c: c.rider,
+    "weapon": lambda c: c.weapon.name if c.weapon else None,
+    "shield": lambda c: c.shield,
+}
+#: What its own side (and the game master) sees besides.
+_SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
+    **_SEEN,
+    "hp": lambda c: c.hp,
+    "max_hp": lambda c: c.sheet.hit_points,
+    "mp": lambda c: c.mp,
+    "debt": lambda c: c.debt,
+    "dice": lambda c: {k: f"d{v}" for k, v in c.sheet.dice.items()},
+    "unaware_of": lambda c: list(c.unaware_of),
+    "survival": lambda c: c.survival,
+    "permanent_injury": lambda c: c.permanent_injury,
+}
 
 
 def _can_oa(state: DieStepState, cid: str) -> bool:
