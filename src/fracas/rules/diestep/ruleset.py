@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
+from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
 from fracas.rules.diestep.state import (
     Combatant,
@@ -229,13 +229,34 @@ class DieStepRules(Ruleset[DieStepState]):
     ) -> Iterator[Action]:
         """The candidates :meth:`check` accepts; with ``verbs``, the turn's candidates of
         other verbs are not even proposed."""
+        turn = state.turn
+        paying = state.started and not state.over and not state.windows and turn is not None
         for action in self._offers(state, verbs):
-            if (
-                (actor is None or action.actor == actor)
-                and (verbs is None or action.verb in verbs)
-                and self.is_legal(state, action)
+            if (actor is not None and action.actor != actor) or (
+                verbs is not None and action.verb not in verbs
             ):
+                continue
+            if paying and self._unpaid(state, action):
+                continue  # refused by check_spend, if not before
+            if self.is_legal(state, action):
                 yield action
+
+    @staticmethod
+    def _unpaid(state: DieStepState, action: Action) -> bool:
+        """Whether the turn's AP cannot pay for ``action``, a combatant's action in its turn
+        that :meth:`check` would send to :func:`turns.check_spend` (if nothing before
+        refuses it): a refusal known without raising it."""
+        verb = VERBS.get(action.verb)
+        who = state.combatants.get(action.actor)
+        if verb is None or who is None or verb.kind in ("gm", "interrupt", "answer"):
+            return False
+        try:
+            kind = kind_for(state, action)
+        except EngineError:
+            return False
+        return kind in ("major", "minor", "exclusive", "free") and (
+            turns.spend_refusal(state, who, kind, verb.has("moving")) is not None
+        )
 
     def _offers(
         self, state: DieStepState, verbs: Collection[str] | None = None
