@@ -74,7 +74,14 @@ class ClassicRules(Ruleset[ClassicState]):
     def is_over(self, state: ClassicState) -> bool:
         if not state.opened:
             return False
-        return len({f.side for f in state.combatants.values() if f.in_fight}) <= 1
+        standing = None  # at most one side with someone in the fight
+        for f in state.combatants.values():
+            if f.in_fight:
+                if standing is None:
+                    standing = f.side
+                elif f.side != standing:
+                    return False
+        return True
 
     # -- outcomes --------------------------------------------------------------------------
 

@@ -157,7 +157,7 @@ class Fighter:
     @property
     def in_fight(self) -> bool:
         """Neither dead nor dying."""
-        return not self.dead and not self.has("dying")
+        return not self.dead and not (self.conditions and self.has("dying"))
 
     def held(self) -> list[str]:
         return [i for i in (self.main_hand, self.off_hand) if i is not None]
