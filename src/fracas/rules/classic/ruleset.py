@@ -298,7 +298,7 @@ class ClassicRules(Ruleset[ClassicState]):
         position, conditions, injury, weapons, but not hit points, willpower or hero
         points. That a character has posted is public, as on the forum; what it declared
         is its own side's until the round closes."""
-        return {key: part(self, state, side) for key, part in _PARTS.items()}
+        return {key: part(self, state, side) for key, part in _EAGER.items()}
 
     def observe_lazily(self, state: ClassicState, side: str | None) -> Mapping[str, Any]:
         """:meth:`observe`, each part worked out when it is read."""
@@ -330,6 +330,15 @@ _PARTS: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
     "warnings": lambda rules, state, side: list(state.warnings) if side is None else [],
     "combatants": lambda rules, state, side: {
         cid: Parts(_SEEN_FULL if side is None or side == f.side else _SEEN, state, f)
+        for cid, f in state.combatants.items()
+    },
+}
+
+#: :data:`_PARTS` as :meth:`ClassicRules.observe` gives them: plain dicts, ready for JSON.
+_EAGER: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
+    **_PARTS,
+    "combatants": lambda rules, state, side: {
+        cid: _observe_one(state, f, side is None or side == f.side)
         for cid, f in state.combatants.items()
     },
 }

@@ -345,7 +345,7 @@ class DieStepRules(Ruleset[DieStepState]):
         """The game master sees all; a side sees its own in full and others as a
         character would: where they stand, how they look, not their HP, AP or dice.
         ``square`` repeats the region under the tracker's column name."""
-        return {key: part(self, state, side) for key, part in _PARTS.items()}
+        return {key: part(self, state, side) for key, part in _EAGER.items()}
 
     def observe_lazily(self, state: DieStepState, side: str | None) -> Mapping[str, Any]:
         """:meth:`observe`, each part worked out when it is read."""
@@ -371,6 +371,14 @@ _PARTS: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
     "combatants": lambda rules, state, side: {
         cid: Parts(_SEEN_FULL if side is None or side == c.side else _SEEN, c)
         for cid, c in state.combatants.items()
+    },
+}
+
+#: :data:`_PARTS` as :meth:`DieStepRules.observe` gives them: plain dicts, ready for JSON.
+_EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
+    **_PARTS,
+    "combatants": lambda rules, state, side: {
+        cid: _observe_one(c, side is None or side == c.side) for cid, c in state.combatants.items()
     },
 }
 
