@@ -100,10 +100,15 @@ def _toward_enemy(
     graph = undirected(view["state"].get("positions", {}))
     away = distances(graph, [e for e in enemies if e is not None])
     now = away.get(str(here), 1 << 30)
-    steps = [
-        a for a in legal if a.verb in ("move", "crawl") and away.get(a.target or "", 1 << 30) < now
-    ]
-    walks = [a for a in steps if a.verb == "move" and not a.options] or steps
+
+    def nearer(a: Action) -> bool:
+        return away.get(a.target or "", 1 << 30) < now
+
+    # Plain moves first (asked by their verb alone); else every nearer move or crawl in
+    # the order the rules list them (read from the whole listing only when there is one).
+    walks = [a for a in with_verb(legal, "move") if not a.options and nearer(a)]
+    if not walks and any(nearer(a) for v in ("move", "crawl") for a in with_verb(legal, v)):
+        walks = [a for a in legal if a.verb in ("move", "crawl") and nearer(a)]
     return best(walks, lambda a: -away.get(a.target or "", now), rng)
 
 
