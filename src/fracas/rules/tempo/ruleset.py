@@ -8,7 +8,7 @@ an opponent reacts or passes, the actor may replace its action, and it resolves;
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
@@ -139,6 +139,25 @@ class TempoRules(Ruleset[TempoState]):
     # -- offering ----------------------------------------------------------------------
 
     def candidates(self, state: TempoState, actor: str | None) -> Iterator[Action]:
+        yield from self._candidates(state, actor, None)
+
+    def legal(
+        self, state: TempoState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts; in a turn, those of other verbs are not
+        even proposed."""
+        for action in self._candidates(state, actor, verbs):
+            if (
+                (actor is None or action.actor == actor)
+                and (verbs is None or action.verb in verbs)
+                and self.is_legal(state, action)
+            ):
+                yield action
+
+    def _candidates(
+        self, state: TempoState, actor: str | None, verbs: Collection[str] | None
+    ) -> Iterator[Action]:
+        """:meth:`candidates`; in a turn, only those of ``verbs`` when given."""
         if state.over:
             return
         if not state.rolled:
@@ -147,7 +166,7 @@ class TempoRules(Ruleset[TempoState]):
             return
         ex = state.exchange
         if ex is None:
-            yield from self._own_turn(state, state.combatants[state.current], actor)
+            yield from self._own_turn(state, state.combatants[state.current], actor, verbs)
             return
         tables = state.tables
         if ex.phase == "counter":
@@ -166,20 +185,30 @@ class TempoRules(Ruleset[TempoState]):
                 yield Action(cid, PASS)
 
     @staticmethod
-    def _own_turn(state: TempoState, who: Combatant, actor: str | None) -> Iterator[Action]:
+    def _own_turn(
+        state: TempoState,
+        who: Combatant,
+        actor: str | None,
+        verbs: Collection[str] | None = None,
+    ) -> Iterator[Action]:
+        """``who``'s actions in its own turn; only those of ``verbs`` when given."""
         if actor not in (None, who.id):
             return
         for name, spec in state.tables.actions.items():
             if spec.kind != "proactive":
                 continue
             verb = state.tables.verb(name)
+            if verbs is not None and verb not in verbs:
+                continue
             if spec.target == "opponent":
                 for other in state.combatants.values():
                     if legality.opponents(who, other) and not other.out:
                         yield Action(who.id, verb, other.id)
             else:
                 yield Action(who.id, verb)
-        yield Action(who.id, state.tables.verb("Recover Stamina"))
+        recover = state.tables.verb("Recover Stamina")
+        if verbs is None or recover in verbs:
+            yield Action(who.id, recover)
 
     # -- observing ---------------------------------------------------------------------
 
