@@ -14,6 +14,8 @@ Tactics (HC-TAC-1), conditions (HC-COND-1), willpower (HC-WP-1), hero points
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from fracas.dice import ClassicRoll, Roll, opposed
 from fracas.engine import DiceSource, Event
 from fracas.rules.classic import health
@@ -107,11 +109,17 @@ def dodge_modifiers(state: ClassicState, who: Fighter, melee: bool) -> list[Modi
     return mods + tactic(who, "dodge") + common(state, who, "dodge")
 
 
+@lru_cache(maxsize=256)
+def _d20(modifier: int) -> ClassicRoll:
+    """The d20 roll with ``modifier`` (a mechanic is immutable: parsed once)."""
+    return ClassicRoll.parse(f"d20{modifier:+d}")
+
+
 def roll_d20(
     dice: DiceSource, modifier: int, purpose: str, best: bool = False
 ) -> tuple[ClassicRoll, Roll]:
     """A d20 + ``modifier``; ``best`` makes it as good as possible (a hero point)."""
-    mechanic = ClassicRoll.parse(f"d20{modifier:+d}")
+    mechanic = _d20(modifier)
     roll = mechanic.evaluate([20]) if best else dice.roll(mechanic, purpose)
     return mechanic, roll
 

@@ -33,6 +33,9 @@ from fracas.rules.tactics import (
 class DefaultPolicy(Tactical):
     """heimr-classic's default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of a plain ``done`` first.
+    probes = ("done",)
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
@@ -56,7 +59,7 @@ class DefaultPolicy(Tactical):
                 return stand
         attacks = with_verb(legal, "attack")
         held = " ".join(str(w) for w in me.get("weapons", ())).lower()
-        archer = find(legal, "draw", "arrow") is not None and "bow" in held
+        archer = "bow" in held and find(legal, "draw", "arrow") is not None
         if archer:  # a shot is offered only with a missile drawn (HC-AGI-1)
             drawn = sum(1 for a in declared if a.verb == "draw" and a.target == "arrow")
             shots = sum(1 for a in declared if a.verb == "attack")
@@ -97,10 +100,15 @@ def _toward_enemy(
     graph = undirected(view["state"].get("positions", {}))
     away = distances(graph, [e for e in enemies if e is not None])
     now = away.get(str(here), 1 << 30)
-    steps = [
-        a for a in legal if a.verb in ("move", "crawl") and away.get(a.target or "", 1 << 30) < now
-    ]
-    walks = [a for a in steps if a.verb == "move" and not a.options] or steps
+
+    def nearer(a: Action) -> bool:
+        return away.get(a.target or "", 1 << 30) < now
+
+    # Plain moves first (asked by their verb alone); else every nearer move or crawl in
+    # the order the rules list them (read from the whole listing only when there is one).
+    walks = [a for a in with_verb(legal, "move") if not a.options and nearer(a)]
+    if not walks and any(nearer(a) for v in ("move", "crawl") for a in with_verb(legal, v)):
+        walks = [a for a in legal if a.verb in ("move", "crawl") and nearer(a)]
     return best(walks, lambda a: -away.get(a.target or "", now), rng)
 
 
@@ -108,6 +116,7 @@ class GmPolicy(GameMaster):
     """heimr-classic's DM opens the fight and closes each round once all have posted."""
 
     verbs = ("open", "close")
+    probes = ("close", "open")
 
 
 class Stats(PlainStats):

@@ -9,11 +9,12 @@ far leaves it: known names, the action economy (HC-ACT-1), conditions, positions
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Ruleset
 from fracas.engine.declared import Declaration
+from fracas.engine.ruleset import Parts
 from fracas.rules.classic import combat, posts, rounds, setup, table, verbs
 from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
@@ -73,7 +74,14 @@ class ClassicRules(Ruleset[ClassicState]):
     def is_over(self, state: ClassicState) -> bool:
         if not state.opened:
             return False
-        return len({f.side for f in state.combatants.values() if f.in_fight}) <= 1
+        standing = None  # at most one side with someone in the fight
+        for f in state.combatants.values():
+            if f.in_fight:
+                if standing is None:
+                    standing = f.side
+                elif f.side != standing:
+                    return False
+        return True
 
     # -- outcomes --------------------------------------------------------------------------
 
@@ -111,7 +119,7 @@ class ClassicRules(Ruleset[ClassicState]):
         fighter's plan so far worked out once for them all."""
         over = self.is_over(state)
         plans: dict[str, Planned] = {}
-        for action in self.candidates(state, actor):
+        for action in self._candidates(state, actor, verbs, plans):
             if (actor is not None and action.actor != actor) or (
                 verbs is not None and action.verb not in verbs
             ):
@@ -218,6 +226,17 @@ class ClassicRules(Ruleset[ClassicState]):
     # -- offering --------------------------------------------------------------------------
 
     def candidates(self, state: ClassicState, actor: str | None) -> Iterator[Action]:
+        return self._candidates(state, actor, None, {})
+
+    def _candidates(
+        self,
+        state: ClassicState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        plans: dict[str, Planned],
+    ) -> Iterator[Action]:
+        """:meth:`candidates`, only those with one of ``verbs`` when given (the others
+        in their order); ``plans`` keeps each fighter's plan so far, as in :meth:`legal`."""
         if not state.opened:
             yield Action(GM, "open")
             return
@@ -225,31 +244,51 @@ class ClassicRules(Ruleset[ClassicState]):
             yield Action(GM, "close")
         for who in state.combatants.values():
             if actor is None or actor == who.id:
-                yield from self._offer(state, who)
+                yield from self._offer(state, who, verbs, plans)
 
     @staticmethod
-    def _offer(state: ClassicState, who: Fighter) -> Iterator[Action]:
-        plan = planned(state, who.id)
+    def _offer(
+        state: ClassicState,
+        who: Fighter,
+        verbs: Collection[str] | None = None,
+        plans: dict[str, Planned] | None = None,
+    ) -> Iterator[Action]:
         cid = who.id
-        yield Action(cid, "done")
-        for other in state.enemies(cid):
-            yield Action(cid, "attack", other.id)
-        for place in state.battlefield.borders(plan.position):
-            yield Action(cid, "move", place)
-            if plan.prone:
-                yield Action(cid, "crawl", place)
-            if plan.moved:
-                yield Action(cid, "guard", place)
-        yield Action(cid, "stand")
-        for tactic in TACTICS[1:]:
-            yield Action(cid, "tactic", tactic)
-        for item in who.carried:
-            yield Action(cid, "draw", item)
-        yield Action(cid, "draw", "arrow")
-        if who.hero_points:
+        if verbs is None:
+            verbs = _OFFERED
+        if "done" in verbs:
+            yield Action(cid, "done")
+        if "attack" in verbs:
+            for other in state.enemies(cid):
+                yield Action(cid, "attack", other.id)
+        moving = [v for v in ("move", "crawl", "guard") if v in verbs]
+        if moving:
+            if plans is None:
+                plan = planned(state, cid)
+            elif cid in plans:
+                plan = plans[cid]
+            else:
+                plan = plans[cid] = planned(state, cid)
+            for place in state.battlefield.borders(plan.position):
+                if "move" in verbs:
+                    yield Action(cid, "move", place)
+                if plan.prone and "crawl" in verbs:
+                    yield Action(cid, "crawl", place)
+                if plan.moved and "guard" in verbs:
+                    yield Action(cid, "guard", place)
+        if "stand" in verbs:
+            yield Action(cid, "stand")
+        if "tactic" in verbs:
+            for tactic in TACTICS[1:]:
+                yield Action(cid, "tactic", tactic)
+        if "draw" in verbs:
+            for item in who.carried:
+                yield Action(cid, "draw", item)
+            yield Action(cid, "draw", "arrow")
+        if who.hero_points and "hero" in verbs:
             for use in ("hits", "dodges", "initiative"):
                 yield Action(cid, "hero", None, (("use", use),))
-        if state.declared.of(cid):
+        if "retract" in verbs and state.declared.of(cid):
             yield Action(cid, "retract")
 
     # -- observing -------------------------------------------------------------------------
@@ -259,57 +298,86 @@ class ClassicRules(Ruleset[ClassicState]):
         position, conditions, injury, weapons, but not hit points, willpower or hero
         points. That a character has posted is public, as on the forum; what it declared
         is its own side's until the round closes."""
-        order = [c for c in state.order if c in state.combatants] or list(state.combatants)
-        return {
-            "round": state.round,
-            "clock": state.clock,
-            "current": self.to_move(state),
-            "order": order,
-            "initiative": dict(state.initiative),
-            "positions": {p: state.battlefield.borders(p) for p in state.battlefield.places},
-            "guards": [
-                {"guard": g.guard, "at": g.at, "toward": g.toward, "named": g.named}
-                for g in state.guards
-            ],
-            "declared": {
-                cid: [str(d.action) for d in state.declared.of(cid)]
-                for cid in state.declared.actors()
-                if side is None or state.combatants[cid].side == side
-            },
-            "posted": list(state.posted),
-            "warnings": list(state.warnings) if side is None else [],
-            "combatants": {
-                cid: _observe_one(state, f, side is None or side == f.side)
-                for cid, f in state.combatants.items()
-            },
-        }
+        return {key: part(self, state, side) for key, part in _EAGER.items()}
+
+    def observe_lazily(self, state: ClassicState, side: str | None) -> Mapping[str, Any]:
+        """:meth:`observe`, each part worked out when it is read."""
+        return Parts(_PARTS, self, state, side)
+
+
+#: Each part of what a side observes (:meth:`ClassicRules.observe`), as the function
+#: working it out from the rules, the state and the side.
+_PARTS: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
+    "round": lambda rules, state, side: state.round,
+    "clock": lambda rules, state, side: state.clock,
+    "current": lambda rules, state, side: rules.to_move(state),
+    "order": lambda rules, state, side: (
+        [c for c in state.order if c in state.combatants] or list(state.combatants)
+    ),
+    "initiative": lambda rules, state, side: dict(state.initiative),
+    "positions": lambda rules, state, side: {
+        p: state.battlefield.borders(p) for p in state.battlefield.places
+    },
+    "guards": lambda rules, state, side: [
+        {"guard": g.guard, "at": g.at, "toward": g.toward, "named": g.named} for g in state.guards
+    ],
+    "declared": lambda rules, state, side: {
+        cid: [str(d.action) for d in state.declared.of(cid)]
+        for cid in state.declared.actors()
+        if side is None or state.combatants[cid].side == side
+    },
+    "posted": lambda rules, state, side: list(state.posted),
+    "warnings": lambda rules, state, side: list(state.warnings) if side is None else [],
+    "combatants": lambda rules, state, side: {
+        cid: Parts(_SEEN_FULL if side is None or side == f.side else _SEEN, state, f)
+        for cid, f in state.combatants.items()
+    },
+}
+
+#: :data:`_PARTS` as :meth:`ClassicRules.observe` gives them: plain dicts, ready for JSON.
+_EAGER: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
+    **_PARTS,
+    "combatants": lambda rules, state, side: {
+        cid: _observe_one(state, f, side is None or side == f.side)
+        for cid, f in state.combatants.items()
+    },
+}
+
+
+#: The verbs :meth:`ClassicRules._offer` proposes.
+_OFFERED = frozenset(
+    {"done", "attack", "move", "crawl", "guard", "stand", "tactic", "draw", "hero", "retract"}
+)
 
 
 def _observe_one(state: ClassicState, f: Fighter, full: bool) -> dict[str, Any]:
-    score, _ = combat.defence(state, f)
-    seen: dict[str, Any] = {
-        "name": f.name,
-        "side": f.side,
-        "npc": f.npc,
-        "square": f.position,
-        "dead": f.dead,
-        "prone": f.prone,
-        "effects": [c.name for c in f.conditions],
-        "injury": None if f.hp > 0 else heimr_tables().injury_level(f.hp),
-        "defence": {"kind": "defence", "result": score},
-        "weapons": f.held(),
-    }
-    if full:
-        seen.update(
-            hp=f.hp,
-            max_hp=f.profile.max_hp,
-            willpower=f.willpower,
-            hero_points=f.hero_points,
-            statistics=dict(f.profile.statistics),
-            stance=f.plan.tactic,
-            carried=list(f.carried),
-        )
-    return seen
+    return {key: part(state, f) for key, part in (_SEEN_FULL if full else _SEEN).items()}
+
+
+#: What every side sees of a fighter, each field as the function working it out.
+_SEEN: dict[str, Callable[[ClassicState, Fighter], Any]] = {
+    "name": lambda state, f: f.name,
+    "side": lambda state, f: f.side,
+    "npc": lambda state, f: f.npc,
+    "square": lambda state, f: f.position,
+    "dead": lambda state, f: f.dead,
+    "prone": lambda state, f: f.prone,
+    "effects": lambda state, f: [c.name for c in f.conditions],
+    "injury": lambda state, f: None if f.hp > 0 else heimr_tables().injury_level(f.hp),
+    "defence": lambda state, f: {"kind": "defence", "result": combat.defence(state, f)[0]},
+    "weapons": lambda state, f: f.held(),
+}
+#: What the fighter's own side (and the DM) sees besides.
+_SEEN_FULL: dict[str, Callable[[ClassicState, Fighter], Any]] = {
+    **_SEEN,
+    "hp": lambda state, f: f.hp,
+    "max_hp": lambda state, f: f.profile.max_hp,
+    "willpower": lambda state, f: f.willpower,
+    "hero_points": lambda state, f: f.hero_points,
+    "statistics": lambda state, f: dict(f.profile.statistics),
+    "stance": lambda state, f: f.plan.tactic,
+    "carried": lambda state, f: list(f.carried),
+}
 
 
 def _words(action: Action) -> str:

@@ -19,6 +19,8 @@ CONDITIONS = ("prone", "sleeping", "helpless", "confused", "dying", "blinded", "
 #: HC-TAC-1: the tactics for a round.
 TACTICS = ("normal", "aggressive", "defensive", "mobile")
 SECONDS_PER_ROUND = 6  # HC-ROUND-1
+_LYING = frozenset({"prone", "sleeping", "dying"})  # HC-COND-1: lying on the ground
+_HELPLESS = frozenset({"helpless", "sleeping", "dying"})
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,11 @@ class Fighter:
         return self.profile.statistics[name]
 
     def has(self, condition: str) -> bool:
-        return any(c.name == condition for c in self.conditions)
+        return bool(self.conditions) and any(c.name == condition for c in self.conditions)
+
+    def _any_of(self, names: frozenset[str]) -> bool:
+        """Whether the fighter is in any of the conditions ``names``."""
+        return any(c.name in names for c in self.conditions)
 
     def condition(self, name: str) -> Condition | None:
         return next((c for c in self.conditions if c.name == name), None)
@@ -142,16 +148,16 @@ class Fighter:
     @property
     def prone(self) -> bool:
         """Prone, or lying as sleeping and dying characters do (HC-COND-1)."""
-        return self.has("prone") or self.has("sleeping") or self.has("dying")
+        return bool(self.conditions) and self._any_of(_LYING)
 
     @property
     def helpless(self) -> bool:
-        return self.has("helpless") or self.has("sleeping") or self.has("dying")
+        return bool(self.conditions) and self._any_of(_HELPLESS)
 
     @property
     def in_fight(self) -> bool:
         """Neither dead nor dying."""
-        return not self.dead and not self.has("dying")
+        return not self.dead and not (self.conditions and self.has("dying"))
 
     def held(self) -> list[str]:
         return [i for i in (self.main_hand, self.off_hand) if i is not None]

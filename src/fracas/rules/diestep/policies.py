@@ -46,11 +46,16 @@ def die(person: Mapping[str, Any], attribute: str) -> int:
 class DefaultPolicy(Tactical):
     """diestep's default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of these plain actions first.
+    probes = ("end", "take", "pass")
+    #: The answers to a window, listed together when the first of them is asked.
+    verbs_together = frozenset({"take", "pass", "opportunity", "block", "parry", "dodge"})
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
         _, me, people = self.acting(view, legal)
-        if any(a.verb in ("take", "pass") for a in legal):
+        if with_verb(legal, "take") or with_verb(legal, "pass"):  # a window to answer
             return self._answer(legal, me)
         return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
 
@@ -104,14 +109,15 @@ class DefaultPolicy(Tactical):
         graph = undirected(view["state"].get("regions", {}))
         away = distances(graph, [str(p.get("region")) for p in foes.values()])
         now = away.get(str(here), 1 << 30)
-        closer = [
-            a
-            for a in legal
-            if a.verb in ("move", "run", "crawl")
-            and not a.options
-            and away.get(a.target or "", 1 << 30) < now
-        ]
-        moves = [a for a in closer if a.verb == "move"] or closer
+
+        def nearer(a: Action) -> bool:
+            return not a.options and away.get(a.target or "", 1 << 30) < now
+
+        # Moves first (asked by their verb alone); else runs and crawls in the order the
+        # rules list them (read from the whole listing only when one of them would do).
+        moves = [a for a in with_verb(legal, "move") if nearer(a)]
+        if not moves and any(nearer(a) for v in ("run", "crawl") for a in with_verb(legal, v)):
+            moves = [a for a in legal if a.verb in ("run", "crawl") and nearer(a)]
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
         return first(legal, "end")
@@ -121,6 +127,7 @@ class GmPolicy(GameMaster):
     """diestep's game master begins the fight; it never ends one by fiat."""
 
     verbs = ("begin",)
+    probes = ("begin",)
 
 
 class Stats(PlainStats):

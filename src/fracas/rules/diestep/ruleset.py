@@ -13,11 +13,11 @@ is over; the end of the encounter brings the survival rolls (D-KO-1).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
 from fracas.rules.diestep.state import (
     Combatant,
@@ -224,7 +224,43 @@ class DieStepRules(Ruleset[DieStepState]):
             if actor is None or action.actor == actor:
                 yield action
 
-    def _offers(self, state: DieStepState) -> Iterator[Action]:
+    def legal(
+        self, state: DieStepState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts; with ``verbs``, the turn's candidates of
+        other verbs are not even proposed."""
+        turn = state.turn
+        paying = state.started and not state.over and not state.windows and turn is not None
+        for action in self._offers(state, verbs):
+            if (actor is not None and action.actor != actor) or (
+                verbs is not None and action.verb not in verbs
+            ):
+                continue
+            if paying and self._unpaid(state, action):
+                continue  # refused by check_spend, if not before
+            if self.is_legal(state, action):
+                yield action
+
+    @staticmethod
+    def _unpaid(state: DieStepState, action: Action) -> bool:
+        """Whether the turn's AP cannot pay for ``action``, a combatant's action in its turn
+        that :meth:`check` would send to :func:`turns.check_spend` (if nothing before
+        refuses it): a refusal known without raising it."""
+        verb = VERBS.get(action.verb)
+        who = state.combatants.get(action.actor)
+        if verb is None or who is None or verb.kind in ("gm", "interrupt", "answer"):
+            return False
+        try:
+            kind = kind_for(state, action)
+        except EngineError:
+            return False
+        return kind in ("major", "minor", "exclusive", "free") and (
+            turns.spend_refusal(state, who, kind, verb.has("moving")) is not None
+        )
+
+    def _offers(
+        self, state: DieStepState, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
         if not state.started:
             yield Action(GM, "begin")
             return
@@ -237,9 +273,12 @@ class DieStepRules(Ruleset[DieStepState]):
         turn = state.turn
         if turn is None:
             return
-        yield Action(turn.actor, "end")
+        if verbs is None or "end" in verbs:
+            yield Action(turn.actor, "end")
+        if verbs is not None and _TURN_VERBS.isdisjoint(verbs):
+            return
         for cid in turn.members():
-            yield from self._turn_offers(state, state.who(cid))
+            yield from self._turn_offers(state, state.who(cid), verbs or _TURN_VERBS)
 
     def _answers(self, state: DieStepState) -> Iterator[Action]:
         top = state.windows[-1]
@@ -255,28 +294,39 @@ class DieStepRules(Ruleset[DieStepState]):
                 yield Action(first, "opportunity", target)
         yield Action(first, "pass")
 
-    def _turn_offers(self, state: DieStepState, who: Combatant) -> Iterator[Action]:
+    def _turn_offers(
+        self, state: DieStepState, who: Combatant, verbs: Collection[str] = ()
+    ) -> Iterator[Action]:
+        """The actions ``who`` may be offered in its turn, only those with ``verbs``."""
         c = who.id
-        for other in state.combatants.values():
-            if other.side == who.side or other.out:
-                continue
-            yield Action(c, "attack", other.id)
-            yield Action(c, "strike", other.id)
-            yield Action(c, "grab", other.id)
+        if not _STRIKES.isdisjoint(verbs):
+            for other in state.combatants.values():
+                if other.side == who.side or other.out:
+                    continue
+                for verb in ("attack", "strike", "grab"):
+                    if verb in verbs:
+                        yield Action(c, verb, other.id)
         for simple in ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"):
-            yield Action(c, simple)
-        yield Action(c, "stand")
-        body = movement.mover(state, who)
-        for region in state.regions[body.region].borders:
-            for how in ("move", "run", "crawl", "drag"):
-                yield Action(c, how, region)
-        for far in state.regions:
-            if movement.distance(state, body.region, far) == 2:
-                yield Action(c, "run", far)
-        for mount in state.combatants.values():
-            if mount.sheet.mount and mount.rider is None:
-                yield Action(c, "mount", mount.id)
-        yield Action(c, "dismount")
+            if simple in verbs:
+                yield Action(c, simple)
+        if "stand" in verbs:
+            yield Action(c, "stand")
+        if not _MOVES.isdisjoint(verbs):
+            body = movement.mover(state, who)
+            for region in state.regions[body.region].borders:
+                for how in ("move", "run", "crawl", "drag"):
+                    if how in verbs:
+                        yield Action(c, how, region)
+            if "run" in verbs:
+                for far in state.regions:
+                    if movement.distance(state, body.region, far) == 2:
+                        yield Action(c, "run", far)
+        if "mount" in verbs:
+            for mount in state.combatants.values():
+                if mount.sheet.mount and mount.rider is None:
+                    yield Action(c, "mount", mount.id)
+        if "dismount" in verbs:
+            yield Action(c, "dismount")
 
     def _after(self, state: DieStepState) -> Iterator[Action]:
         if any(health.owes_survival(c) for c in state.combatants.values()):
@@ -295,27 +345,65 @@ class DieStepRules(Ruleset[DieStepState]):
         """The game master sees all; a side sees its own in full and others as a
         character would: where they stand, how they look, not their HP, AP or dice.
         ``square`` repeats the region under the tracker's column name."""
-        return {
-            "round": state.round,
-            "current": state.current,
-            "order": list(state.order),
-            "initiative": dict(state.initiative) if side is None else {},
-            "over": state.over,
-            "minutes": state.minutes,
-            "waiting": self.to_move(state) if state.windows else None,
-            "ap": None
-            if state.turn is None or side not in (None, state.who(state.turn.actor).side)
-            else state.turn.left,
-            "regions": {n: list(r.borders) for n, r in state.regions.items()},
-            "combatants": {
-                cid: _observe_one(c, side is None or side == c.side)
-                for cid, c in state.combatants.items()
-            },
-        }
+        return {key: part(self, state, side) for key, part in _EAGER.items()}
+
+    def observe_lazily(self, state: DieStepState, side: str | None) -> Mapping[str, Any]:
+        """:meth:`observe`, each part worked out when it is read."""
+        return Parts(_PARTS, self, state, side)
+
+
+#: Each part of what a side observes (:meth:`DieStepRules.observe`), as the function
+#: working it out from the rules, the state and the side.
+_PARTS: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
+    "round": lambda rules, state, side: state.round,
+    "current": lambda rules, state, side: state.current,
+    "order": lambda rules, state, side: list(state.order),
+    "initiative": lambda rules, state, side: dict(state.initiative) if side is None else {},
+    "over": lambda rules, state, side: state.over,
+    "minutes": lambda rules, state, side: state.minutes,
+    "waiting": lambda rules, state, side: rules.to_move(state) if state.windows else None,
+    "ap": lambda rules, state, side: (
+        None
+        if state.turn is None or side not in (None, state.who(state.turn.actor).side)
+        else state.turn.left
+    ),
+    "regions": lambda rules, state, side: {n: list(r.borders) for n, r in state.regions.items()},
+    "combatants": lambda rules, state, side: {
+        cid: Parts(_SEEN_FULL if side is None or side == c.side else _SEEN, c)
+        for cid, c in state.combatants.items()
+    },
+}
+
+#: :data:`_PARTS` as :meth:`DieStepRules.observe` gives them: plain dicts, ready for JSON.
+_EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
+    **_PARTS,
+    "combatants": lambda rules, state, side: {
+        cid: _observe_one(c, side is None or side == c.side) for cid, c in state.combatants.items()
+    },
+}
+
+
+_STRIKES = frozenset({"attack", "strike", "grab"})
+_MOVES = frozenset({"move", "run", "crawl", "drag"})
+#: Every verb :meth:`DieStepRules._turn_offers` proposes.
+_TURN_VERBS = frozenset(
+    {
+        *_STRIKES,
+        *("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"),
+        "stand",
+        *_MOVES,
+        "mount",
+        "dismount",
+    }
+)
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
-    effects = [
+    return {key: part(c) for key, part in (_SEEN_FULL if full else _SEEN).items()}
+
+
+def _effects(c: Combatant) -> list[str]:
+    return [
         name
         for name, on in (
             ("stunned", c.stunned or c.stunned_encounter),
@@ -329,34 +417,37 @@ def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
         )
         if on
     ]
-    seen: dict[str, Any] = {
-        "name": c.name,
-        "side": c.side,
-        "region": c.region,
-        "square": c.region,
-        "prone": c.prone,
-        "dead": c.dead,
-        "unconscious": c.knocked_out and not c.dead,
-        "effects": effects,
-        "held_by": c.held_by,
-        "hold": c.hold,
-        "mounted_on": c.mounted_on,
-        "rider": c.rider,
-        "weapon": c.weapon.name if c.weapon else None,
-        "shield": c.shield,
-    }
-    if full:
-        seen.update(
-            hp=c.hp,
-            max_hp=c.sheet.hit_points,
-            mp=c.mp,
-            debt=c.debt,
-            dice={k: f"d{v}" for k, v in c.sheet.dice.items()},
-            unaware_of=list(c.unaware_of),
-            survival=c.survival,
-            permanent_injury=c.permanent_injury,
-        )
-    return seen
+
+
+#: What every side sees of a combatant, each field as the function working it out.
+_SEEN: dict[str, Callable[[Combatant], Any]] = {
+    "name": lambda c: c.name,
+    "side": lambda c: c.side,
+    "region": lambda c: c.region,
+    "square": lambda c: c.region,
+    "prone": lambda c: c.prone,
+    "dead": lambda c: c.dead,
+    "unconscious": lambda c: c.knocked_out and not c.dead,
+    "effects": _effects,
+    "held_by": lambda c: c.held_by,
+    "hold": lambda c: c.hold,
+    "mounted_on": lambda c: c.mounted_on,
+    "rider": lambda c: c.rider,
+    "weapon": lambda c: c.weapon.name if c.weapon else None,
+    "shield": lambda c: c.shield,
+}
+#: What its own side (and the game master) sees besides.
+_SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
+    **_SEEN,
+    "hp": lambda c: c.hp,
+    "max_hp": lambda c: c.sheet.hit_points,
+    "mp": lambda c: c.mp,
+    "debt": lambda c: c.debt,
+    "dice": lambda c: {k: f"d{v}" for k, v in c.sheet.dice.items()},
+    "unaware_of": lambda c: list(c.unaware_of),
+    "survival": lambda c: c.survival,
+    "permanent_injury": lambda c: c.permanent_injury,
+}
 
 
 def _can_oa(state: DieStepState, cid: str) -> bool:

@@ -193,24 +193,31 @@ def cost(state: DieStepState, kind: Kind) -> int:
 
 def check_spend(state: DieStepState, who: Combatant, kind: Kind, moving: bool) -> None:
     """Raise unless the turn has the AP for an action of ``kind`` (D-ACT-1, D-MOUNT-1)."""
+    refused = spend_refusal(state, who, kind, moving)
+    if refused is not None:
+        raise IllegalAction(*refused)
+
+
+def spend_refusal(
+    state: DieStepState, who: Combatant, kind: Kind, moving: bool
+) -> tuple[str, str] | None:
+    """Why the turn lacks the AP for an action of ``kind`` (its rule and a sentence), or
+    ``None``: :func:`check_spend` without raising."""
     turn = state.turn
     assert turn is not None
     if kind == "exclusive":
         if turn.spent or turn.left < 1:
-            raise IllegalAction(
-                "D-ACT-1", "an exclusive action must be the turn's only one: it takes all its AP"
-            )
-        return
+            return "D-ACT-1", "an exclusive action must be the turn's only one: it takes all its AP"
+        return None
     need = cost(state, kind)
     if need > turn.left:
-        raise IllegalAction(
-            "D-ACT-1", f"{who.name} has {turn.left} AP left; a {kind} action costs {need}"
-        )
+        return "D-ACT-1", f"{who.name} has {turn.left} AP left; a {kind} action costs {need}"
     if turn.partner is not None and need:
         if moving and turn.moving + need > turn.mount_cap:
-            raise IllegalAction("D-MOUNT-1", "the rider's extra AP cannot be used for movement")
+            return "D-MOUNT-1", "the rider's extra AP cannot be used for movement"
         if not moving and turn.other + need > turn.rider_cap:
-            raise IllegalAction("D-MOUNT-1", "the mount's extra AP can only be used for movement")
+            return "D-MOUNT-1", "the mount's extra AP can only be used for movement"
+    return None
 
 
 def spend(state: DieStepState, kind: Kind, moving: bool) -> int:

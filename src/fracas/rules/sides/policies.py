@@ -34,6 +34,9 @@ MELEE_RANGE = 5.0
 class DefaultPolicy(Tactical):
     """sides' default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of these plain actions first.
+    probes = ("done", "pass", "hold", "act")
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
@@ -82,6 +85,7 @@ class GmPolicy(GameMaster):
     """sides' GM begins the fight and moves each round on; it never ends it by fiat."""
 
     verbs = ("begin", "next")
+    probes = ("next", "begin")
 
 
 def _kernel() -> Kernel:

@@ -171,7 +171,16 @@ def next_in_phase(state: SidesState) -> Combatant | None:
 def is_over(state: SidesState) -> bool:
     if state.phase == "setup":
         return False
-    return state.ended or len({c.side for c in state.living()}) < 2
+    if state.ended:
+        return True
+    standing = None  # fewer than two sides with someone living
+    for c in state.combatants.values():
+        if not c.out:
+            if standing is None:
+                standing = c.side
+            elif c.side != standing:
+                return False
+    return True
 
 
 def settle(state: SidesState, dice: DiceSource, events: list[Event]) -> None:

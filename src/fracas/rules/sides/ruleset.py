@@ -6,10 +6,10 @@ conditions, applies the verb and lets the round run on (:func:`.rounds.settle`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.sides import melee, movement, ranged, rounds, setup, table
 from fracas.rules.sides.campaign import Tables, package_data
 from fracas.rules.sides.positions import engaged_with, show
@@ -23,6 +23,8 @@ _REGISTERED = (movement, ranged, table)  # their verbs register on import
 
 #: The game master's table verbs, open before the first round too.
 TABLE_VERBS = ("add", "remove", "note")
+#: The verbs :meth:`SidesRules._phase_candidates` proposes.
+_PHASE_VERBS = frozenset({"done", "charge", "shoot", "move", "run", "pickup"})
 
 
 class SidesRules(Ruleset[SidesState]):
@@ -196,7 +198,23 @@ class SidesRules(Ruleset[SidesState]):
             if actor is None or action.actor == actor:
                 yield action
 
-    def _candidates(self, state: SidesState) -> Iterator[Action]:
+    def legal(
+        self, state: SidesState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts; those of other actors and verbs are not
+        even proposed."""
+        for action in self._candidates(state, actor, verbs):
+            if (
+                (actor is None or action.actor == actor)
+                and (verbs is None or action.verb in verbs)
+                and self.is_legal(state, action)
+            ):
+                yield action
+
+    def _candidates(
+        self, state: SidesState, actor: str | None = None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """Every candidate in order; with ``actor`` or ``verbs``, others may be left out."""
         if state.phase == "setup":
             yield Action(GM, "begin")
             yield Action(GM, "surprise")
@@ -212,32 +230,45 @@ class SidesRules(Ruleset[SidesState]):
             yield Action(state.winner, "act")
             yield Action(state.winner, "react")
             return
-        if state.phase in ("acting", "reacting"):
+        if state.phase in ("acting", "reacting") and (
+            verbs is None or not _PHASE_VERBS.isdisjoint(verbs)
+        ):
             for cid in state.order():
+                if actor is not None and cid != actor:
+                    continue
                 who = state.combatants[cid]
                 if who.side == state.phasing and not who.out and not who.doing.done:
-                    yield from self._phase_candidates(state, who)
-        if state.phase == "melee":
+                    yield from self._phase_candidates(state, who, verbs or _PHASE_VERBS)
+        if state.phase == "melee" and (verbs is None or "attack" in verbs or "hold" in verbs):
             for who in melee.fighters(state):
-                if who.doing.declared is None:
+                if who.doing.declared is None and actor in (None, who.id):
                     for foe in engaged_with(state, who):
                         yield Action(who.id, "attack", foe.id)
                     yield Action(who.id, "hold")
         yield Action(GM, "next")
 
     @staticmethod
-    def _phase_candidates(state: SidesState, who: Combatant) -> Iterator[Action]:
-        yield Action(who.id, "done")
+    def _phase_candidates(
+        state: SidesState, who: Combatant, verbs: Collection[str] = ()
+    ) -> Iterator[Action]:
+        """The actions ``who`` may be offered in its side's phase, only those with ``verbs``."""
+        if "done" in verbs:
+            yield Action(who.id, "done")
         foes = state.enemies(who)
-        for foe in foes:
-            yield Action(who.id, "charge", foe.id)
-        for foe in foes:
-            yield Action(who.id, "shoot", foe.id)
-        for foe in foes:
-            yield Action(who.id, "move", foe.id)
-            yield Action(who.id, "move", foe.id, (("dir", "away"),))
-            yield Action(who.id, "run", foe.id, (("dir", "away"),))
-        if who.dropped:
+        if "charge" in verbs:
+            for foe in foes:
+                yield Action(who.id, "charge", foe.id)
+        if "shoot" in verbs:
+            for foe in foes:
+                yield Action(who.id, "shoot", foe.id)
+        if "move" in verbs or "run" in verbs:
+            for foe in foes:
+                if "move" in verbs:
+                    yield Action(who.id, "move", foe.id)
+                    yield Action(who.id, "move", foe.id, (("dir", "away"),))
+                if "run" in verbs:
+                    yield Action(who.id, "run", foe.id, (("dir", "away"),))
+        if who.dropped and "pickup" in verbs:
             yield Action(who.id, "pickup")
 
     # -- observing -----------------------------------------------------------------------
@@ -246,24 +277,11 @@ class SidesRules(Ruleset[SidesState]):
         """The game master sees all; a side sees its own characters fully and the others'
         position, gear and state, but not their Health or Stamina, nor their melee
         declarations before the melee resolves."""
-        return {
-            "round": state.round,
-            "clock": rounds.SECONDS_PER_ROUND * max(0, state.round - 1),
-            "phase": state.phase,
-            "units": state.units,
-            "acting": state.acting,
-            "reacting": state.reacting,
-            "winner": state.winner,
-            "surprised": list(state.surprised),
-            "confined_space": state.confined_space,
-            "current": self.to_move(state),
-            "order": state.order(),
-            "pending": [list(p) for p in state.pending],
-            "combatants": {
-                cid: self._observe_one(state, c, side is None or side == c.side)
-                for cid, c in state.combatants.items()
-            },
-        }
+        return {key: part(self, state, side) for key, part in _PARTS.items()}
+
+    def observe_lazily(self, state: SidesState, side: str | None) -> Mapping[str, Any]:
+        """:meth:`observe`, each part worked out when it is read."""
+        return Parts(_PARTS, self, state, side)
 
     @staticmethod
     def _observe_one(state: SidesState, c: Combatant, full: bool) -> dict[str, Any]:
@@ -305,3 +323,25 @@ class SidesRules(Ruleset[SidesState]):
                 declared=doing.declared,
             )
         return seen
+
+
+#: Each part of what a side observes (:meth:`SidesRules.observe`), as the function
+#: working it out from the rules, the state and the side.
+_PARTS: dict[str, Callable[[SidesRules, SidesState, str | None], Any]] = {
+    "round": lambda rules, state, side: state.round,
+    "clock": lambda rules, state, side: rounds.SECONDS_PER_ROUND * max(0, state.round - 1),
+    "phase": lambda rules, state, side: state.phase,
+    "units": lambda rules, state, side: state.units,
+    "acting": lambda rules, state, side: state.acting,
+    "reacting": lambda rules, state, side: state.reacting,
+    "winner": lambda rules, state, side: state.winner,
+    "surprised": lambda rules, state, side: list(state.surprised),
+    "confined_space": lambda rules, state, side: state.confined_space,
+    "current": lambda rules, state, side: rules.to_move(state),
+    "order": lambda rules, state, side: state.order(),
+    "pending": lambda rules, state, side: [list(p) for p in state.pending],
+    "combatants": lambda rules, state, side: {
+        cid: rules._observe_one(state, c, side is None or side == c.side)
+        for cid, c in state.combatants.items()
+    },
+}

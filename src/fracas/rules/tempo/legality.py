@@ -44,7 +44,12 @@ def weapon_for(state: TempoState, who: Combatant, action: str, choice: str | Non
     """
     spec = state.tables.actions[action]
     rule = RULE_OF_KIND[spec.kind]
-    fitting = [w for w in who.weapons if spec.weapon in (None, state.tables.weapons[w].kind)]
+    weapons = state.tables.weapons
+    fitting = (
+        who.weapons
+        if spec.weapon is None  # any weapon fits (read only below)
+        else [w for w in who.weapons if weapons[w].kind == spec.weapon]
+    )
     if choice is not None:
         if spec.ap != "weapon" and spec.weapon is None:
             raise IllegalAction(rule, f"{action} is not made with a weapon: leave out with=")
@@ -365,7 +370,7 @@ def _check_reaction(
     actor = state.combatants[ex.proactive.who]
     waiting = f"{actor.name}'s {shown(state, ex.proactive)} waits for a reaction"
     if name == PASS:
-        if who.id not in reactors(state, ex):
+        if who.id not in state.order or not reactions(state, ex, who):  # not among reactors
             raise IllegalAction("T-ROUND-2", f"{waiting}, and {who.name} has none to let go")
         return
     spec = state.tables.actions[name]

@@ -20,7 +20,7 @@ import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, Vocabulary
-from fracas.rules.tactics import GameMaster, Tactical, best, combatants, first
+from fracas.rules.tactics import GameMaster, Tactical, best, combatants, first, with_verb
 
 #: Proactive verbs by preference, from the most pressing.
 OWN_TURN = (
@@ -47,6 +47,9 @@ FEINT_SHARE = 0.2
 class DefaultPolicy(Tactical):
     """tempo's default tactical policy (see the module's docstring)."""
 
+    #: Whether there is anything to choose from is asked of these plain actions first.
+    probes = ("pass", "recover")
+
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
@@ -64,11 +67,11 @@ class DefaultPolicy(Tactical):
             foe = people.get(action.target or "", {})
             return -float(foe.get("ap") or 0)
 
-        feints = [a for a in legal if a.verb == "feint"]
+        feints = with_verb(legal, "feint")
         if feints and rng.random() < FEINT_SHARE:
             return best(feints, weakest, rng) or feints[0]
         for verb in OWN_TURN:
-            found = [a for a in legal if a.verb == verb]
+            found = with_verb(legal, verb)
             if found:
                 return best(found, weakest, rng) or found[0]
         return first(legal, "recover") or legal[0]

@@ -8,10 +8,10 @@ an opponent reacts or passes, the actor may replace its action, and it resolves;
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Ruleset
+from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.tempo import exchange, legality, setup, table, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
@@ -58,8 +58,10 @@ class TempoRules(Ruleset[TempoState]):
             return state.current
         if ex.phase == "counter":
             return ex.proactive.who
-        waiting = legality.reactors(state, ex)
-        return waiting[0] if waiting else None
+        return next(
+            (cid for cid in state.order if legality.reactions(state, ex, state.combatants[cid])),
+            None,
+        )  # the first of legality.reactors
 
     def is_over(self, state: TempoState) -> bool:
         return state.over
@@ -137,6 +139,25 @@ class TempoRules(Ruleset[TempoState]):
     # -- offering ----------------------------------------------------------------------
 
     def candidates(self, state: TempoState, actor: str | None) -> Iterator[Action]:
+        yield from self._candidates(state, actor, None)
+
+    def legal(
+        self, state: TempoState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`check` accepts; in a turn, those of other verbs are not
+        even proposed."""
+        for action in self._candidates(state, actor, verbs):
+            if (
+                (actor is None or action.actor == actor)
+                and (verbs is None or action.verb in verbs)
+                and self.is_legal(state, action)
+            ):
+                yield action
+
+    def _candidates(
+        self, state: TempoState, actor: str | None, verbs: Collection[str] | None
+    ) -> Iterator[Action]:
+        """:meth:`candidates`; in a turn, only those of ``verbs`` when given."""
         if state.over:
             return
         if not state.rolled:
@@ -145,7 +166,7 @@ class TempoRules(Ruleset[TempoState]):
             return
         ex = state.exchange
         if ex is None:
-            yield from self._own_turn(state, state.combatants[state.current], actor)
+            yield from self._own_turn(state, state.combatants[state.current], actor, verbs)
             return
         tables = state.tables
         if ex.phase == "counter":
@@ -154,45 +175,68 @@ class TempoRules(Ruleset[TempoState]):
                     yield Action(ex.proactive.who, tables.verb(name))
                 yield Action(ex.proactive.who, PASS)
             return
-        for cid in legality.reactors(state, ex):
-            if actor in (None, cid):
-                for name in legality.reactions(state, ex, state.combatants[cid]):
+        for cid in state.order:  # legality.reactors, each one's reactions worked out once
+            if actor not in (None, cid):
+                continue
+            names = legality.reactions(state, ex, state.combatants[cid])
+            if names:
+                for name in names:
                     yield Action(cid, tables.verb(name))
                 yield Action(cid, PASS)
 
     @staticmethod
-    def _own_turn(state: TempoState, who: Combatant, actor: str | None) -> Iterator[Action]:
+    def _own_turn(
+        state: TempoState,
+        who: Combatant,
+        actor: str | None,
+        verbs: Collection[str] | None = None,
+    ) -> Iterator[Action]:
+        """``who``'s actions in its own turn; only those of ``verbs`` when given."""
         if actor not in (None, who.id):
             return
         for name, spec in state.tables.actions.items():
             if spec.kind != "proactive":
                 continue
             verb = state.tables.verb(name)
+            if verbs is not None and verb not in verbs:
+                continue
             if spec.target == "opponent":
                 for other in state.combatants.values():
                     if legality.opponents(who, other) and not other.out:
                         yield Action(who.id, verb, other.id)
             else:
                 yield Action(who.id, verb)
-        yield Action(who.id, state.tables.verb("Recover Stamina"))
+        recover = state.tables.verb("Recover Stamina")
+        if verbs is None or recover in verbs:
+            yield Action(who.id, recover)
 
     # -- observing ---------------------------------------------------------------------
 
     def observe(self, state: TempoState, side: str | None) -> dict[str, Any]:
         """All is open but hit points (the own side's only) and a feint not yet resolved,
         which the other sides see as the Melee Attack it was declared as."""
-        return {
-            "round": state.round,
-            "clock": state.round * state.tables.round.seconds,
-            "current": None if state.over else state.current,
-            "order": list(state.order),
-            "waiting_for": self.to_move(state),
-            "exchange": None if state.exchange is None else _exchange(state, state.exchange, side),
-            "combatants": {
-                cid: _combatant(state, c, side in (None, c.side))
-                for cid, c in state.combatants.items()
-            },
-        }
+        return {key: part(self, state, side) for key, part in _PARTS.items()}
+
+    def observe_lazily(self, state: TempoState, side: str | None) -> Mapping[str, Any]:
+        """:meth:`observe`, each part worked out when it is read."""
+        return Parts(_PARTS, self, state, side)
+
+
+#: Each part of what a side observes (:meth:`TempoRules.observe`), as the function
+#: working it out from the rules, the state and the side.
+_PARTS: dict[str, Callable[[TempoRules, TempoState, str | None], Any]] = {
+    "round": lambda rules, state, side: state.round,
+    "clock": lambda rules, state, side: state.round * state.tables.round.seconds,
+    "current": lambda rules, state, side: None if state.over else state.current,
+    "order": lambda rules, state, side: list(state.order),
+    "waiting_for": lambda rules, state, side: rules.to_move(state),
+    "exchange": lambda rules, state, side: (
+        None if state.exchange is None else _exchange(state, state.exchange, side)
+    ),
+    "combatants": lambda rules, state, side: {
+        cid: _combatant(state, c, side in (None, c.side)) for cid, c in state.combatants.items()
+    },
+}
 
 
 def _exchange(state: TempoState, ex: Exchange, side: str | None) -> dict[str, Any]:

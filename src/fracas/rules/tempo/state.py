@@ -111,4 +111,11 @@ class TempoState:
     @property
     def over(self) -> bool:
         """Decision: the encounter ends when one side (or none) has anyone standing."""
-        return len(self.standing_sides()) <= 1
+        standing = None
+        for c in self.combatants.values():
+            if c.hp > 0:  # not out
+                if standing is None:
+                    standing = c.side
+                elif c.side != standing:
+                    return False
+        return True

@@ -196,8 +196,13 @@ class TempoTables(Model):
         """Each verb of the notation and the action it names."""
         return {spec.verb or verb_of(name): name for name, spec in self.actions.items()}
 
+    @cached_property
+    def verb_names(self) -> dict[str, str]:
+        """Each action's verb in the notation, by the action's name."""
+        return {name: spec.verb or verb_of(name) for name, spec in self.actions.items()}
+
     def verb(self, action: str) -> str:
-        return self.actions[action].verb or verb_of(action)
+        return self.verb_names[action]
 
     def cost(self, action: str, weapon: Weapon | None) -> int:
         """The AP cost of ``action`` made with ``weapon`` (``None``: unarmed)."""
