@@ -18,6 +18,7 @@ by its rules or, failing that, at the action cap.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any, overload
 
 import numpy
@@ -54,14 +55,12 @@ class LazyView(Mapping[str, Any]):
 
     def _seen(self) -> Mapping[str, Any]:
         if self._view is None:
-            self._view = lazy_view(self._encounter, self._side, self._log)
+            # The log is given by a function holding no reference to this view: no
+            # reference cycle, so a view is freed when its choice is made, not by the
+            # garbage collector.
+            log = partial(_side_log, self._encounter, self._history, self._side, self._built)
+            self._view = lazy_view(self._encounter, self._side, log)
         return self._view
-
-    def _log(self) -> SideLog:
-        history = self._history
-        if history is None:
-            history = [entry.events for entry in self._encounter.log]
-        return SideLog(history, self._side, self._built)
 
     def __getitem__(self, key: str) -> Any:
         return self._seen()[key]
@@ -74,6 +73,18 @@ class LazyView(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._seen())
+
+
+def _side_log(
+    encounter: Encounter[Any],
+    history: Sequence[Sequence[Event]] | None,
+    side: str | None,
+    built: dict[int, list[dict[str, Any]]] | None,
+) -> SideLog:
+    """The log of :class:`LazyView`: ``history``, else the encounter's own."""
+    if history is None:
+        history = [entry.events for entry in encounter.log]
+    return SideLog(history, side, built)
 
 
 class SideLog(Sequence[list[dict[str, Any]]]):
