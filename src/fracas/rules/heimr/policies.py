@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import one_of
+from fracas.engine.legal import one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.tactics import (
     GameMaster,
@@ -243,6 +243,23 @@ def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> di
     return found
 
 
+_AWAY: dict[tuple[int, tuple[str, ...]], tuple[object, dict[str, int]]] = {}
+
+
+def _turns_to(graph: Mapping[str, Mapping[str, int]], goals: tuple[str, ...]) -> dict[str, int]:
+    """:func:`turns_to`, kept by graph (those of :func:`grid_graph` are kept themselves)
+    and goals: the same squares are sought turn after turn. Not to be changed."""
+    key = (id(graph), goals)
+    found = _AWAY.get(key)
+    if found is not None and found[0] is graph:
+        return found[1]
+    if len(_AWAY) > 1024:
+        _AWAY.clear()
+    away = turns_to(graph, goals)
+    _AWAY[key] = (graph, away)
+    return away
+
+
 # -- the policies --------------------------------------------------------------------------
 
 
@@ -454,26 +471,23 @@ class DefaultPolicy(Tactical):
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
             return first(legal, "jump", "climb")
         graph = grid_graph(view["state"].get("battlefield", {}))
-        away = turns_to(graph, goals)
+        away = _turns_to(graph, tuple(goals))
         now = away.get(str(here), 1 << 30)
-        charges = [
-            a
-            for a in with_verb(legal, "charge")
-            if any(e.get("square") in graph.get(str(here), {}) for e in enemies)
-        ]
-        if charges:
-            return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
-        steps = [
-            a
-            for a in (*with_verb(legal, "move"), *with_verb(legal, "run"))
-            if a.target in graph and away.get(a.target, now) < now
-        ]
-        moves = [a for a in steps if a.verb == "move"] or steps
+        # Only the actions that could be chosen are asked of the rules: charges when an
+        # enemy borders the square, runs when no move comes closer, climbs when neither.
+        bordering = graph.get(str(here), {})
+        if any(e.get("square") in bordering for e in enemies):
+            charges = with_verb(legal, "charge")
+            if charges:
+                return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
+
+        def closer(a: Action) -> bool:
+            return a.target in graph and away.get(a.target, now) < now
+
+        moves = verb_where(legal, "move", closer) or verb_where(legal, "run", closer)
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
-        climbs = [
-            a for a in with_verb(legal, "climb") if away.get(a.option("toward") or "", now) < now
-        ]
+        climbs = verb_where(legal, "climb", lambda a: away.get(a.option("toward") or "", now) < now)
         if climbs:
             return best(climbs, lambda a: 0.0, rng)
         if me.get("climbing"):

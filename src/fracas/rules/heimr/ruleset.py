@@ -150,6 +150,28 @@ class HeimrRules(Ruleset[HeimrState]):
         """The candidates :meth:`check` accepts, checked cheaper: whether the game is over
         and the state an upcoming action leaves are worked out once, and turn-level
         refusals build no message."""
+        return self._legal(state, actor, verbs, None)
+
+    def legal_where(
+        self,
+        state: HeimrState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool],
+    ) -> Iterator[Action]:
+        """:meth:`legal`'s actions that ``keep`` accepts, ``keep`` asked before the
+        rules' check (each candidate's check is its own, so the answer is the same)."""
+        if type(self).legal is not HeimrRules.legal:  # a subclass checks its own way
+            return super().legal_where(state, actor, verbs, keep)
+        return self._legal(state, actor, verbs, keep)
+
+    def _legal(
+        self,
+        state: HeimrState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> Iterator[Action]:
         over = self.is_over(state)
         met: dict[str, HeimrState] = {}
         able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
@@ -171,8 +193,10 @@ class HeimrRules(Ruleset[HeimrState]):
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
         for action in offered:
-            if (actor is not None and action.actor != actor) or (
-                verbs is not None and action.verb not in verbs
+            if (
+                (actor is not None and action.actor != actor)
+                or (verbs is not None and action.verb not in verbs)
+                or (keep is not None and not keep(action))
             ):
                 continue
             if action.verb == "skill":
