@@ -180,11 +180,11 @@ class Parts(Mapping[str, Any]):
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
-        try:
-            return self._got[key]
-        except KeyError:
-            found = self._got[key] = self._parts[key](*self._args)
-            return found
+        got = self._got
+        if key in got:  # no exception for a first read: each part is read once or twice
+            return got[key]
+        found = got[key] = self._parts[key](*self._args)
+        return found
 
     def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in self._parts else default
