@@ -357,7 +357,7 @@ class DefaultPolicy(Tactical):
                 return hit_chance(aim[0], aim[1], fatigue, value)
 
             return best(attacks, odds, rng)
-        punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
+        punches = verb_where(legal, "brawl", _is_punch)
         if punches:
             weapon = _weapon_to_draw(legal)
             if weapon is not None:
@@ -493,6 +493,11 @@ class DefaultPolicy(Tactical):
         if me.get("climbing"):
             return first(legal, "climb")
         return None
+
+
+def _is_punch(action: Action) -> bool:
+    """Whether a brawl is a punch (not a bind, which the policy never takes)."""
+    return action.option("effect") == "hit"
 
 
 def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
