@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Container, Hashable, Iterable,
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
-from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
+from fracas.rules.heimr import combat, effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
@@ -214,6 +214,9 @@ class HeimrRules(Ruleset[HeimrState]):
                 if action.actor not in met:
                     met[action.actor] = self._as_met(state, action)
                 checked = met[action.actor]
+            quick = _OUT_OF_HAND.get(action.verb)
+            if quick is not None and quick(checked, action):
+                continue
             try:
                 VERBS.check(checked, action)
             except EngineError:
@@ -524,6 +527,45 @@ class HeimrRules(Ruleset[HeimrState]):
                 known[1].clear()
             found = known[1][key] = field_view(state)
         return _copy_field_view(found)
+
+
+def _melee_out_of_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the rules' check would refuse the attack ``action`` whatever else holds:
+    a melee weapon it would strike with reaches only the own square (H-ATK-1). Asked
+    before the check when listing, which then builds no refusal for most attacks."""
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if attacker is None or target is None or attacker.square == target.square:
+        return False
+    return any(w.melee for w in combat.usable_weapons(state, attacker))
+
+
+def _brawl_out_of_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the brawl ``action`` for its squares (H-ATK-1)."""
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    return attacker is not None and target is not None and attacker.square != target.square
+
+
+def _charge_out_of_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the charge ``action`` for its squares: the target in
+    the charger's own square (H-ACT-4) or in one not bordering it (H-GRID-2)."""
+    charger = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if charger is None or target is None or target.square is None:
+        return False
+    if target.square == charger.square:
+        return True
+    field = state.battlefield
+    return field.place(target.square) not in field.neighbours(charger.square)
+
+
+#: By verb, a cheap test that the rules' check refuses an action (never one it accepts).
+_OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
+    "attack": _melee_out_of_reach,
+    "brawl": _brawl_out_of_reach,
+    "charge": _charge_out_of_reach,
+}
 
 
 def _combatants(
