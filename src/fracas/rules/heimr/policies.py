@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -153,10 +153,20 @@ def _challenge_of(text: str) -> tuple[int, int]:
     return ch.consistency, ch.potential
 
 
+#: The events :func:`breathed_last` looks among.
+BREATHS = frozenset({"fatigue", "upcoming", "roll"})
+
+
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
     """Whether ``who``'s last roll or breather in the log was a breather (so that a
     fighter at its base fatigue does not breathe turn after turn)."""
-    for kind, data, event in events_back(view):
+    return bool(_breathed_since(view, who, 0))
+
+
+def _breathed_since(view: Mapping[str, Any], who: str, since: int) -> bool | None:
+    """:func:`breathed_last` in the log's entries from ``since`` on; ``None`` when they
+    show neither a breather nor an attack of ``who``'s."""
+    for kind, data, event in events_back(view, BREATHS, since):
         if data.get("who") != who:
             continue
         if kind == "fatigue" and "breather" in event_text(event):
@@ -165,7 +175,7 @@ def breathed_last(view: Mapping[str, Any], who: str) -> bool:
             return True
         if kind == "roll" and " attacks " in str(data.get("purpose", "")):
             return False
-    return False
+    return None
 
 
 # -- the battlefield -----------------------------------------------------------------------
@@ -280,6 +290,7 @@ class DefaultPolicy(Tactical):
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
         self._aims: dict[str, tuple[object, int, tuple[int, int] | None]] = {}
+        self._breaths: dict[str, tuple[object, int, bool | None]] = {}  # as _aims
         self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
@@ -341,7 +352,7 @@ class DefaultPolicy(Tactical):
         challenge = self._aim(view, actor) if fatigue >= 3 else None
         if (
             challenge is not None
-            and self._needs_breather(view, actor, challenge[0], fatigue)
+            and self._needs_breather(view, actor, challenge[0], fatigue, self._breathed)
             and (breather := one_of(legal, Action(actor, "breather"))) is not None
         ):
             return breather
@@ -395,9 +406,28 @@ class DefaultPolicy(Tactical):
                 return jump
         return one_of(legal, Action(actor, "end"))
 
+    def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
+        """:func:`breathed_last`, reading only the entries added since it last read."""
+        position = self._position
+        if position is None:
+            return breathed_last(view, actor)
+        kept = self._breaths.get(actor)
+        if kept is not None and kept[0] is position[0] and kept[1] <= position[1]:
+            found = _breathed_since(view, actor, kept[1])
+            if found is None:
+                found = kept[2]
+        else:
+            found = _breathed_since(view, actor, 0)
+        self._breaths[actor] = (position[0], position[1], found)
+        return bool(found)
+
     @staticmethod
     def _needs_breather(
-        view: Mapping[str, Any], actor: str, consistency: int, fatigue: int
+        view: Mapping[str, Any],
+        actor: str,
+        consistency: int,
+        fatigue: int,
+        breathed: Callable[[Mapping[str, Any], str], bool] = breathed_last,
     ) -> bool:
         if fatigue < 3:
             return False
@@ -407,7 +437,7 @@ class DefaultPolicy(Tactical):
             return False
         # At its base fatigue a breather does nothing: never two running, unless
         # fatigue is above any base the tables give (H-FAT-3).
-        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed_last(view, actor)
+        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed(view, actor)
 
     @classmethod
     def _door(
