@@ -93,7 +93,7 @@ class HeimrRules(Ruleset[HeimrState]):
             return False
         side = None  # the side of the first still standing: over unless another stands
         for c in state.combatants.values():
-            if not c.out:
+            if not (c.dead or c.unconscious or c.fled):  # Combatant.out, asked often
                 if side is None:
                     side = c.side
                 elif c.side != side:

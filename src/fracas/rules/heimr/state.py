@@ -196,7 +196,8 @@ class Combatant:
         return new
 
     def has(self, effect: str) -> bool:
-        return any(e.name == effect for e in self.effects)
+        # Most have no effects: then no generator is made to say so.
+        return bool(self.effects) and any(e.name == effect for e in self.effects)
 
     @property
     def injured(self) -> bool:
