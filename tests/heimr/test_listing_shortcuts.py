@@ -1,7 +1,7 @@
 """The shortcuts of listing legal actions list what the long way does: the Heimr rules'
 quick refusals (attacks, brawls and charges out of reach) refuse only what the check
-refuses, and ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in
-their order, whichever candidates they skip checking."""
+refuses, ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in
+their order, whichever candidates they skip checking, and ``Legal.first`` the first."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fracas.engine import Action, Encounter, RandomDice
-from fracas.engine.legal import Legal, verb_where
+from fracas.engine.legal import Legal, first_of, verb_where
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,4 +55,9 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
             legal = Legal(encounter, actor, {"attack"}, ("end",))
             assert verb_where(legal, verb, keep_some) == kept
             assert all(legal.listed(a) for a in kept)  # pushed without a second check
+            legal = Legal(encounter, actor, {"attack"}, ("end",))
+            found = first_of(legal, verb)
+            assert found == (of_verb[0] if of_verb else None)
+            assert found is None or legal.listed(found)
+            assert legal.verb(verb) == of_verb  # a verb with none is listed empty
         encounter.push_legal(rng.choice(every))

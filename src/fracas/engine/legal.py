@@ -12,7 +12,7 @@ from typing import Any, overload
 
 from fracas.engine import Action, Encounter
 
-__all__ = ["Legal", "actor_of", "one_of", "verb_of", "verb_where"]
+__all__ = ["Legal", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
 
 
 class Legal(Sequence[Action]):
@@ -61,6 +61,20 @@ class Legal(Sequence[Action]):
         for action in found:
             self._checked[action] = True
         return found
+
+    def first(self, verb: str) -> Action | None:
+        """The first legal action with ``verb`` (as :meth:`verb` orders them), or
+        ``None``: when the verb is not listed yet, its candidates are checked only up to
+        the first the rules accept."""
+        if self._all is not None or verb in self._by_verb or verb in self.together:
+            found = self.verb(verb)
+            return found[0] if found else None
+        enc = self.encounter
+        for action in enc.ruleset.legal(enc.state, self.actor, frozenset({verb})):
+            self._checked[action] = True
+            return action
+        self._by_verb[verb] = []  # none at all: listed, as empty
+        return None
 
     def one(self, action: Action) -> Action | None:
         """``action`` if it is legal, else ``None``: from what is listed when its verb is,
@@ -136,6 +150,18 @@ def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:
     if isinstance(legal, Legal):
         return legal.verb(verb)
     return [a for a in legal if a.verb == verb]
+
+
+def first_of(legal: Sequence[Action], verb: str) -> Action | None:
+    """The first action of ``legal`` with ``verb``: asked of a :class:`Legal` so that its
+    candidates are checked only up to the first legal one.
+
+    >>> str(first_of([Action.parse("ylva end"), Action.parse("ylva move C2")], "move"))
+    'ylva move C2'
+    """
+    if isinstance(legal, Legal):
+        return legal.first(verb)
+    return next((a for a in legal if a.verb == verb), None)
 
 
 def verb_where(legal: Sequence[Action], verb: str, keep: Callable[[Action], bool]) -> list[Action]:
