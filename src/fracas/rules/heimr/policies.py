@@ -199,9 +199,17 @@ _GRAPHS: dict[tuple[Any, ...], dict[str, dict[str, int]]] = {}
 def grid_graph(field: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Square -> bordering square -> turns to step there (a climb for each height above
     the first); structural barriers still standing are left out (H-GRID-3, H-GRID-5)."""
+    # A field view the rules made knows the view it was copied from: the same view,
+    # the same graph, without going through its squares again.
+    source = getattr(field, "source", None)
+    if source is not None:
+        kept = _BY_SOURCE.get(id(source))
+        if kept is not None and kept[0] is source:
+            return kept[1]
     key = _grid_key(field)
     found = _GRAPHS.get(key)
     if found is not None:
+        _keep_source(source, found)
         return found
     squares: dict[str, Any] = field.get("squares", {})
     heights = {sq: int(info.get("height", 0) or 0) for sq, info in squares.items()}
@@ -231,7 +239,20 @@ def grid_graph(field: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     if len(_GRAPHS) > 256:
         _GRAPHS.clear()
     _GRAPHS[key] = graph
+    _keep_source(source, graph)
     return graph
+
+
+_BY_SOURCE: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
+
+
+def _keep_source(source: object, graph: dict[str, dict[str, int]]) -> None:
+    """Keep ``graph`` as that of the field views copied from ``source`` (if any)."""
+    if source is None:
+        return
+    if len(_BY_SOURCE) > 256:
+        _BY_SOURCE.clear()
+    _BY_SOURCE[id(source)] = (source, graph)
 
 
 def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> dict[str, int]:

@@ -599,8 +599,23 @@ _PARTS: dict[str, Callable[[HeimrRules, HeimrState, str | None, bool], Any]] = {
 }
 
 
+class FieldView(dict[str, Any]):
+    """A copy of a :func:`field_view`, with the view it was copied from as ``source``:
+    the same source, the same battlefield (a policy keeps what it works out from it)."""
+
+    __slots__ = ("source",)
+
+    source: dict[str, Any] | None
+
+
 def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:
     """A copy of a :func:`field_view` sharing nothing that could be changed in it."""
+    copied = FieldView(_copied_field_view(seen))
+    copied.source = seen
+    return copied
+
+
+def _copied_field_view(seen: dict[str, Any]) -> dict[str, Any]:
     return {
         "columns": seen["columns"],
         "rows": seen["rows"],
