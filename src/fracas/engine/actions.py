@@ -62,7 +62,7 @@ def words(text: str) -> list[str]:
     return shlex.split(text, comments=True)
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, init=False)
 class Action:
     """Who does what, to whom, with which options."""
 
@@ -70,6 +70,21 @@ class Action:
     verb: str
     target: str | None = None
     options: tuple[tuple[str, str], ...] = field(default=())
+
+    def __init__(
+        self,
+        actor: str,
+        verb: str,
+        target: str | None = None,
+        options: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        # The fields set straight into the instance (a frozen dataclass's own init sets
+        # them one by one through object.__setattr__): the rules make thousands a fight.
+        own = self.__dict__
+        own["actor"] = actor
+        own["verb"] = verb
+        own["target"] = target
+        own["options"] = options
 
     @classmethod
     def of(cls, actor: str, verb: str, target: str | None = None, **options: object) -> Action:

@@ -60,15 +60,14 @@ class Event:
     ) -> None:
         # The fields set at once (a frozen dataclass's own init sets them one by one
         # through object.__setattr__: events are made by the thousand in a simulation).
-        self.__dict__.update(
-            kind=kind,
-            text=text,
-            data={} if data is None else data,
-            seen_by=seen_by,
-            detail=detail,
-            outline=outline,
-            outline_data={} if outline_data is None else outline_data,
-        )
+        own = self.__dict__
+        own["kind"] = kind
+        own["text"] = text
+        own["data"] = {} if data is None else data
+        own["seen_by"] = seen_by
+        own["detail"] = detail
+        own["outline"] = outline
+        own["outline_data"] = {} if outline_data is None else outline_data
 
     @classmethod
     def deferred(

@@ -7,12 +7,12 @@ them all, once. Either way it sees exactly the actor's legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, overload
 
 from fracas.engine import Action, Encounter
 
-__all__ = ["Legal", "actor_of", "one_of", "verb_of"]
+__all__ = ["Legal", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
 
 
 class Legal(Sequence[Action]):
@@ -49,6 +49,32 @@ class Legal(Sequence[Action]):
             for action in self.encounter.legal_actions(self.actor, verbs):
                 self._by_verb[action.verb].append(action)
         return self._by_verb[verb]
+
+    def where(self, verb: str, keep: Callable[[Action], bool]) -> list[Action]:
+        """The legal actions with ``verb`` that ``keep`` accepts, in the order of
+        :meth:`verb`: when the verb is not listed yet, only the candidates ``keep``
+        accepts are checked by the rules (a policy after a few of a dozen moves)."""
+        if self._all is not None or verb in self._by_verb or verb in self.together:
+            return [a for a in self.verb(verb) if keep(a)]
+        enc = self.encounter
+        found = list(enc.ruleset.legal_where(enc.state, self.actor, frozenset({verb}), keep))
+        for action in found:
+            self._checked[action] = True
+        return found
+
+    def first(self, verb: str) -> Action | None:
+        """The first legal action with ``verb`` (as :meth:`verb` orders them), or
+        ``None``: when the verb is not listed yet, its candidates are checked only up to
+        the first the rules accept."""
+        if self._all is not None or verb in self._by_verb or verb in self.together:
+            found = self.verb(verb)
+            return found[0] if found else None
+        enc = self.encounter
+        for action in enc.ruleset.legal(enc.state, self.actor, frozenset({verb})):
+            self._checked[action] = True
+            return action
+        self._by_verb[verb] = []  # none at all: listed, as empty
+        return None
 
     def one(self, action: Action) -> Action | None:
         """``action`` if it is legal, else ``None``: from what is listed when its verb is,
@@ -124,6 +150,31 @@ def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:
     if isinstance(legal, Legal):
         return legal.verb(verb)
     return [a for a in legal if a.verb == verb]
+
+
+def first_of(legal: Sequence[Action], verb: str) -> Action | None:
+    """The first action of ``legal`` with ``verb``: asked of a :class:`Legal` so that its
+    candidates are checked only up to the first legal one.
+
+    >>> str(first_of([Action.parse("ylva end"), Action.parse("ylva move C2")], "move"))
+    'ylva move C2'
+    """
+    if isinstance(legal, Legal):
+        return legal.first(verb)
+    return next((a for a in legal if a.verb == verb), None)
+
+
+def verb_where(legal: Sequence[Action], verb: str, keep: Callable[[Action], bool]) -> list[Action]:
+    """The actions of ``legal`` with ``verb`` that ``keep`` accepts: asked of a
+    :class:`Legal` so that only those are checked by the rules.
+
+    >>> legal = [Action.parse(t) for t in ("ylva move B1", "ylva move C2", "ylva end")]
+    >>> [str(a) for a in verb_where(legal, "move", lambda a: a.target == "C2")]
+    ['ylva move C2']
+    """
+    if isinstance(legal, Legal):
+        return legal.where(verb, keep)
+    return [a for a in legal if a.verb == verb and keep(a)]
 
 
 def actor_of(legal: Sequence[Action]) -> str:

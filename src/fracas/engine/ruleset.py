@@ -78,6 +78,18 @@ class Ruleset(ABC, Generic[S]):
             ):
                 yield action
 
+    def legal_where(
+        self,
+        state: S,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool],
+    ) -> Iterator[Action]:
+        """The actions :meth:`legal` gives that ``keep`` accepts, in its order. Rulesets
+        override it to ask ``keep`` before checking a candidate; the answer must stay
+        the same (``keep`` reads only the action)."""
+        return (action for action in self.legal(state, actor, verbs) if keep(action))
+
     @abstractmethod
     def apply(self, state: S, action: Action, dice: DiceSource) -> list[Event]:
         """Carry out a legal ``action`` on ``state`` (changing it) and return what happened."""
@@ -168,11 +180,11 @@ class Parts(Mapping[str, Any]):
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
-        try:
-            return self._got[key]
-        except KeyError:
-            found = self._got[key] = self._parts[key](*self._args)
-            return found
+        got = self._got
+        if key in got:  # no exception for a first read: each part is read once or twice
+            return got[key]
+        found = got[key] = self._parts[key](*self._args)
+        return found
 
     def get(self, key: str, default: Any = None) -> Any:
         return self[key] if key in self._parts else default

@@ -60,7 +60,7 @@ def view(
 
 
 def lazy_view(
-    encounter: Encounter[S], side: str | None, log: Callable[[], Any]
+    encounter: Encounter[S], side: str | None, log: Callable[[], Any], *, checked: bool = False
 ) -> Mapping[str, Any]:
     """:func:`view` of ``encounter`` for ``side``, its parts (and the observed state's,
     where the ruleset offers :meth:`~Ruleset.observe_lazily`) worked out when read, with
@@ -74,8 +74,12 @@ def lazy_view(
     >>> seen = lazy_view(duel, "raiders", lambda: side_log(duel, "raiders"))
     >>> dict(seen) == view(duel, "raiders")
     True
+
+    ``checked``: the caller knows ``side`` to be one of the encounter's (the side of a
+    combatant in it), so it is not looked for among them again.
     """
-    check_side(encounter, side)
+    if not checked:
+        check_side(encounter, side)
     return Parts(_LAZY_VIEW, _Looking(encounter, side, log))
 
 

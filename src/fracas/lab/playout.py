@@ -18,6 +18,7 @@ by its rules or, failing that, at the action cap.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any, overload
 
 import numpy
@@ -37,7 +38,8 @@ class LazyView(Mapping[str, Any]):
 
     ``history`` is the log's events, entry by entry, when the encounter keeps none
     itself (a playout: :func:`play_out` keeps them); ``built`` keeps the entries this
-    side has read, from one turn to the next (the log only grows)."""
+    side has read, from one turn to the next (the log only grows); ``checked``: ``side``
+    is known to be one of the encounter's."""
 
     def __init__(
         self,
@@ -45,23 +47,23 @@ class LazyView(Mapping[str, Any]):
         side: str | None,
         history: Sequence[Sequence[Event]] | None = None,
         built: dict[int, list[dict[str, Any]]] | None = None,
+        checked: bool = False,
     ) -> None:
         self._encounter = encounter
         self._side = side
         self._history = history
         self._built = built
+        self._checked = checked  # whether side is known to be the encounter's
         self._view: Mapping[str, Any] | None = None
 
     def _seen(self) -> Mapping[str, Any]:
         if self._view is None:
-            self._view = lazy_view(self._encounter, self._side, self._log)
+            # The log is given by a function holding no reference to this view: no
+            # reference cycle, so a view is freed when its choice is made, not by the
+            # garbage collector.
+            log = partial(_side_log, self._encounter, self._history, self._side, self._built)
+            self._view = lazy_view(self._encounter, self._side, log, checked=self._checked)
         return self._view
-
-    def _log(self) -> SideLog:
-        history = self._history
-        if history is None:
-            history = [entry.events for entry in self._encounter.log]
-        return SideLog(history, self._side, self._built)
 
     def __getitem__(self, key: str) -> Any:
         return self._seen()[key]
@@ -74,6 +76,18 @@ class LazyView(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._seen())
+
+
+def _side_log(
+    encounter: Encounter[Any],
+    history: Sequence[Sequence[Event]] | None,
+    side: str | None,
+    built: dict[int, list[dict[str, Any]]] | None,
+) -> SideLog:
+    """The log of :class:`LazyView`: ``history``, else the encounter's own."""
+    if history is None:
+        history = [entry.events for entry in encounter.log]
+    return SideLog(history, side, built)
 
 
 class SideLog(Sequence[list[dict[str, Any]]]):
@@ -196,7 +210,8 @@ def play_out(
         if chooser is None:
             known = ", ".join(sorted(policies))
             raise ValueError(f"no policy for side {side!r} (policies are given for {known})")
-        seen = LazyView(encounter, side, history, built.setdefault(side, {}))
+        # The side of a combatant of the encounter is one of its sides: not checked again.
+        seen = LazyView(encounter, side, history, built.setdefault(side, {}), actor in sides)
         action = chooser.choose(seen, legal, rng)
         if legal.listed(action):
             events = encounter.push_legal(action)  # listed by the engine just now

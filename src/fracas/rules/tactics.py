@@ -19,15 +19,15 @@ from typing import Any
 import numpy
 
 from fracas.engine import Action
-from fracas.engine.legal import actor_of, verb_of
+from fracas.engine.legal import actor_of, first_of, verb_of
 
 
 def first(legal: Sequence[Action], *verbs: str) -> Action | None:
     """The first legal action with the first of ``verbs`` that has one."""
     for verb in verbs:
-        found = verb_of(legal, verb)
-        if found:
-            return found[0]
+        found = first_of(legal, verb)
+        if found is not None:
+            return found
     return None
 
 

@@ -139,6 +139,10 @@ class Battlefield:
     darkness: int = 0
     weather: int = 0
     links: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: What :meth:`neighbours` and :meth:`distance` worked out, kept: the field is fixed.
+    _known: dict[tuple[str, ...], Any] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
 
     @property
     def grid(self) -> bool:
@@ -235,6 +239,12 @@ class Battlefield:
     def neighbours(self, square: str) -> list[str]:
         """H-GRID-2: the squares up, down, left and right, as on the grid (outside combat:
         the locations it is joined to)."""
+        known = self._known.get(("n", square))
+        if known is None:
+            known = self._known["n", square] = tuple(self._neighbours(square))
+        return list(known)
+
+    def _neighbours(self, square: str) -> list[str]:
         if not self.grid:
             return sorted(self.links.get(square, ()))
         c, r = coordinates(square)
@@ -266,6 +276,15 @@ class Battlefield:
     def distance(self, a: str, b: str, broken: Collection[str] = ()) -> int:
         """H-ATK-6: the fewest turns to move, climb or jump down from ``a`` to ``b``, round
         the structural barriers still standing (``broken`` ones are open)."""
+        key = ("d", a, b, *broken)
+        known: int | None = self._known.get(key)
+        if known is None:
+            if len(self._known) > 4096:
+                self._known.clear()
+            known = self._known[key] = self._distance(a, b, broken)
+        return known
+
+    def _distance(self, a: str, b: str, broken: Collection[str]) -> int:
         best = {a: 0}
         queue = [(0, a)]
         while queue:

@@ -14,7 +14,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import one_of
+from fracas.engine.legal import one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.tactics import (
     GameMaster,
@@ -153,10 +153,20 @@ def _challenge_of(text: str) -> tuple[int, int]:
     return ch.consistency, ch.potential
 
 
+#: The events :func:`breathed_last` looks among.
+BREATHS = frozenset({"fatigue", "upcoming", "roll"})
+
+
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
     """Whether ``who``'s last roll or breather in the log was a breather (so that a
     fighter at its base fatigue does not breathe turn after turn)."""
-    for kind, data, event in events_back(view):
+    return bool(_breathed_since(view, who, 0))
+
+
+def _breathed_since(view: Mapping[str, Any], who: str, since: int) -> bool | None:
+    """:func:`breathed_last` in the log's entries from ``since`` on; ``None`` when they
+    show neither a breather nor an attack of ``who``'s."""
+    for kind, data, event in events_back(view, BREATHS, since):
         if data.get("who") != who:
             continue
         if kind == "fatigue" and "breather" in event_text(event):
@@ -165,7 +175,7 @@ def breathed_last(view: Mapping[str, Any], who: str) -> bool:
             return True
         if kind == "roll" and " attacks " in str(data.get("purpose", "")):
             return False
-    return False
+    return None
 
 
 # -- the battlefield -----------------------------------------------------------------------
@@ -189,9 +199,17 @@ _GRAPHS: dict[tuple[Any, ...], dict[str, dict[str, int]]] = {}
 def grid_graph(field: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Square -> bordering square -> turns to step there (a climb for each height above
     the first); structural barriers still standing are left out (H-GRID-3, H-GRID-5)."""
+    # A field view the rules made knows the view it was copied from: the same view,
+    # the same graph, without going through its squares again.
+    source = getattr(field, "source", None)
+    if source is not None:
+        kept = _BY_SOURCE.get(id(source))
+        if kept is not None and kept[0] is source:
+            return kept[1]
     key = _grid_key(field)
     found = _GRAPHS.get(key)
     if found is not None:
+        _keep_source(source, found)
         return found
     squares: dict[str, Any] = field.get("squares", {})
     heights = {sq: int(info.get("height", 0) or 0) for sq, info in squares.items()}
@@ -221,7 +239,20 @@ def grid_graph(field: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     if len(_GRAPHS) > 256:
         _GRAPHS.clear()
     _GRAPHS[key] = graph
+    _keep_source(source, graph)
     return graph
+
+
+_BY_SOURCE: dict[int, tuple[object, dict[str, dict[str, int]]]] = {}
+
+
+def _keep_source(source: object, graph: dict[str, dict[str, int]]) -> None:
+    """Keep ``graph`` as that of the field views copied from ``source`` (if any)."""
+    if source is None:
+        return
+    if len(_BY_SOURCE) > 256:
+        _BY_SOURCE.clear()
+    _BY_SOURCE[id(source)] = (source, graph)
 
 
 def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> dict[str, int]:
@@ -241,6 +272,23 @@ def turns_to(graph: Mapping[str, Mapping[str, int]], goals: Sequence[str]) -> di
                 found[here] = d + cost
                 heapq.heappush(queue, (d + cost, here))
     return found
+
+
+_AWAY: dict[tuple[int, tuple[str, ...]], tuple[object, dict[str, int]]] = {}
+
+
+def _turns_to(graph: Mapping[str, Mapping[str, int]], goals: tuple[str, ...]) -> dict[str, int]:
+    """:func:`turns_to`, kept by graph (those of :func:`grid_graph` are kept themselves)
+    and goals: the same squares are sought turn after turn. Not to be changed."""
+    key = (id(graph), goals)
+    found = _AWAY.get(key)
+    if found is not None and found[0] is graph:
+        return found[1]
+    if len(_AWAY) > 1024:
+        _AWAY.clear()
+    away = turns_to(graph, goals)
+    _AWAY[key] = (graph, away)
+    return away
 
 
 # -- the policies --------------------------------------------------------------------------
@@ -263,6 +311,7 @@ class DefaultPolicy(Tactical):
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
         self._aims: dict[str, tuple[object, int, tuple[int, int] | None]] = {}
+        self._breaths: dict[str, tuple[object, int, bool | None]] = {}  # as _aims
         self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
@@ -324,7 +373,7 @@ class DefaultPolicy(Tactical):
         challenge = self._aim(view, actor) if fatigue >= 3 else None
         if (
             challenge is not None
-            and self._needs_breather(view, actor, challenge[0], fatigue)
+            and self._needs_breather(view, actor, challenge[0], fatigue, self._breathed)
             and (breather := one_of(legal, Action(actor, "breather"))) is not None
         ):
             return breather
@@ -340,7 +389,7 @@ class DefaultPolicy(Tactical):
                 return hit_chance(aim[0], aim[1], fatigue, value)
 
             return best(attacks, odds, rng)
-        punches = [a for a in with_verb(legal, "brawl") if a.option("effect") == "hit"]
+        punches = verb_where(legal, "brawl", _is_punch)
         if punches:
             weapon = _weapon_to_draw(legal)
             if weapon is not None:
@@ -378,9 +427,28 @@ class DefaultPolicy(Tactical):
                 return jump
         return one_of(legal, Action(actor, "end"))
 
+    def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
+        """:func:`breathed_last`, reading only the entries added since it last read."""
+        position = self._position
+        if position is None:
+            return breathed_last(view, actor)
+        kept = self._breaths.get(actor)
+        if kept is not None and kept[0] is position[0] and kept[1] <= position[1]:
+            found = _breathed_since(view, actor, kept[1])
+            if found is None:
+                found = kept[2]
+        else:
+            found = _breathed_since(view, actor, 0)
+        self._breaths[actor] = (position[0], position[1], found)
+        return bool(found)
+
     @staticmethod
     def _needs_breather(
-        view: Mapping[str, Any], actor: str, consistency: int, fatigue: int
+        view: Mapping[str, Any],
+        actor: str,
+        consistency: int,
+        fatigue: int,
+        breathed: Callable[[Mapping[str, Any], str], bool] = breathed_last,
     ) -> bool:
         if fatigue < 3:
             return False
@@ -390,7 +458,7 @@ class DefaultPolicy(Tactical):
             return False
         # At its base fatigue a breather does nothing: never two running, unless
         # fatigue is above any base the tables give (H-FAT-3).
-        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed_last(view, actor)
+        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed(view, actor)
 
     @classmethod
     def _door(
@@ -454,31 +522,33 @@ class DefaultPolicy(Tactical):
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
             return first(legal, "jump", "climb")
         graph = grid_graph(view["state"].get("battlefield", {}))
-        away = turns_to(graph, goals)
+        away = _turns_to(graph, tuple(goals))
         now = away.get(str(here), 1 << 30)
-        charges = [
-            a
-            for a in with_verb(legal, "charge")
-            if any(e.get("square") in graph.get(str(here), {}) for e in enemies)
-        ]
-        if charges:
-            return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
-        steps = [
-            a
-            for a in (*with_verb(legal, "move"), *with_verb(legal, "run"))
-            if a.target in graph and away.get(a.target, now) < now
-        ]
-        moves = [a for a in steps if a.verb == "move"] or steps
+        # Only the actions that could be chosen are asked of the rules: charges when an
+        # enemy borders the square, runs when no move comes closer, climbs when neither.
+        bordering = graph.get(str(here), {})
+        if any(e.get("square") in bordering for e in enemies):
+            charges = with_verb(legal, "charge")
+            if charges:
+                return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
+
+        def closer(a: Action) -> bool:
+            return a.target in graph and away.get(a.target, now) < now
+
+        moves = verb_where(legal, "move", closer) or verb_where(legal, "run", closer)
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
-        climbs = [
-            a for a in with_verb(legal, "climb") if away.get(a.option("toward") or "", now) < now
-        ]
+        climbs = verb_where(legal, "climb", lambda a: away.get(a.option("toward") or "", now) < now)
         if climbs:
             return best(climbs, lambda a: 0.0, rng)
         if me.get("climbing"):
             return first(legal, "climb")
         return None
+
+
+def _is_punch(action: Action) -> bool:
+    """Whether a brawl is a punch (not a bind, which the policy never takes)."""
+    return action.option("effect") == "hit"
 
 
 def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:

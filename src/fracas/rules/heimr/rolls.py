@@ -19,7 +19,7 @@ from fracas.rules.heimr.state import Ability, Combatant, HeimrState
 Modifier = tuple[str, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Check:
     """A challenge one combatant rolled."""
 
@@ -28,6 +28,19 @@ class Check:
     potential: int
     physical: bool
     failed_outright: bool  # H-FAT-1: result before potential below fatigue
+
+    def __init__(
+        self, roll: Roll, consistency: int, potential: int, physical: bool, failed_outright: bool
+    ) -> None:
+        # Set straight into the instance, not field by field through object.__setattr__:
+        # every roll of a fight makes one.
+        self.__dict__.update(
+            roll=roll,
+            consistency=consistency,
+            potential=potential,
+            physical=physical,
+            failed_outright=failed_outright,
+        )
 
     @property
     def result(self) -> int:

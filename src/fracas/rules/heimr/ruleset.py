@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Container, Hashable, Iterable,
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
-from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
+from fracas.rules.heimr import combat, effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
@@ -93,7 +93,7 @@ class HeimrRules(Ruleset[HeimrState]):
             return False
         side = None  # the side of the first still standing: over unless another stands
         for c in state.combatants.values():
-            if not c.out:
+            if not (c.dead or c.unconscious or c.fled):  # Combatant.out, asked often
                 if side is None:
                     side = c.side
                 elif c.side != side:
@@ -150,6 +150,28 @@ class HeimrRules(Ruleset[HeimrState]):
         """The candidates :meth:`check` accepts, checked cheaper: whether the game is over
         and the state an upcoming action leaves are worked out once, and turn-level
         refusals build no message."""
+        return self._legal(state, actor, verbs, None)
+
+    def legal_where(
+        self,
+        state: HeimrState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool],
+    ) -> Iterator[Action]:
+        """:meth:`legal`'s actions that ``keep`` accepts, ``keep`` asked before the
+        rules' check (each candidate's check is its own, so the answer is the same)."""
+        if type(self).legal is not HeimrRules.legal:  # a subclass checks its own way
+            return super().legal_where(state, actor, verbs, keep)
+        return self._legal(state, actor, verbs, keep)
+
+    def _legal(
+        self,
+        state: HeimrState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> Iterator[Action]:
         over = self.is_over(state)
         met: dict[str, HeimrState] = {}
         able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
@@ -171,8 +193,10 @@ class HeimrRules(Ruleset[HeimrState]):
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
         for action in offered:
-            if (actor is not None and action.actor != actor) or (
-                verbs is not None and action.verb not in verbs
+            if (
+                (actor is not None and action.actor != actor)
+                or (verbs is not None and action.verb not in verbs)
+                or (keep is not None and not keep(action))
             ):
                 continue
             if action.verb == "skill":
@@ -190,6 +214,9 @@ class HeimrRules(Ruleset[HeimrState]):
                 if action.actor not in met:
                     met[action.actor] = self._as_met(state, action)
                 checked = met[action.actor]
+            quick = _OUT_OF_HAND.get(action.verb)
+            if quick is not None and quick(checked, action):
+                continue
             try:
                 VERBS.check(checked, action)
             except EngineError:
@@ -502,6 +529,45 @@ class HeimrRules(Ruleset[HeimrState]):
         return _copy_field_view(found)
 
 
+def _melee_out_of_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the rules' check would refuse the attack ``action`` whatever else holds:
+    a melee weapon it would strike with reaches only the own square (H-ATK-1). Asked
+    before the check when listing, which then builds no refusal for most attacks."""
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if attacker is None or target is None or attacker.square == target.square:
+        return False
+    return any(w.melee for w in combat.usable_weapons(state, attacker))
+
+
+def _brawl_out_of_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the brawl ``action`` for its squares (H-ATK-1)."""
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    return attacker is not None and target is not None and attacker.square != target.square
+
+
+def _charge_out_of_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the charge ``action`` for its squares: the target in
+    the charger's own square (H-ACT-4) or in one not bordering it (H-GRID-2)."""
+    charger = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if charger is None or target is None or target.square is None:
+        return False
+    if target.square == charger.square:
+        return True
+    field = state.battlefield
+    return field.place(target.square) not in field.neighbours(charger.square)
+
+
+#: By verb, a cheap test that the rules' check refuses an action (never one it accepts).
+_OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
+    "attack": _melee_out_of_reach,
+    "brawl": _brawl_out_of_reach,
+    "charge": _charge_out_of_reach,
+}
+
+
 def _combatants(
     rules: HeimrRules, state: HeimrState, side: str | None, lazy: bool
 ) -> Mapping[str, Any]:
@@ -533,8 +599,23 @@ _PARTS: dict[str, Callable[[HeimrRules, HeimrState, str | None, bool], Any]] = {
 }
 
 
+class FieldView(dict[str, Any]):
+    """A copy of a :func:`field_view`, with the view it was copied from as ``source``:
+    the same source, the same battlefield (a policy keeps what it works out from it)."""
+
+    __slots__ = ("source",)
+
+    source: dict[str, Any] | None
+
+
 def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:
     """A copy of a :func:`field_view` sharing nothing that could be changed in it."""
+    copied = FieldView(_copied_field_view(seen))
+    copied.source = seen
+    return copied
+
+
+def _copied_field_view(seen: dict[str, Any]) -> dict[str, Any]:
     return {
         "columns": seen["columns"],
         "rows": seen["rows"],

@@ -196,7 +196,11 @@ class Combatant:
         return new
 
     def has(self, effect: str) -> bool:
-        return any(e.name == effect for e in self.effects)
+        # A plain loop, not any() over a generator: asked at every check of an action.
+        for e in self.effects:  # noqa: SIM110
+            if e.name == effect:
+                return True
+        return False
 
     @property
     def injured(self) -> bool:

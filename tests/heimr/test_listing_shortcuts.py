@@ -1,0 +1,63 @@
+"""The shortcuts of listing legal actions list what the long way does: the Heimr rules'
+quick refusals (attacks, brawls and charges out of reach) refuse only what the check
+refuses, ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in
+their order, whichever candidates they skip checking, and ``Legal.first`` the first."""
+
+from __future__ import annotations
+
+import glob
+import random
+from pathlib import Path
+
+import pytest
+
+from fracas.engine import Action, Encounter, RandomDice
+from fracas.engine.legal import Legal, first_of, verb_where
+from fracas.table import encounterfile
+
+ROOT = Path(__file__).resolve().parents[2]
+HEIMR = sorted(
+    p
+    for p in glob.glob(str(ROOT / "examples/heimr/*.yaml"))
+    if "\nruleset: heimr" in "\n" + Path(p).read_text()
+)
+#: The verbs the quick refusals cover, and those the default policy asks ``where`` of.
+VERBS = ("attack", "brawl", "charge", "move", "run", "climb")
+
+
+def keep_some(action: Action) -> bool:
+    """A test of the action alone, keeping about half of any verb's candidates."""
+    return hash(str(action)) % 2 == 0
+
+
+@pytest.mark.rule("H-ATK-1")
+@pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
+def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: str) -> None:
+    ruleset, setup, _ = encounterfile.load(path)
+    encounter = Encounter(ruleset, setup, RandomDice(7), record=False)
+    rng = random.Random(7)
+    for _ in range(30):
+        actor = encounter.to_move
+        if actor is None or encounter.is_over():
+            break
+        state = encounter.state
+        every = [
+            a
+            for a in ruleset.candidates(state, actor)
+            if a.actor == actor and ruleset.is_legal(state, a)
+        ]
+        assert list(ruleset.legal(state, actor)) == every
+        for verb in VERBS:
+            of_verb = [a for a in every if a.verb == verb]
+            assert list(ruleset.legal(state, actor, {verb})) == of_verb
+            kept = [a for a in of_verb if keep_some(a)]
+            assert list(ruleset.legal_where(state, actor, {verb}, keep_some)) == kept
+            legal = Legal(encounter, actor, {"attack"}, ("end",))
+            assert verb_where(legal, verb, keep_some) == kept
+            assert all(legal.listed(a) for a in kept)  # pushed without a second check
+            legal = Legal(encounter, actor, {"attack"}, ("end",))
+            found = first_of(legal, verb)
+            assert found == (of_verb[0] if of_verb else None)
+            assert found is None or legal.listed(found)
+            assert legal.verb(verb) == of_verb  # a verb with none is listed empty
+        encounter.push_legal(rng.choice(every))
