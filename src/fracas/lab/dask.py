@@ -87,7 +87,7 @@ def run_on(
     from distributed import as_completed
 
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    parts = batches(all_seeds, workers)
+    parts = batches(all_seeds, workers, spec.engine)
     # The spec is small (a setup and a few names): it travels with each task, so a worker
     # lost and replaced mid-run takes nothing with it that the others need.
     futures = [client.submit(run_batch, spec, part, pure=False) for part in parts]
