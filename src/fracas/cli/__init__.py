@@ -21,25 +21,25 @@ from fracas.cli import gmlink  # noqa: F401
 from fracas.cli import rulesets  # noqa: F401
 
 # isort: on
+import typer
+
 from fracas.cli.app import app
 from fracas.engine.capabilities import commands
 from fracas.rules import find, ids
 
 
-def _ruleset_commands() -> None:
-    """Add each installed ruleset's own commands (its ``commands`` capability's
-    ``typer_apps``); a ruleset that does not load adds none (``fracas rulesets`` says why)."""
+def ruleset_apps() -> list[typer.Typer]:
+    """Each installed ruleset's own commands (its ``commands`` capability's ``typer_apps``),
+    which :class:`fracas.cli.app.Commands` adds when first asked for; a ruleset that does
+    not load adds none (``fracas rulesets`` says why)."""
+    found: list[typer.Typer] = []
     for rid in ids():
         try:
             own = commands(find(rid))
-            apps = own.typer_apps() if own is not None and hasattr(own, "typer_apps") else []
+            found += own.typer_apps() if own is not None and hasattr(own, "typer_apps") else []
         except Exception:  # a broken plugin must not break the command line
             continue
-        for sub in apps:
-            app.add_typer(sub)
-
-
-_ruleset_commands()
+    return found
 
 
 def main() -> None:
@@ -47,4 +47,4 @@ def main() -> None:
     app()
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "ruleset_apps"]

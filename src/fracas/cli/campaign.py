@@ -8,8 +8,9 @@ sheet as it stood on that date. Mistakes end with one line and exit status 2.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 import yaml
@@ -19,9 +20,10 @@ from rich.table import Table as RichTable
 from fracas.cli.app import app, fail
 from fracas.cli.play import DbOption, open_store
 from fracas.files import atomic_write
-from fracas.ledger import Entry, Ledger
-from fracas.ledger.text import describe, parse_date
 from fracas.yamlfile import load_yaml
+
+if TYPE_CHECKING:  # the ledger (SQLAlchemy) loads in the commands that use it
+    from fracas.ledger import Entry, Ledger
 
 campaign_app = typer.Typer(
     help="The campaign's books: characters, XP, training, raises; undo and redo.",
@@ -47,7 +49,23 @@ def _run(action: Callable[[], T]) -> T:
 
 
 def _ledger(db: str | None) -> Ledger:
+    from fracas.ledger import Ledger
+
     return Ledger(open_store(db))
+
+
+def describe(entry: Entry) -> str:
+    """The log's line for ``entry`` (:func:`fracas.ledger.text.describe`)."""
+    from fracas.ledger import text
+
+    return text.describe(entry)
+
+
+def parse_date(given: str, end_of_day: bool = False) -> datetime:
+    """A ``--date`` or ``--at`` read as :func:`fracas.ledger.text.parse_date` reads it."""
+    from fracas.ledger import text
+
+    return text.parse_date(given, end_of_day)
 
 
 def _record(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -18,13 +18,14 @@ from rich.console import Console
 from fracas.cli.app import app, fail
 from fracas.engine import Action, Event, RandomDice
 from fracas.files import atomic_write
-from fracas.table import encounterfile, rollcall
-from fracas.table.presenter import Screen
+from fracas.table import encounterfile
 from fracas.table.saves import read_save
-from fracas.table.scripts import Script
-from fracas.table.store import Store, TableRecord, under_free_name
-from fracas.table.table import Table
-from fracas.tracker import Tracker
+
+if TYPE_CHECKING:  # the store (SQLAlchemy) and the tracker load in the commands that use them
+    from fracas.table.presenter import Screen
+    from fracas.table.store import Store, TableRecord
+    from fracas.table.table import Table
+    from fracas.tracker import Tracker
 
 DbOption = Annotated[
     str | None,
@@ -37,6 +38,8 @@ DbOption = Annotated[
 
 
 def open_store(db: str | None) -> Store:
+    from fracas.table.store import Store
+
     try:
         return Store.open(db)
     except ValueError as err:
@@ -78,6 +81,10 @@ def play(
     db: DbOption = None,
 ) -> None:
     """Run an encounter turn by turn with the rules enforced (the tracker), or a script."""
+    from fracas.table import rollcall
+    from fracas.table.scripts import Script
+    from fracas.tracker import Tracker
+
     console = Console()
     store = open_store(db)
     try:
@@ -120,6 +127,9 @@ def play(
 
 def _open_table(store: Store, file: Path | None, name: str | None, seed: int | None) -> Table:
     """The table to play: a new one from a file, or the one named, resumed."""
+    from fracas.table.store import under_free_name
+    from fracas.table.table import Table
+
     if file is None:
         if name is None:
             raise typer.BadParameter("give an encounter file, or --table NAME to resume one")
@@ -212,6 +222,8 @@ def export_table(
     db: DbOption = None,
 ) -> None:
     """Write a table's save file (or one side's view of it)."""
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         current = Table.resume(store, name)
@@ -228,6 +240,9 @@ def import_table(
     db: DbOption = None,
 ) -> None:
     """Read a save file into a new table, to play on with 'fracas play --table NAME'."""
+    from fracas.table.store import under_free_name
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         data: Any = read_save(file)

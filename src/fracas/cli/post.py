@@ -9,7 +9,6 @@ import typer
 from fracas.cli.app import app, fail
 from fracas.cli.play import DbOption, open_store
 from fracas.table.posts import FORMATS, round_post
-from fracas.table.table import Table
 
 
 @app.command(rich_help_panel="Play")
@@ -25,6 +24,8 @@ def post(
     db: DbOption = None,
 ) -> None:
     """A round's results with every roll, as every side may see them, to paste in a forum."""
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         current = Table.resume(store, table)

@@ -13,8 +13,6 @@ import typer
 from fracas.cli.app import app, fail
 from fracas.cli.play import DbOption, open_store
 from fracas.files import read_text
-from fracas.table.rounds import MAX_POST, Rounds
-from fracas.table.table import Table
 
 round_app = typer.Typer(
     help="Play by post: open a round for posts, see who has posted, post, close.",
@@ -42,6 +40,9 @@ def open_(
     db: DbOption = None,
 ) -> None:
     """Open the table's round for posts (opening the fight first if need be)."""
+    from fracas.table.rounds import Rounds
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         current = Table.resume(store, table)
@@ -64,6 +65,9 @@ def open_(
 @round_app.command("status")
 def status(table: TableArg, db: DbOption = None) -> None:
     """Which sides have posted (and what: this is the game master's terminal)."""
+    from fracas.table.rounds import Rounds
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         current = Table.resume(store, table)
@@ -93,6 +97,9 @@ def post(
     db: DbOption = None,
 ) -> None:
     """Post a side's declarations (replacing its earlier post), one action a line."""
+    from fracas.table.rounds import MAX_POST, Rounds
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         if file == "-":
@@ -109,6 +116,9 @@ def post(
 @round_app.command("close")
 def close(table: TableArg, db: DbOption = None) -> None:
     """Close the round: every post, the defaults, then the ruleset's close."""
+    from fracas.table.rounds import Rounds
+    from fracas.table.table import Table
+
     store = open_store(db)
     try:
         current = Table.resume(store, table)

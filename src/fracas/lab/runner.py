@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy
 from numpy.random import SeedSequence
@@ -33,7 +33,9 @@ from fracas.lab.policies import Policy, available, gm_policy, policy
 from fracas.lab.policies.baseline import Scripted
 from fracas.rules import find
 from fracas.table import encounterfile
-from fracas.table.table import Table
+
+if TYPE_CHECKING:  # the store (SQLAlchemy) is loaded only by a simulation from a table
+    from fracas.table.table import Table
 
 ENGINES = ("engine", "kernel", "auto")
 #: The most runs one simulation plays: every outcome is kept until the statistics are
