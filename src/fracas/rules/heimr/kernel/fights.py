@@ -88,6 +88,8 @@ class Fights:
         self.actions = numpy.zeros(n, dtype=numpy.int64)
         self.done = numpy.zeros(n, dtype=bool)
         self.capped = numpy.zeros(n, dtype=bool)
+        # H-ATK-1: each one's combat cluster (a label, -1: none), kept for the shots only
+        self.cluster = numpy.full(grid, -1, dtype=numpy.int64) if r.ranged else None
 
     # -- rolls -------------------------------------------------------------------
 
@@ -144,15 +146,16 @@ class Fights:
         uses = _flat(self.uses)
         sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
         parries = uses[PARRY * self.size + pos]
-        # H-DEF-3: one parry a wielded melee weapon, the first weapon's first
-        parry_ok = parries < (sword >= 0).view(numpy.int8) + (off >= 0).view(numpy.int8)
+        # H-DEF-3: one parry a wielded melee weapon, the first melee weapon's first
+        sword_m, off_m = self.melee(who, sword), self.melee(who, off)
+        parry_ok = parries < sword_m.view(numpy.int8) + off_m.view(numpy.int8)
         block_ok = _flat(self.shield)[pos]
         choice = (r.stance[who] + 1) * 4 + parry_ok.view(numpy.int8) * 2 + block_ok.view(numpy.int8)
         kind = _KIND[choice]
         out = self.out(pos)
         if out.any():
             kind[out] = NONE
-        slot = numpy.maximum(numpy.where((parries == 0) & (sword >= 0), sword, off), 0)
+        slot = numpy.maximum(numpy.where((parries == 0) & sword_m, sword, off), 0)
         # the defence's code (a kind with no roll reads the dodge's numbers, unused)
         parry = kind == PARRY
         code = who * r.codes + numpy.where(parry, 2 + slot, numpy.maximum(kind, 0))
@@ -185,44 +188,155 @@ class Fights:
             again &= ~_flat(self.dead)[runs * self.m + target]
             self.strike(runs[again], who[again], target[again], off[again])
 
+    def melee(self, who: Ints, slot: Ints) -> Bools:
+        """Whether kit ``slot`` (-1: none) of each of ``who`` is a melee weapon."""
+        r = self.roster
+        if not r.ranged:
+            return slot >= 0
+        return (slot >= 0) & r.weapon_melee.reshape(-1)[who * r.k + numpy.maximum(slot, 0)]
+
     def strike(self, runs: Ints, who: Ints, target: Ints, slot: Ints) -> None:
-        """H-ATK-3..5: one weapon roll against the target's pre-rolled defence."""
+        """H-ATK-3..5: one weapon roll against the target's defence; H-ATK-7: a shot at one
+        in a combat cluster the shooter is not in is fired into the cluster."""
         if runs.size == 0:
             return
+        weapon = who * self.roster.k + slot
+        if self.cluster is not None:
+            cluster = _flat(self.cluster)
+            theirs = cluster[runs * self.m + target]
+            into = ~self.melee(who, slot) & (theirs >= 0) & (theirs != cluster[runs * self.m + who])
+            if into.any():
+                self.fire_into_cluster(runs[into], who[into], target[into], weapon[into])
+                plain = ~into
+                runs, who, target, weapon = runs[plain], who[plain], target[plain], weapon[plain]
+        self.hit(runs, who, target, weapon)
+
+    def fire_into_cluster(self, runs: Ints, who: Ints, target: Ints, weapon: Ints) -> None:
+        """H-ATK-7: a penalty of one a character in the cluster; a dodged shot goes on to
+        the next in initiative order from the target, the penalty one lower, until someone
+        is hit or blocks (or parries). Only the first roll can raise fatigue."""
+        m, k = self.m, runs.size
+        assert self.cluster is not None
+        label = _flat(self.cluster)[runs * m + target]
+        members = self.cluster.take(runs, axis=0) == label[:, None]  # by combatant
+        size = members.sum(axis=1)
+        order = self.order.take(runs, axis=0)
+        rows = numpy.arange(k)
+        start = numpy.argmax(order == target[:, None], axis=1)
+        victims = numpy.zeros(k, dtype=numpy.int64)  # the cluster's members passed so far
+        going = numpy.ones(k, dtype=bool)
+        for step in range(m):
+            victim = order[rows, (start + step) % m]
+            member = members[rows, victim]
+            shot = going & member & ~_flat(self.dead)[runs * m + victim]
+            at = numpy.flatnonzero(shot)
+            if at.size:
+                dodged = self.hit(
+                    runs[at],
+                    who[at],
+                    victim[at],
+                    weapon[at],
+                    size[at] - victims[at],
+                    victims[at] == 0,
+                )
+                going[at] = dodged
+            victims += member
+            if not going.any():
+                return
+
+    def hit(
+        self,
+        runs: Ints,
+        who: Ints,
+        target: Ints,
+        weapon: Ints,
+        penalty: Ints | int = 0,
+        tires: Bools | None = None,
+    ) -> Bools:
+        """One attack roll with kit ``weapon`` (``who * k + slot``) against the target's
+        defence (H-ATK-3..5, H-DEF-2..4), ``penalty`` off its consistency; ``tires``: whether
+        it can raise fatigue (all by default). Whether each shot was dodged and missed."""
         r, m = self.roster, self.m
+        dodged = numpy.zeros(runs.size, dtype=bool)
+        if runs.size == 0:
+            return dodged
         pos = runs * m + who
-        weapon = who * r.k + slot
-        c = r.weapon_c.reshape(-1)[weapon] - PRONE * _flat(self.prone)[pos]
+        tpos = runs * m + target
+        melee = r.weapon_melee.reshape(-1)[weapon]
+        prone = _flat(self.prone)
+        c = r.weapon_c.reshape(-1)[weapon] - PRONE * prone[pos] - penalty
+        if not melee.all():  # H-ATK-6: shooting a prone target
+            c -= PRONE * (prone[tpos] & ~melee)
         raw, d6 = self.roll(runs, c)
         result = raw + r.weapon_p.reshape(-1)[weapon]
         physical = r.weapon_phys.reshape(-1)[weapon]
         failed = physical & (raw < _flat(self.fatigue)[pos])  # H-FAT-1
-        self.tire(pos, who, d6, physical)
-        if failed.any():
-            go = ~failed
-            runs, target, result, d6, weapon = (
+        self.tire(pos, who, d6, physical if tires is None else physical & tires)
+        if self.cluster is not None and melee.any():  # H-ATK-1: a melee attack joins them
+            self.join(runs[melee], who[melee], target[melee])
+        go = numpy.flatnonzero(~failed)
+        if go.size < runs.size:
+            runs, target, result, d6, weapon, melee, tpos = (
                 runs[go],
                 target[go],
                 result[go],
                 d6[go],
                 weapon[go],
+                melee[go],
+                tpos[go],
             )
-        tpos = runs * m + target
         kind = _flat(self.kind)[tpos]
         defends = (kind != NONE) & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
         hit = ~defends
-        d = numpy.flatnonzero(defends)
-        if d.size:
-            dr, dt, dpos = runs[d], target[d], tpos[d]
-            _flat(self.uses)[kind[d] * self.size + dpos] += 1
+        # H-DEF-2: no parrying a shot: a dodge is rolled now, the parry kept for melee
+        now = defends & (kind == PARRY) & ~melee
+        held = numpy.flatnonzero(defends & ~now)
+        if held.size:
+            dr, dt, dpos = runs[held], target[held], tpos[held]
+            _flat(self.uses)[kind[held] * self.size + dpos] += 1
             # H-DEF-2, H-FAT-2: the used defence's d6 moves fatigue (whatever its ability)
             self.tire(dpos, dt, _flat(self.d6)[dpos], None)
-            hit[d] = _flat(self.failed)[dpos] | (result[d] > _flat(self.result)[dpos])
+            hit[held] = _flat(self.failed)[dpos] | (result[held] > _flat(self.result)[dpos])
             self.preroll(dr, dt)  # H-DEF-2: rolled again once used
+        fresh = numpy.flatnonzero(now)
+        if fresh.size:
+            dr, dt, dpos = runs[fresh], target[fresh], tpos[fresh]
+            uses = _flat(self.uses)
+            c = r.dodge_c[dt] - REPEAT * uses[DODGE * self.size + dpos]
+            c -= ONGOING * _flat(self.ongoing)[dpos] + PRONE * prone[dpos]
+            draw, dd6 = self.roll(dr, c)
+            uses[DODGE * self.size + dpos] += 1
+            self.tire(dpos, dt, dd6, None)
+            missed = r.dodge_phys[dt] & (draw < _flat(self.fatigue)[dpos])
+            hit[fresh] = missed | (result[fresh] > draw + r.dodge_p[dt])
         h = numpy.flatnonzero(hit)
         if h.size:
             damage = r.damage.reshape(-1)[weapon[h]]
             self.hurt(runs[h], target[h], damage, r.part_of_d6[d6[h]])
+        dodged[go] = ~hit & ((kind == DODGE) | now)
+        return dodged
+
+    def join(self, runs: Ints, a: Ints, b: Ints) -> None:
+        """H-ATK-1: a melee attack puts both in one combat cluster (a cluster's label is
+        the index of one of its members)."""
+        assert self.cluster is not None
+        m = self.m
+        cluster = self.cluster
+        la, lb = _flat(cluster)[runs * m + a], _flat(cluster)[runs * m + b]
+        apart = (la < 0) | (la != lb)
+        if not apart.all():
+            runs, a, b, la, lb = runs[apart], a[apart], b[apart], la[apart], lb[apart]
+        if runs.size == 0:
+            return
+        label = numpy.where(la >= 0, la, numpy.where(lb >= 0, lb, a))
+        rows = cluster.take(runs, axis=0)
+        merged = ((rows == la[:, None]) & (la >= 0)[:, None]) | (
+            (rows == lb[:, None]) & (lb >= 0)[:, None]
+        )
+        k = numpy.arange(runs.size)
+        merged[k, a] = True
+        merged[k, b] = True
+        cluster[runs] = numpy.where(merged, label[:, None], rows)
 
     def hurt(self, runs: Ints, who: Ints, amount: Ints, part: Ints) -> None:
         """H-HP-1, H-HP-2: lose hit points; at 0 or fewer an injury and its effect."""

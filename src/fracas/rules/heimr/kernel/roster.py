@@ -51,6 +51,7 @@ class Roster:
         self.weapon_c = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_p = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_phys = numpy.zeros((m, k), dtype=bool)
+        self.weapon_melee = numpy.zeros((m, k), dtype=bool)
         self.damage = numpy.zeros((m, k), dtype=numpy.int64)
         for i, (c, kit) in enumerate(zip(people, kits, strict=True)):
             for j, w in enumerate(kit):
@@ -58,7 +59,10 @@ class Roster:
                 self.weapon_c[i, j] = ability.consistency
                 self.weapon_p[i, j] = ability.potential + w.potential_bonus
                 self.weapon_phys[i, j] = c.stats.physical(ability)
+                self.weapon_melee[i, j] = w.melee
                 self.damage[i, j] = w.damage
+        #: Whether anyone has a ranged weapon: only then are combat clusters kept (H-ATK-7).
+        self.ranged = any(not w.melee for kit in kits for w in kit)
         self.kit_size = numpy.array([len(kit) for kit in kits])
         self.first_weapon = numpy.array([0 if c.sword_hand is not None else -1 for c in people])
         held = [len(c.weapons()) for c in people]
