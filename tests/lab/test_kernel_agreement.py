@@ -504,3 +504,84 @@ def test_random_builds_replay_exactly(spec: dict[str, Any], entropy: int) -> Non
     dice = RandomDice(entropy)
     engine = play_out(Encounter(find("heimr"), spec), seed, dice=dice)
     assert replayed(spec, dice, seed) == engine
+
+
+# -- the examples ---------------------------------------------------------------------------
+
+EXAMPLES = ROOT / "examples" / "heimr"
+#: Every example with a fight, and whether the kernel covers it under ``heimr-melee``: the
+#: covered ones by name, the others with (a part of) the reason it gives.
+COVERAGE = {
+    "ambush": "one square",
+    "castle-wall": "one square",
+    "doorway": "one square",
+    "duel": None,
+    "field": "one square",
+    "grab": None,
+    "night": "one square",
+    "wearing-down": None,
+}
+COVERED = sorted(name for name, why in COVERAGE.items() if why is None)
+EXAMPLE_RUNS = 200
+EXAMPLE_REPLAYS = 25
+
+
+def example(name: str) -> dict[str, Any]:
+    _, spec, _ = load(EXAMPLES / f"{name}.yaml")
+    return spec
+
+
+def melee_everywhere(spec: Mapping[str, Any]) -> dict[str, str]:
+    return {c.side: "heimr-melee" for c in build(spec).combatants.values()}
+
+
+def test_every_example_is_covered_or_refused_with_its_reason() -> None:
+    fights = {p.stem for p in EXAMPLES.glob("*.yaml")} - {"campaign", "troll"}
+    assert fights == set(COVERAGE)
+    for name, why in COVERAGE.items():
+        spec = example(name)
+        found = kernel.why_not("heimr", spec, melee_everywhere(spec))
+        assert (found is None) if why is None else why in (found or ""), (name, found)
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_auto_plays_the_covered_examples_on_the_kernel(name: str) -> None:
+    from fracas.lab import runner
+
+    spec = example(name)
+    chosen = melee_everywhere(spec)
+    path = EXAMPLES / f"{name}.yaml"
+    assert runner.spec_from_file(path, chosen, engine="auto").engine == "kernel"
+    assert runner.spec_from_file(path, {}, engine="auto").engine == "engine"  # the default
+
+
+@pytest.mark.parametrize("name", COVERED)
+@pytest.mark.rule("H-ATK-2", "H-ATK-7", "H-DEF-2", "H-DEF-3", "H-FAT-2", "H-HP-2")
+def test_the_kernel_replays_each_covered_example_to_the_engines_end(name: str) -> None:
+    spec = example(name)
+    start = Encounter(find("heimr"), spec)
+    for i, seed in enumerate(numpy.random.SeedSequence(43).spawn(EXAMPLE_REPLAYS)):
+        dice = RandomDice(int(seed.generate_state(1, numpy.uint64)[0]))
+        engine = play_out(start, seed, dice=dice)
+        assert replayed(spec, dice, seed) == engine, f"{name}, run {i}"
+
+
+@pytest.mark.parametrize("name", [n for n in COVERED if n != "duel"])  # the duel: in BUILDS
+@pytest.mark.rule("H-ATK-7", "H-DEF-2", "H-FAT-1", "H-HP-5")
+def test_each_covered_example_agrees_with_the_engine(name: str) -> None:
+    spec = example(name)
+    start = Encounter(find("heimr"), spec)
+    engine = [play_out(start, s) for s in numpy.random.SeedSequence(13).spawn(EXAMPLE_RUNS)]
+    fast = kernel.simulate("heimr", spec, numpy.random.SeedSequence(14).spawn(KERNEL_RUNS))
+    side = side_of(spec, engine)
+    for who in (side, None):  # the first combatant's side, and no winner
+        ok, z = agree(
+            sum(o.winner == who for o in engine),
+            EXAMPLE_RUNS,
+            sum(o.winner == who for o in fast),
+            KERNEL_RUNS,
+        )
+        assert ok, f"{name}: the rates of {who or 'no winner'} differ (z = {z:.2f})"
+    rounds = numpy.mean([o.rounds for o in engine]), numpy.mean([o.rounds for o in fast])
+    spread = numpy.std([o.rounds for o in fast]) / sqrt(EXAMPLE_RUNS)
+    assert abs(rounds[0] - rounds[1]) < Z99 * max(spread, 0.05), rounds
