@@ -300,7 +300,7 @@ def test_results_do_not_depend_on_how_the_runs_are_split(monkeypatch: pytest.Mon
     [
         (lambda s: s["combatants"][1].update(square="C2"), "one square"),
         (lambda s: s.update(battlefield={"squares": {"B2": {"terrain": "difficult"}}}), "terrain"),
-        (lambda s: s["combatants"][0].update(ammunition={"Arrow": 5}), "ammunition"),
+        (lambda s: s["combatants"][0].update(ammunition={"Arrow": 5, "Bolt": 2}), "ammunition"),
         (lambda s: s["campaign"]["characters"]["ylva"]["items"].update(carried=["Bow"]), "ranged"),
         (lambda s: s["combatants"][0].update(prone=True), "prone"),
     ],

@@ -90,8 +90,8 @@ def qualifies(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, 
     """Whether :func:`simulate` plays this setup exactly as the engine would with these
     policies (by side, or by combatant id): Heimr, everyone standing in one plain square
     (no terrain, concealment or heights), melee weapons in hand or carried and ranged ones
-    in hand, their ammunition not counted, nobody prone, injured, hidden or under an effect
-    at the start, every side playing ``heimr-melee``.
+    in hand (one kind of counted ammunition at most, none drawn), nobody prone, injured,
+    hidden or under an effect at the start, every side playing ``heimr-melee``.
 
     >>> qualifies("sides", {}, {})
     False
@@ -140,8 +140,8 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
 
 
 def _unsupported(state: HeimrState, c: Combatant) -> str | None:
-    if c.ammunition or c.drawn_ammunition is not None:
-        return "counts its ammunition (H-ACT-8), which the kernel does not draw"
+    if len(c.ammunition) > 1 or c.drawn_ammunition is not None:
+        return "counts more than one kind of ammunition, or starts with one drawn (H-ACT-8)"
     if any(not isinstance(i, Weapon) or not i.melee for i in c.carried):
         return "carries something other than melee weapons (a ranged weapon must be in hand)"
     if c.prone or c.hp < 1 or c.effects or c.climbing or c.hide_cr is not None:

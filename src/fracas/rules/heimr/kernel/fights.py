@@ -90,6 +90,9 @@ class Fights:
         self.capped = numpy.zeros(n, dtype=bool)
         # H-ATK-1: each one's combat cluster (a label, -1: none), kept for the shots only
         self.cluster = numpy.full(grid, -1, dtype=numpy.int64) if r.ranged else None
+        # H-ACT-8: counted ammunition left, and whether one is drawn (only if anyone counts)
+        self.ammo = numpy.broadcast_to(r.ammunition, grid).copy()
+        self.drawn = numpy.zeros(grid, dtype=bool)
 
     # -- rolls -------------------------------------------------------------------
 
@@ -178,15 +181,44 @@ class Fights:
     # -- one attack ----------------------------------------------------------------
 
     def attack(self, runs: Ints, who: Ints, target: Ints) -> None:
-        """H-ATK-2: one roll for each weapon wielded, the sword hand's first, while the
-        target lives."""
+        """H-ATK-2: one roll for each usable weapon wielded, the sword hand's first, while
+        the target lives; H-ACT-8: a shot spends the drawn ammunition."""
         pos = runs * self.m + who
         sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
-        self.strike(runs, who, target, numpy.where(sword >= 0, sword, off))
-        again = (sword >= 0) & (off >= 0)
+        first, second = self.usable(pos, who, sword), self.usable(pos, who, off)
+        if self.roster.counts:
+            spent = (first & self.counted(who, sword)) | (second & self.counted(who, off))
+            _flat(self.drawn)[pos[spent]] = False
+        self.strike(runs, who, target, numpy.where(first, sword, off))
+        again = first & second
         if again.any():
             again &= ~_flat(self.dead)[runs * self.m + target]
             self.strike(runs[again], who[again], target[again], off[again])
+
+    def counted(self, who: Ints, slot: Ints) -> Bools:
+        """Whether kit ``slot`` (-1: none) of each of ``who`` shoots counted ammunition."""
+        r = self.roster
+        return (slot >= 0) & r.counted.reshape(-1)[who * r.k + numpy.maximum(slot, 0)]
+
+    def usable(self, pos: Ints, who: Ints, slot: Ints) -> Bools:
+        """H-ACT-8: whether each one can attack with kit ``slot`` (-1: none): held, and its
+        counted ammunition drawn."""
+        if not self.roster.counts:
+            return slot >= 0
+        drawn: Bools = _flat(self.drawn)[pos]
+        return (slot >= 0) & (~self.counted(who, slot) | drawn)
+
+    def can_draw(self, pos: Ints, who: Ints) -> tuple[Bools, Bools]:
+        """H-ACT-3, H-ACT-8: whether each one may draw its next carried weapon (into a free
+        hand: the sword hand, else the off hand beside no shield), and its ammunition
+        (none drawn, some left, for a weapon wielded)."""
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        free = (sword < 0) | ((off < 0) & ~_flat(self.shield)[pos])
+        item = free & (_flat(self.carried)[pos] < self.roster.kit_size[who])
+        if not self.roster.counts:
+            return item, numpy.zeros(pos.size, dtype=bool)
+        shoots = self.counted(who, sword) | self.counted(who, off)
+        return item, shoots & ~_flat(self.drawn)[pos] & (_flat(self.ammo)[pos] > 0)
 
     def melee(self, who: Ints, slot: Ints) -> Bools:
         """Whether kit ``slot`` (-1: none) of each of ``who`` is a melee weapon."""
@@ -436,14 +468,17 @@ class Fights:
             moving = moving[_flat(self.dead)[moving * m + actor]]
 
     def stalled(self, runs: Ints) -> Bools:
-        """Runs where nobody standing can attack or draw a weapon any more."""
-        r = self.roster
+        """Runs where nobody standing can attack or draw a weapon or ammunition any more."""
+        m = self.m
         unable = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
         unable |= self.dazed.take(runs, axis=0)
-        armed = self.weapon.take(runs, axis=0) >= 0
-        armed |= self.off.take(runs, axis=0) >= 0
-        armed |= self.carried.take(runs, axis=0) < r.kit_size[None, :]
-        return numpy.logical_not((armed & ~unable).any(axis=1))
+        who = numpy.tile(numpy.arange(m), runs.size)
+        pos = numpy.repeat(runs * m, m) + who
+        armed = self.usable(pos, who, _flat(self.weapon)[pos])
+        armed |= self.usable(pos, who, _flat(self.off)[pos])
+        item, ammo = self.can_draw(pos, who)
+        armed |= item | ammo
+        return numpy.logical_not((armed.reshape(-1, m) & ~unable).any(axis=1))
 
     def turn(self, runs: Ints) -> None:
         """One turn in each of ``runs``, as MeleePolicy plays it."""
@@ -459,12 +494,16 @@ class Fights:
         _flat(self.raised)[pos] = False
         able = ~self.out(pos) & ~_flat(self.dazed)[pos]
         tired = able & (_flat(self.fatigue)[pos] >= r.base[who] + BREATHER_GAP)
-        armed = (_flat(self.weapon)[pos] >= 0) | (_flat(self.off)[pos] >= 0)
+        armed = self.usable(pos, who, _flat(self.weapon)[pos])
+        armed |= self.usable(pos, who, _flat(self.off)[pos])
         fresh = able & ~tired
         attacks = fresh & armed
         draws = fresh & ~armed
-        if draws.any():
-            draws &= _flat(self.carried)[pos] < r.kit_size[who]
+        loads = numpy.zeros(runs.size, dtype=bool)
+        if draws.any():  # MeleePolicy draws the first it may: a carried weapon, else ammunition
+            item, ammo = self.can_draw(pos, who)
+            loads = draws & ~item & ammo
+            draws &= item
         # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
         b = numpy.flatnonzero(tired)
         if b.size:
@@ -476,13 +515,19 @@ class Fights:
         if d.size:
             dp = pos[d]
             carried = _flat(self.carried)
-            _flat(self.weapon)[dp] = carried[dp]
+            sword = _flat(self.weapon)[dp] < 0
+            _flat(self.weapon)[dp[sword]] = carried[dp[sword]]
+            _flat(self.off)[dp[~sword]] = carried[dp[~sword]]
             carried[dp] += 1
+        if loads.any():  # H-ACT-8: one drawn from those counted
+            lp = pos[loads]
+            _flat(self.ammo)[lp] -= 1
+            _flat(self.drawn)[lp] = True
         a = numpy.flatnonzero(attacks)
         if a.size:
             ar, aw = runs[a], who[a]
             self.attack(ar, aw, self.target(ar, aw))
-        two = attacks | draws  # these take a second action: the end of the turn
+        two = attacks | draws | loads  # these take a second action: the end of the turn
         self.actions[runs] += 1
         self.settle(runs[two])
         going = ~self.done[runs]

@@ -52,6 +52,7 @@ class Roster:
         self.weapon_p = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_phys = numpy.zeros((m, k), dtype=bool)
         self.weapon_melee = numpy.zeros((m, k), dtype=bool)
+        self.counted = numpy.zeros((m, k), dtype=bool)
         self.damage = numpy.zeros((m, k), dtype=numpy.int64)
         for i, (c, kit) in enumerate(zip(people, kits, strict=True)):
             for j, w in enumerate(kit):
@@ -61,8 +62,13 @@ class Roster:
                 self.weapon_phys[i, j] = c.stats.physical(ability)
                 self.weapon_melee[i, j] = w.melee
                 self.damage[i, j] = w.damage
+                # H-ACT-8: a weapon whose ammunition its wielder counts shoots a drawn one
+                self.counted[i, j] = state.tables.ammunition.get(w.name) in c.ammunition
         #: Whether anyone has a ranged weapon: only then are combat clusters kept (H-ATK-7).
         self.ranged = any(not w.melee for kit in kits for w in kit)
+        #: Counted ammunition (H-ACT-8): how many each has (one kind at most), if anyone counts.
+        self.ammunition = numpy.array([sum(c.ammunition.values()) for c in people])
+        self.counts = bool(self.counted.any())
         self.kit_size = numpy.array([len(kit) for kit in kits])
         self.first_weapon = numpy.array([0 if c.sword_hand is not None else -1 for c in people])
         held = [len(c.weapons()) for c in people]
