@@ -121,13 +121,19 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
     if widest + REPEAT * len(people) + PRONE + ONGOING > MAX_CONSISTENCY:
         return "too many combatants or too large a consistency for the kernel's tables"
     field = state.battlefield
-    squares = {c.square for c in people}
-    if not field.grid or len(squares) != 1:
-        return "everyone must stand in one square of a grid"
-    (square,) = squares
-    spot = field.squares[square]
-    if spot.difficult or field.concealment(square) or len({c.height for c in people}) != 1:
-        return f"{square} has terrain, concealment or heights the kernel does not model"
+    if not field.grid:
+        return "everyone must stand on a grid"
+    if len(people) > 62:
+        return "more than 62 combatants"
+    for square in sorted({c.square for c in people}):
+        spot = field.squares[square]
+        if spot.difficult or field.concealment(square):
+            return f"{square} has terrain or concealment the kernel does not model"
+    if (
+        len({c.height for c in people}) != 1
+        or len({field.squares[c.square].height for c in people}) != 1
+    ):
+        return "heights the kernel does not model"
     for c in people:
         problem = _unsupported(state, c)
         if problem:

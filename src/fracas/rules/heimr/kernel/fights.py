@@ -10,6 +10,7 @@ import numpy
 from numpy.typing import NDArray
 
 from fracas.engine.capabilities import Outcome
+from fracas.rules.heimr.blindspots import PENALTY as BLIND
 from fracas.rules.heimr.kernel.dice import challenge_table
 from fracas.rules.heimr.kernel.roster import (
     BLOCK,
@@ -93,6 +94,8 @@ class Fights:
         # H-ACT-8: counted ammunition left, and whether one is drawn (only if anyone counts)
         self.ammo = numpy.broadcast_to(r.ammunition, grid).copy()
         self.drawn = numpy.zeros(grid, dtype=bool)
+        # H-MOD-1: each one's blind spot, as a bit mask of those standing in it
+        self.blind_spot = numpy.zeros(grid, dtype=numpy.int64)
 
     # -- rolls -------------------------------------------------------------------
 
@@ -297,8 +300,9 @@ class Fights:
         melee = r.weapon_melee.reshape(-1)[weapon]
         prone = _flat(self.prone)
         c = r.weapon_c.reshape(-1)[weapon] - PRONE * prone[pos] - penalty
-        if not melee.all():  # H-ATK-6: shooting a prone target
-            c -= PRONE * (prone[tpos] & ~melee)
+        if not melee.all():  # H-ATK-6: a shot's distance, and a prone target
+            shot = ~melee
+            c -= (PRONE * prone[tpos] + r.shot.reshape(-1)[who * m + target]) * shot
         raw, d6 = self.roll(runs, c)
         result = raw + r.weapon_p.reshape(-1)[weapon]
         physical = r.weapon_phys.reshape(-1)[weapon]
@@ -308,8 +312,9 @@ class Fights:
             self.join(runs[melee], who[melee], target[melee])
         go = numpy.flatnonzero(~failed)
         if go.size < runs.size:
-            runs, target, result, d6, weapon, melee, tpos = (
+            runs, who, target, result, d6, weapon, melee, tpos = (
                 runs[go],
+                who[go],
                 target[go],
                 result[go],
                 d6[go],
@@ -320,8 +325,13 @@ class Fights:
         kind = _flat(self.kind)[tpos]
         defends = (kind != NONE) & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
         hit = ~defends
-        # H-DEF-2: no parrying a shot: a dodge is rolled now, the parry kept for melee
+        # H-DEF-2: no parrying a shot: a dodge is rolled now, the parry kept for melee;
+        # H-MOD-1: against a shot from the blind spot the defence is rolled now at -5
         now = defends & (kind == PARRY) & ~melee
+        blind = numpy.zeros(runs.size, dtype=bool)
+        if not r.one_square:
+            blind = defends & ~melee & ((_flat(self.blind_spot)[tpos] >> who) & 1).astype(bool)
+            now |= blind
         held = numpy.flatnonzero(defends & ~now)
         if held.size:
             dr, dt, dpos = runs[held], target[held], tpos[held]
@@ -330,22 +340,36 @@ class Fights:
             self.tire(dpos, dt, _flat(self.d6)[dpos], None)
             hit[held] = _flat(self.failed)[dpos] | (result[held] > _flat(self.result)[dpos])
             self.preroll(dr, dt)  # H-DEF-2: rolled again once used
+        used = kind.copy()
         fresh = numpy.flatnonzero(now)
         if fresh.size:
             dr, dt, dpos = runs[fresh], target[fresh], tpos[fresh]
+            # the held kind, but a dodge for a parry, or a block without its shield
+            k = kind[fresh]
+            k = numpy.where((k == PARRY) | ((k == BLOCK) & ~_flat(self.shield)[dpos]), DODGE, k)
+            used[fresh] = k
             uses = _flat(self.uses)
-            c = r.dodge_c[dt] - REPEAT * uses[DODGE * self.size + dpos]
+            code = dt * r.codes + k
+            c = r.defence_c[code] - REPEAT * uses[k * self.size + dpos]
             c -= ONGOING * _flat(self.ongoing)[dpos] + PRONE * prone[dpos]
+            c -= BLIND * blind[fresh]
             draw, dd6 = self.roll(dr, c)
-            uses[DODGE * self.size + dpos] += 1
-            self.tire(dpos, dt, dd6, None)
-            missed = r.dodge_phys[dt] & (draw < _flat(self.fatigue)[dpos])
-            hit[fresh] = missed | (result[fresh] > draw + r.dodge_p[dt])
+            missed = r.defence_phys[code] & (draw < _flat(self.fatigue)[dpos])  # H-FAT-1
+            uses[k * self.size + dpos] += 1
+            self.tire(dpos, dt, dd6, None)  # then H-FAT-2
+            hit[fresh] = missed | (result[fresh] > draw + r.defence_p[code])
+        if not r.one_square:  # H-MOD-1: a defended shot leaves a blind spot opposite it
+            shots = numpy.flatnonzero(defends & ~melee)
+            if shots.size:
+                spot = _flat(self.blind_spot)
+                sp, sw = tpos[shots], who[shots]
+                inside = ((spot[sp] >> sw) & 1).astype(bool)
+                spot[sp] |= numpy.where(inside, 0, r.blind.reshape(-1)[target[shots] * m + sw])
         h = numpy.flatnonzero(hit)
         if h.size:
             damage = r.damage.reshape(-1)[weapon[h]]
             self.hurt(runs[h], target[h], damage, r.part_of_d6[d6[h]])
-        dodged[go] = ~hit & ((kind == DODGE) | now)
+        dodged[go] = ~hit & (used == DODGE)
         return dodged
 
     def join(self, runs: Ints, a: Ints, b: Ints) -> None:
@@ -468,17 +492,42 @@ class Fights:
             moving = moving[_flat(self.dead)[moving * m + actor]]
 
     def stalled(self, runs: Ints) -> Bools:
-        """Runs where nobody standing can attack or draw a weapon or ammunition any more."""
+        """Runs where nobody standing can attack a standing enemy, or, on several squares,
+        ever draw a weapon or ammunition again."""
         m = self.m
         unable = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
         unable |= self.dazed.take(runs, axis=0)
-        who = numpy.tile(numpy.arange(m), runs.size)
-        pos = numpy.repeat(runs * m, m) + who
-        armed = self.usable(pos, who, _flat(self.weapon)[pos])
-        armed |= self.usable(pos, who, _flat(self.off)[pos])
-        item, ammo = self.can_draw(pos, who)
-        armed |= item | ammo
-        return numpy.logical_not((armed.reshape(-1, m) & ~unable).any(axis=1))
+        if self.roster.one_square:
+            who = numpy.tile(numpy.arange(m), runs.size)
+            pos = numpy.repeat(runs * m, m) + who
+            armed = self.usable(pos, who, _flat(self.weapon)[pos])
+            armed |= self.usable(pos, who, _flat(self.off)[pos])
+            item, ammo = self.can_draw(pos, who)
+            armed |= item | ammo
+            return numpy.logical_not((armed.reshape(-1, m) & ~unable).any(axis=1))
+        down = self.unconscious.take(runs, axis=0)  # the dead are never legal targets
+        able = numpy.zeros((runs.size, m), dtype=bool)
+        for i in range(m):
+            who = numpy.full(runs.size, i)
+            legal = self.legal(runs, who)
+            item, ammo = self.can_draw(runs * m + i, who)
+            # a death can leave one no attack at all, so that it draws (MeleePolicy)
+            able[:, i] = (legal & ~down).any(axis=1) | item | ammo
+        return numpy.logical_not((able & ~unable).any(axis=1))
+
+    def legal(self, runs: Ints, who: Ints) -> Bools:
+        """Whom each of ``who`` may attack (H-ATK-1, H-ATK-6): every living enemy every
+        usable weapon it wields reaches, if it has one."""
+        r, m, k = self.roster, self.m, self.roster.k
+        pos = runs * m + who
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        first, second = self.usable(pos, who, sword), self.usable(pos, who, off)
+        reach = r.reach.reshape(-1, m)
+        ok: Bools = r.enemy.take(who, axis=0) & ~self.dead.take(runs, axis=0)
+        ok &= (first | second)[:, None]
+        ok &= ~first[:, None] | reach[who * k + numpy.maximum(sword, 0)]
+        ok &= ~second[:, None] | reach[who * k + numpy.maximum(off, 0)]
+        return ok
 
     def turn(self, runs: Ints) -> None:
         """One turn in each of ``runs``, as MeleePolicy plays it."""
@@ -492,13 +541,19 @@ class Fights:
         uses[2 * size + pos] = 0
         _flat(self.ongoing)[pos] = False
         _flat(self.raised)[pos] = False
+        _flat(self.blind_spot)[pos] = 0  # H-MOD-1: until the defender's next turn
         able = ~self.out(pos) & ~_flat(self.dazed)[pos]
         tired = able & (_flat(self.fatigue)[pos] >= r.base[who] + BREATHER_GAP)
-        armed = self.usable(pos, who, _flat(self.weapon)[pos])
-        armed |= self.usable(pos, who, _flat(self.off)[pos])
         fresh = able & ~tired
-        attacks = fresh & armed
-        draws = fresh & ~armed
+        if r.one_square:  # anyone armed reaches every enemy in the square
+            armed = self.usable(pos, who, _flat(self.weapon)[pos])
+            armed |= self.usable(pos, who, _flat(self.off)[pos])
+            attacks = fresh & armed
+            draws = fresh & ~armed
+        else:
+            legal = self.legal(runs, who)
+            attacks = fresh & (legal & ~self.unconscious.take(runs, axis=0)).any(axis=1)
+            draws = fresh & ~legal.any(axis=1)  # MeleePolicy draws only with no attack legal
         loads = numpy.zeros(runs.size, dtype=bool)
         if draws.any():  # MeleePolicy draws the first it may: a carried weapon, else ammunition
             item, ammo = self.can_draw(pos, who)
@@ -556,7 +611,10 @@ class Fights:
         weak |= self.dazed.take(runs, axis=0)
         value = numpy.where(weak, -(10**6), self.result.take(runs, axis=0))
         key = value * (r.m + 1) + r.rank[None, :]
-        key[down | ~r.enemy.take(who, axis=0)] = numpy.iinfo(numpy.int64).max
+        barred = down | ~r.enemy.take(who, axis=0)
+        if not r.one_square:
+            barred |= ~self.legal(runs, who)
+        key[barred] = numpy.iinfo(numpy.int64).max
         return numpy.argmin(key, axis=1)  # type: ignore[no-any-return]
 
     def finish_stalled(self, run: int) -> None:
@@ -625,7 +683,7 @@ class Fights:
             if stuck.any():
                 for run in runs[stuck]:
                     self.finish_stalled(int(run))
-                runs = runs[~stuck]
+                runs = runs[~self.done[runs]]  # those a death may have changed play on
             if runs.size:
                 self.turn(runs)
 
