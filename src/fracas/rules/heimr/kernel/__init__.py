@@ -1,10 +1,12 @@
-"""Heimr melee fights, many at once: the engine's rules as ``heimr-melee`` plays them, in NumPy.
+"""Heimr fights, many at once: the engine's rules as ``heimr-melee`` plays them, in NumPy.
 
 One call plays every run of one setup side by side. Each pass of the main loop is one
 turn of every fight still going: the same rules as :mod:`fracas.rules.heimr` (initiative
 H-INIT-1, pre-rolled defences H-DEF-2, repeated-defence penalties and the parry limit
 H-DEF-3, attacks H-ATK-2..5, fatigue H-FAT-1..3, injuries H-HP-1..2, the dying clock
-H-HP-5) with :class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. The
+H-HP-5; shots H-ATK-6..7, counted ammunition H-ACT-8, blind spots H-MOD-1) with
+:class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. Nobody moves under that
+policy, so where everyone stands, and whom each weapon reaches, is fixed at the start. The
 agreement tests play the same builds through the engine and compare win rates.
 
 Dice: a Heimr challenge is drawn in one uniform from the exact joint distribution of
@@ -88,8 +90,9 @@ CHUNK = 25_000
 
 def qualifies(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str]) -> bool:
     """Whether :func:`simulate` plays this setup exactly as the engine would with these
-    policies (by side, or by combatant id): Heimr, everyone standing in one plain square
-    (no terrain, concealment or heights), melee weapons in hand or carried and ranged ones
+    policies (by side, or by combatant id): Heimr, everyone on plain squares of a grid (no
+    terrain, concealment or heights; guards, brawls and hiding are never played by the
+    policy), melee weapons in hand or carried and ranged ones
     in hand (one kind of counted ammunition at most, none drawn), nobody prone, injured,
     hidden or under an effect at the start, every side playing ``heimr-melee``.
 
