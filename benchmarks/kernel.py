@@ -14,6 +14,11 @@ Duels a second are the best of the repetitions; the ratio kernel / engine is the
 (targets: at least 40,000 kernel duels a second and at least 100 times the engine's).
 The win rates of both are printed too, with their 99% Wilson intervals.
 
+Then every example of ``examples/heimr`` the kernel covers under ``heimr-melee`` (its
+``why_not`` says None) is played the same two ways, and its runs a CPU second and the
+ratio are tabled beside the win rates; the examples it does not cover are listed with
+the kernel's reason.
+
 Run it with ``make bench`` or::
 
     .venv/bin/python benchmarks/kernel.py [--write docs/benchmarks.md] [--engine-runs 100]
@@ -47,7 +52,8 @@ from fracas.table.encounterfile import load
 from report import write_section
 
 ROOT = Path(__file__).resolve().parent.parent
-DUEL = ROOT / "examples" / "heimr" / "duel.yaml"
+EXAMPLES = ROOT / "examples" / "heimr"
+DUEL = EXAMPLES / "duel.yaml"
 RATE_TARGET = 40_000
 RATIO_TARGET = 100
 HEADING = "# Kernel benchmarks"
@@ -83,7 +89,7 @@ def wilson(wins: int, n: int, z: float = 2.5758) -> tuple[float, float]:
     p = wins / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def timed(run: Any) -> tuple[float, float, Any]:
@@ -104,11 +110,11 @@ def measure(engine_runs: int, kernel_runs: int, repeat: int) -> dict[str, Any]:
     for i in range(repeat):
         e_seeds = numpy.random.SeedSequence(1000 + i).spawn(engine_runs)
         k_seeds = numpy.random.SeedSequence(2000 + i).spawn(kernel_runs)
-        t, c, out = timed(lambda s=e_seeds: [play_out(start, x) for x in s])
+        t, c, out = timed(lambda s=e_seeds, e=start: [play_out(e, x) for x in s])
         engine_times.append(t)
         engine_cpu.append(c)
         engine_out += out
-        t, c, out = timed(lambda s=k_seeds: kernel.simulate("heimr", setup, s))
+        t, c, out = timed(lambda s=k_seeds, u=setup: kernel.simulate("heimr", u, s))
         kernel_times.append(t)
         kernel_cpu.append(c)
         kernel_out += out
@@ -132,7 +138,60 @@ def measure(engine_runs: int, kernel_runs: int, repeat: int) -> dict[str, Any]:
     }
 
 
-def report(r: dict[str, Any], elapsed: float) -> str:
+def measure_examples(engine_runs: int, kernel_runs: int) -> list[dict[str, Any]]:
+    """Kernel against engine on each example (one timing each): covered or not, and why."""
+    rows: list[dict[str, Any]] = []
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        if path.stem in ("campaign", "troll"):
+            continue
+        ruleset, setup, _ = load(path)
+        start: Encounter[Any] = Encounter(ruleset, setup)
+        people = start.state.combatants.values()
+        why = kernel.why_not("heimr", setup, {c.side: kernel.POLICY for c in people})
+        row: dict[str, Any] = {"name": path.stem, "why": why}
+        rows.append(row)
+        if why is not None:
+            continue
+        e_seeds = numpy.random.SeedSequence(3000).spawn(engine_runs)
+        k_seeds = numpy.random.SeedSequence(4000).spawn(kernel_runs)
+        _, e_cpu, e_out = timed(lambda s=e_seeds, e=start: [play_out(e, x) for x in s])
+        _, k_cpu, k_out = timed(lambda s=k_seeds, u=setup: kernel.simulate("heimr", u, s))
+        side = next(iter(people)).side
+        row.update(
+            side=side,
+            engine_rate=engine_runs / e_cpu,
+            kernel_rate=kernel_runs / k_cpu,
+            engine_wins=wilson(sum(o.winner == side for o in e_out), engine_runs),
+            kernel_wins=wilson(sum(o.winner == side for o in k_out), kernel_runs),
+        )
+    return rows
+
+
+def example_table(rows: list[dict[str, Any]]) -> str:
+    covered = [
+        f"| {r['name']} | {r['engine_rate']:,.0f} | {r['kernel_rate']:,.0f} | "
+        f"{r['kernel_rate'] / r['engine_rate']:,.0f}x | {r['side']}: "
+        f"{r['engine_wins'][0]:.3f} to {r['engine_wins'][1]:.3f} | "
+        f"{r['kernel_wins'][0]:.3f} to {r['kernel_wins'][1]:.3f} |"
+        for r in rows
+        if r["why"] is None
+    ]
+    others = [f"- {r['name']}: {r['why']}" for r in rows if r["why"] is not None]
+    return "\n".join(
+        [
+            "| example | engine runs a CPU second | kernel runs a CPU second | ratio "
+            "| engine 99% interval | kernel 99% interval |",
+            "|---|---|---|---|---|---|",
+            *covered,
+            "",
+            "Not covered (the kernel's reason):",
+            "",
+            *others,
+        ]
+    )
+
+
+def report(r: dict[str, Any], elapsed: float, examples: list[dict[str, Any]]) -> str:
     ratio = r["kernel_rate"] / r["engine_rate"]
     cpu_ratio = r["kernel_cpu_rate"] / r["engine_cpu_rate"]
     met = {True: "**met**", False: "**missed**"}
@@ -192,6 +251,14 @@ policy (`heimr-melee`) on `examples/heimr/duel.yaml`, in one process.
 | | duels | {r["side"]} wins | 99% Wilson interval | mean rounds |
 |---|---|---|---|---|
 {table}
+
+### Each example the kernel covers
+
+Every side plays `heimr-melee`; the engine as above ({r["example_engine_runs"]} runs an
+example), the kernel on {r["example_kernel_runs"]:,} runs; one timing each, by CPU time;
+the intervals are of the first combatant's side's win rate.
+
+{example_table(examples)}
 """
 
 
@@ -204,7 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     began = time.perf_counter()
     results = measure(args.engine_runs, args.kernel_runs, args.repeat)
-    text = report(results, time.perf_counter() - began)
+    examples = measure_examples(args.engine_runs, args.kernel_runs)
+    results.update(example_engine_runs=args.engine_runs, example_kernel_runs=args.kernel_runs)
+    text = report(results, time.perf_counter() - began, examples)
     print(text)
     if args.write:
         write_section(Path(args.write), text)

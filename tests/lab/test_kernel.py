@@ -298,9 +298,16 @@ def test_results_do_not_depend_on_how_the_runs_are_split(monkeypatch: pytest.Mon
 @pytest.mark.parametrize(
     ("change", "why"),
     [
-        (lambda s: s["combatants"][1].update(square="C2"), "one square"),
+        (
+            lambda s: (
+                s.update(battlefield={"squares": {"C2": {"concealment": ["Shrubbery"]}}})
+                or s["combatants"][1].update(square="C2")
+            ),
+            "concealment",
+        ),
         (lambda s: s.update(battlefield={"squares": {"B2": {"terrain": "difficult"}}}), "terrain"),
-        (lambda s: s["campaign"]["characters"]["ylva"]["items"].update(sword_hand="Bow"), "ranged"),
+        (lambda s: s["combatants"][0].update(ammunition={"Arrow": 5, "Bolt": 2}), "ammunition"),
+        (lambda s: s["campaign"]["characters"]["ylva"]["items"].update(carried=["Bow"]), "ranged"),
         (lambda s: s["combatants"][0].update(prone=True), "prone"),
     ],
 )

@@ -34,7 +34,7 @@ from fracas.table.encounterfile import load
 from heimr_builders import setup, sheet
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_RUNS = 200
+ENGINE_RUNS = 100  # the exact replays below check every step; these check the dice
 KERNEL_RUNS = 20_000
 #: Two-sided 99% normal quantile.
 Z99 = 2.5758
@@ -427,9 +427,11 @@ class Replay:
         assert all(p.endswith(("'s dodge", "'s block", "'s parry")) for p in left), left[:3]
 
 
-def replayed(spec: dict[str, Any], dice: RandomDice, seed: numpy.random.SeedSequence) -> Outcome:
+def replayed(
+    spec: dict[str, Any], dice: RandomDice, seed: numpy.random.SeedSequence, cap: int = 2000
+) -> Outcome:
     """The kernel's outcome of one fight with the engine's rolls."""
-    fights = Fights(Roster(build(spec)), [seed], 2000)
+    fights = Fights(Roster(build(spec)), [seed], cap)
     replay = Replay(dice)
     fights.roll = replay  # type: ignore[method-assign]
     fights.begin()
@@ -456,13 +458,18 @@ WEAPONS = {
     "Medium weapon": "Dueling",
     "Great weapon": "Swordmanship",
     "Pole arm": "Pole arms",
+    "Bow": "Archery",
 }
+
+
+#: The action cap of the random builds' fights.
+RANDOM_CAP = 300
 
 
 @st.composite
 def fighters(draw: st.DrawFn, name: str, side: str) -> dict[str, Any]:
     sword = draw(st.sampled_from([*WEAPONS, None]))
-    two_handed = sword in ("Great weapon", "Pole arm")
+    two_handed = sword in ("Great weapon", "Pole arm", "Bow")
     off = None if two_handed else draw(st.sampled_from([None, "Medium shield", "Light weapon"]))
     if off == "Light weapon" and sword not in (None, "Light weapon"):
         off = None  # only an either-hand weapon goes beside another (H-ATK-2)
@@ -493,14 +500,114 @@ def fights(draw: st.DrawFn) -> dict[str, Any]:
         for p in people
         if draw(st.booleans())
     }
-    return setup(people, stances=stances)
+    # a bow's arrows counted (H-ACT-8), or not
+    arrows = {
+        p["name"]: {"ammunition": {"Arrow": n}}
+        for p in people
+        if p["items"]["sword_hand"] == "Bow"
+        and (n := draw(st.sampled_from([None, 0, 1, 4]))) is not None
+    }
+    # one square, or several on the 3x3 grid: shots between them (H-ATK-6, H-MOD-1)
+    spread = draw(st.booleans())
+    squares = {
+        p["name"]: draw(st.sampled_from(["A1", "B2", "B3", "C1", "C3"])) if spread else "B2"
+        for p in people
+    }
+    return setup(people, squares=squares, stances=stances, place=arrows)
 
 
 @given(spec=fights(), entropy=st.integers(0, 2**32 - 1))
 @settings(max_examples=40)
-@pytest.mark.rule("H-ATK-2", "H-ATK-4", "H-DEF-3", "H-FAT-2", "H-HP-2")
+@pytest.mark.rule(
+    "H-ATK-2", "H-ATK-4", "H-ATK-6", "H-ATK-7", "H-ACT-8", "H-DEF-3", "H-FAT-2", "H-HP-2", "H-MOD-1"
+)
 def test_random_builds_replay_exactly(spec: dict[str, Any], entropy: int) -> None:
     seed = numpy.random.SeedSequence(entropy)
     dice = RandomDice(entropy)
-    engine = play_out(Encounter(find("heimr"), spec), seed, dice=dice)
-    assert replayed(spec, dice, seed) == engine
+    # a low cap: a fight nobody can win any more plays to it in the engine
+    engine = play_out(Encounter(find("heimr"), spec), seed, RANDOM_CAP, dice=dice)
+    assert replayed(spec, dice, seed, RANDOM_CAP) == engine
+
+
+# -- the examples ---------------------------------------------------------------------------
+
+EXAMPLES = ROOT / "examples" / "heimr"
+#: Every example with a fight, and whether the kernel covers it under ``heimr-melee``: the
+#: covered ones by name, the others with (a part of) the reason it gives.
+COVERAGE = {
+    "ambush": "A3 has terrain or concealment",
+    "castle-wall": "B3 has terrain or concealment",
+    "doorway": None,
+    "duel": None,
+    "field": None,
+    "grab": None,
+    "night": "D3 has terrain or concealment",
+    "wearing-down": None,
+}
+COVERED = sorted(name for name, why in COVERAGE.items() if why is None)
+EXAMPLE_RUNS = 150
+#: Fewer engine runs where its fights are long (the doorway's: 115 actions on average).
+FEWER = {"doorway": 25}
+EXAMPLE_REPLAYS = 20
+
+
+def example(name: str) -> dict[str, Any]:
+    _, spec, _ = load(EXAMPLES / f"{name}.yaml")
+    return spec
+
+
+def melee_everywhere(spec: Mapping[str, Any]) -> dict[str, str]:
+    return {c.side: "heimr-melee" for c in build(spec).combatants.values()}
+
+
+def test_every_example_is_covered_or_refused_with_its_reason() -> None:
+    fights = {p.stem for p in EXAMPLES.glob("*.yaml")} - {"campaign", "troll"}
+    assert fights == set(COVERAGE)
+    for name, why in COVERAGE.items():
+        spec = example(name)
+        found = kernel.why_not("heimr", spec, melee_everywhere(spec))
+        assert (found is None) if why is None else why in (found or ""), (name, found)
+
+
+@pytest.mark.parametrize("name", COVERED)
+def test_auto_plays_the_covered_examples_on_the_kernel(name: str) -> None:
+    from fracas.lab import runner
+
+    spec = example(name)
+    chosen = melee_everywhere(spec)
+    path = EXAMPLES / f"{name}.yaml"
+    assert runner.spec_from_file(path, chosen, engine="auto").engine == "kernel"
+    assert runner.spec_from_file(path, {}, engine="auto").engine == "engine"  # the default
+
+
+@pytest.mark.parametrize("name", COVERED)
+@pytest.mark.rule("H-ATK-2", "H-ATK-7", "H-DEF-2", "H-DEF-3", "H-FAT-2", "H-HP-2")
+def test_the_kernel_replays_each_covered_example_to_the_engines_end(name: str) -> None:
+    spec = example(name)
+    start = Encounter(find("heimr"), spec)
+    for i, seed in enumerate(numpy.random.SeedSequence(43).spawn(EXAMPLE_REPLAYS)):
+        dice = RandomDice(int(seed.generate_state(1, numpy.uint64)[0]))
+        engine = play_out(start, seed, dice=dice)
+        assert replayed(spec, dice, seed) == engine, f"{name}, run {i}"
+
+
+@pytest.mark.parametrize("name", [n for n in COVERED if n != "duel"])  # the duel: in BUILDS
+@pytest.mark.rule("H-ATK-7", "H-DEF-2", "H-FAT-1", "H-HP-5")
+def test_each_covered_example_agrees_with_the_engine(name: str) -> None:
+    spec = example(name)
+    start = Encounter(find("heimr"), spec)
+    runs = FEWER.get(name, EXAMPLE_RUNS)
+    engine = [play_out(start, s) for s in numpy.random.SeedSequence(13).spawn(runs)]
+    fast = kernel.simulate("heimr", spec, numpy.random.SeedSequence(14).spawn(KERNEL_RUNS))
+    side = side_of(spec, engine)
+    for who in (side, None):  # the first combatant's side, and no winner
+        ok, z = agree(
+            sum(o.winner == who for o in engine),
+            runs,
+            sum(o.winner == who for o in fast),
+            KERNEL_RUNS,
+        )
+        assert ok, f"{name}: the rates of {who or 'no winner'} differ (z = {z:.2f})"
+    rounds = numpy.mean([o.rounds for o in engine]), numpy.mean([o.rounds for o in fast])
+    spread = numpy.std([o.rounds for o in fast]) / sqrt(runs)
+    assert abs(rounds[0] - rounds[1]) < Z99 * max(spread, 0.05), rounds

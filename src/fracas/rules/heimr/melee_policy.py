@@ -1,4 +1,5 @@
-"""The Heimr melee policy: a fight in one square with melee weapons, simply played.
+"""The Heimr melee policy: everyone attacks from where it stands, simply played (it never
+moves, so on several squares only shots and those in the same square reach).
 
 Every decision reads only the acting side's view and the legal actions, and uses no
 randomness, so :mod:`fracas.rules.heimr.kernel` can mirror it exactly:
@@ -9,7 +10,8 @@ randomness, so :mod:`fracas.rules.heimr.kernel` can mirror it exactly:
 3. An attack (H-ATK-2) on the standing enemy whose pre-rolled defence is weakest
    (H-ATK-3): one who cannot defend first, then the lowest defence, ties by id; no
    body part is aimed at (H-ATK-5).
-4. With no weapon to attack with, draw the first weapon carried (H-ACT-3).
+4. With no attack legal (no weapon, no ammunition drawn, nobody in reach), draw the
+   first item it may: a carried weapon, else counted ammunition (H-ACT-3, H-ACT-8).
 5. Otherwise end the turn; the defence pre-rolled is the character's stance.
 
 >>> from fracas.engine import Action

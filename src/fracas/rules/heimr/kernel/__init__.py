@@ -1,10 +1,12 @@
-"""Heimr melee fights, many at once: the engine's rules as ``heimr-melee`` plays them, in NumPy.
+"""Heimr fights, many at once: the engine's rules as ``heimr-melee`` plays them, in NumPy.
 
 One call plays every run of one setup side by side. Each pass of the main loop is one
 turn of every fight still going: the same rules as :mod:`fracas.rules.heimr` (initiative
 H-INIT-1, pre-rolled defences H-DEF-2, repeated-defence penalties and the parry limit
 H-DEF-3, attacks H-ATK-2..5, fatigue H-FAT-1..3, injuries H-HP-1..2, the dying clock
-H-HP-5) with :class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. The
+H-HP-5; shots H-ATK-6..7, counted ammunition H-ACT-8, blind spots H-MOD-1) with
+:class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. Nobody moves under that
+policy, so where everyone stands, and whom each weapon reaches, is fixed at the start. The
 agreement tests play the same builds through the engine and compare win rates.
 
 Dice: a Heimr challenge is drawn in one uniform from the exact joint distribution of
@@ -88,10 +90,11 @@ CHUNK = 25_000
 
 def qualifies(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str]) -> bool:
     """Whether :func:`simulate` plays this setup exactly as the engine would with these
-    policies (by side, or by combatant id): Heimr, everyone standing in one plain square
-    (no terrain, concealment or heights), melee weapons only (in hand or carried), nobody
-    prone, injured, hidden or under an effect at the start, every side playing
-    ``heimr-melee``.
+    policies (by side, or by combatant id): Heimr, everyone on plain squares of a grid (no
+    terrain, concealment or heights; guards, brawls and hiding are never played by the
+    policy), melee weapons in hand or carried and ranged ones
+    in hand (one kind of counted ammunition at most, none drawn), nobody prone, injured,
+    hidden or under an effect at the start, every side playing ``heimr-melee``.
 
     >>> qualifies("sides", {}, {})
     False
@@ -121,13 +124,19 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
     if widest + REPEAT * len(people) + PRONE + ONGOING > MAX_CONSISTENCY:
         return "too many combatants or too large a consistency for the kernel's tables"
     field = state.battlefield
-    squares = {c.square for c in people}
-    if not field.grid or len(squares) != 1:
-        return "everyone must stand in one square of a grid"
-    (square,) = squares
-    spot = field.squares[square]
-    if spot.difficult or field.concealment(square) or len({c.height for c in people}) != 1:
-        return f"{square} has terrain, concealment or heights the kernel does not model"
+    if not field.grid:
+        return "everyone must stand on a grid"
+    if len(people) > 62:
+        return "more than 62 combatants"
+    for square in sorted({c.square for c in people}):
+        spot = field.squares[square]
+        if spot.difficult or field.concealment(square):
+            return f"{square} has terrain or concealment the kernel does not model"
+    if (
+        len({c.height for c in people}) != 1
+        or len({field.squares[c.square].height for c in people}) != 1
+    ):
+        return "heights the kernel does not model"
     for c in people:
         problem = _unsupported(state, c)
         if problem:
@@ -140,10 +149,10 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
 
 
 def _unsupported(state: HeimrState, c: Combatant) -> str | None:
-    if any(not w.melee for w in c.weapons()):
-        return "a ranged weapon"
+    if len(c.ammunition) > 1 or c.drawn_ammunition is not None:
+        return "counts more than one kind of ammunition, or starts with one drawn (H-ACT-8)"
     if any(not isinstance(i, Weapon) or not i.melee for i in c.carried):
-        return "carries something other than melee weapons"
+        return "carries something other than melee weapons (a ranged weapon must be in hand)"
     if c.prone or c.hp < 1 or c.effects or c.climbing or c.hide_cr is not None:
         return "starts prone, injured, under an effect, climbing or hidden"
     numbers = [a.consistency for a in c.stats.abilities.values()] + [

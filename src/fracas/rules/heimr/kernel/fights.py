@@ -10,6 +10,7 @@ import numpy
 from numpy.typing import NDArray
 
 from fracas.engine.capabilities import Outcome
+from fracas.rules.heimr.blindspots import PENALTY as BLIND
 from fracas.rules.heimr.kernel.dice import challenge_table
 from fracas.rules.heimr.kernel.roster import (
     BLOCK,
@@ -88,6 +89,13 @@ class Fights:
         self.actions = numpy.zeros(n, dtype=numpy.int64)
         self.done = numpy.zeros(n, dtype=bool)
         self.capped = numpy.zeros(n, dtype=bool)
+        # H-ATK-1: each one's combat cluster (a label, -1: none), kept for the shots only
+        self.cluster = numpy.full(grid, -1, dtype=numpy.int64) if r.ranged else None
+        # H-ACT-8: counted ammunition left, and whether one is drawn (only if anyone counts)
+        self.ammo = numpy.broadcast_to(r.ammunition, grid).copy()
+        self.drawn = numpy.zeros(grid, dtype=bool)
+        # H-MOD-1: each one's blind spot, as a bit mask of those standing in it
+        self.blind_spot = numpy.zeros(grid, dtype=numpy.int64)
 
     # -- rolls -------------------------------------------------------------------
 
@@ -144,15 +152,16 @@ class Fights:
         uses = _flat(self.uses)
         sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
         parries = uses[PARRY * self.size + pos]
-        # H-DEF-3: one parry a wielded melee weapon, the first weapon's first
-        parry_ok = parries < (sword >= 0).view(numpy.int8) + (off >= 0).view(numpy.int8)
+        # H-DEF-3: one parry a wielded melee weapon, the first melee weapon's first
+        sword_m, off_m = self.melee(who, sword), self.melee(who, off)
+        parry_ok = parries < sword_m.view(numpy.int8) + off_m.view(numpy.int8)
         block_ok = _flat(self.shield)[pos]
         choice = (r.stance[who] + 1) * 4 + parry_ok.view(numpy.int8) * 2 + block_ok.view(numpy.int8)
         kind = _KIND[choice]
         out = self.out(pos)
         if out.any():
             kind[out] = NONE
-        slot = numpy.maximum(numpy.where((parries == 0) & (sword >= 0), sword, off), 0)
+        slot = numpy.maximum(numpy.where((parries == 0) & sword_m, sword, off), 0)
         # the defence's code (a kind with no roll reads the dodge's numbers, unused)
         parry = kind == PARRY
         code = who * r.codes + numpy.where(parry, 2 + slot, numpy.maximum(kind, 0))
@@ -175,54 +184,215 @@ class Fights:
     # -- one attack ----------------------------------------------------------------
 
     def attack(self, runs: Ints, who: Ints, target: Ints) -> None:
-        """H-ATK-2: one roll for each weapon wielded, the sword hand's first, while the
-        target lives."""
+        """H-ATK-2: one roll for each usable weapon wielded, the sword hand's first, while
+        the target lives; H-ACT-8: a shot spends the drawn ammunition."""
         pos = runs * self.m + who
         sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
-        self.strike(runs, who, target, numpy.where(sword >= 0, sword, off))
-        again = (sword >= 0) & (off >= 0)
+        first, second = self.usable(pos, who, sword), self.usable(pos, who, off)
+        if self.roster.counts:
+            spent = (first & self.counted(who, sword)) | (second & self.counted(who, off))
+            _flat(self.drawn)[pos[spent]] = False
+        self.strike(runs, who, target, numpy.where(first, sword, off))
+        again = first & second
         if again.any():
             again &= ~_flat(self.dead)[runs * self.m + target]
             self.strike(runs[again], who[again], target[again], off[again])
 
+    def counted(self, who: Ints, slot: Ints) -> Bools:
+        """Whether kit ``slot`` (-1: none) of each of ``who`` shoots counted ammunition."""
+        r = self.roster
+        return (slot >= 0) & r.counted.reshape(-1)[who * r.k + numpy.maximum(slot, 0)]
+
+    def usable(self, pos: Ints, who: Ints, slot: Ints) -> Bools:
+        """H-ACT-8: whether each one can attack with kit ``slot`` (-1: none): held, and its
+        counted ammunition drawn."""
+        if not self.roster.counts:
+            return slot >= 0
+        drawn: Bools = _flat(self.drawn)[pos]
+        return (slot >= 0) & (~self.counted(who, slot) | drawn)
+
+    def can_draw(self, pos: Ints, who: Ints) -> tuple[Bools, Bools]:
+        """H-ACT-3, H-ACT-8: whether each one may draw its next carried weapon (into a free
+        hand: the sword hand, else the off hand beside no shield), and its ammunition
+        (none drawn, some left, for a weapon wielded)."""
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        free = (sword < 0) | ((off < 0) & ~_flat(self.shield)[pos])
+        item = free & (_flat(self.carried)[pos] < self.roster.kit_size[who])
+        if not self.roster.counts:
+            return item, numpy.zeros(pos.size, dtype=bool)
+        shoots = self.counted(who, sword) | self.counted(who, off)
+        return item, shoots & ~_flat(self.drawn)[pos] & (_flat(self.ammo)[pos] > 0)
+
+    def melee(self, who: Ints, slot: Ints) -> Bools:
+        """Whether kit ``slot`` (-1: none) of each of ``who`` is a melee weapon."""
+        r = self.roster
+        if not r.ranged:
+            return slot >= 0
+        return (slot >= 0) & r.weapon_melee.reshape(-1)[who * r.k + numpy.maximum(slot, 0)]
+
     def strike(self, runs: Ints, who: Ints, target: Ints, slot: Ints) -> None:
-        """H-ATK-3..5: one weapon roll against the target's pre-rolled defence."""
+        """H-ATK-3..5: one weapon roll against the target's defence; H-ATK-7: a shot at one
+        in a combat cluster the shooter is not in is fired into the cluster."""
         if runs.size == 0:
             return
+        weapon = who * self.roster.k + slot
+        if self.cluster is not None:
+            cluster = _flat(self.cluster)
+            theirs = cluster[runs * self.m + target]
+            into = ~self.melee(who, slot) & (theirs >= 0) & (theirs != cluster[runs * self.m + who])
+            if into.any():
+                self.fire_into_cluster(runs[into], who[into], target[into], weapon[into])
+                plain = ~into
+                runs, who, target, weapon = runs[plain], who[plain], target[plain], weapon[plain]
+        self.hit(runs, who, target, weapon)
+
+    def fire_into_cluster(self, runs: Ints, who: Ints, target: Ints, weapon: Ints) -> None:
+        """H-ATK-7: a penalty of one a character in the cluster; a dodged shot goes on to
+        the next in initiative order from the target, the penalty one lower, until someone
+        is hit or blocks (or parries). Only the first roll can raise fatigue."""
+        m, k = self.m, runs.size
+        assert self.cluster is not None
+        label = _flat(self.cluster)[runs * m + target]
+        members = self.cluster.take(runs, axis=0) == label[:, None]  # by combatant
+        size = members.sum(axis=1)
+        order = self.order.take(runs, axis=0)
+        rows = numpy.arange(k)
+        start = numpy.argmax(order == target[:, None], axis=1)
+        victims = numpy.zeros(k, dtype=numpy.int64)  # the cluster's members passed so far
+        going = numpy.ones(k, dtype=bool)
+        for step in range(m):
+            victim = order[rows, (start + step) % m]
+            member = members[rows, victim]
+            shot = going & member & ~_flat(self.dead)[runs * m + victim]
+            at = numpy.flatnonzero(shot)
+            if at.size:
+                dodged = self.hit(
+                    runs[at],
+                    who[at],
+                    victim[at],
+                    weapon[at],
+                    size[at] - victims[at],
+                    victims[at] == 0,
+                )
+                going[at] = dodged
+            victims += member
+            if not going.any():
+                return
+
+    def hit(
+        self,
+        runs: Ints,
+        who: Ints,
+        target: Ints,
+        weapon: Ints,
+        penalty: Ints | int = 0,
+        tires: Bools | None = None,
+    ) -> Bools:
+        """One attack roll with kit ``weapon`` (``who * k + slot``) against the target's
+        defence (H-ATK-3..5, H-DEF-2..4), ``penalty`` off its consistency; ``tires``: whether
+        it can raise fatigue (all by default). Whether each shot was dodged and missed."""
         r, m = self.roster, self.m
+        dodged = numpy.zeros(runs.size, dtype=bool)
+        if runs.size == 0:
+            return dodged
         pos = runs * m + who
-        weapon = who * r.k + slot
-        c = r.weapon_c.reshape(-1)[weapon] - PRONE * _flat(self.prone)[pos]
+        tpos = runs * m + target
+        melee = r.weapon_melee.reshape(-1)[weapon]
+        prone = _flat(self.prone)
+        c = r.weapon_c.reshape(-1)[weapon] - PRONE * prone[pos] - penalty
+        if not melee.all():  # H-ATK-6: a shot's distance, and a prone target
+            shot = ~melee
+            c -= (PRONE * prone[tpos] + r.shot.reshape(-1)[who * m + target]) * shot
         raw, d6 = self.roll(runs, c)
         result = raw + r.weapon_p.reshape(-1)[weapon]
         physical = r.weapon_phys.reshape(-1)[weapon]
         failed = physical & (raw < _flat(self.fatigue)[pos])  # H-FAT-1
-        self.tire(pos, who, d6, physical)
-        if failed.any():
-            go = ~failed
-            runs, target, result, d6, weapon = (
+        self.tire(pos, who, d6, physical if tires is None else physical & tires)
+        if self.cluster is not None and melee.any():  # H-ATK-1: a melee attack joins them
+            self.join(runs[melee], who[melee], target[melee])
+        go = numpy.flatnonzero(~failed)
+        if go.size < runs.size:
+            runs, who, target, result, d6, weapon, melee, tpos = (
                 runs[go],
+                who[go],
                 target[go],
                 result[go],
                 d6[go],
                 weapon[go],
+                melee[go],
+                tpos[go],
             )
-        tpos = runs * m + target
         kind = _flat(self.kind)[tpos]
         defends = (kind != NONE) & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
         hit = ~defends
-        d = numpy.flatnonzero(defends)
-        if d.size:
-            dr, dt, dpos = runs[d], target[d], tpos[d]
-            _flat(self.uses)[kind[d] * self.size + dpos] += 1
+        # H-DEF-2: no parrying a shot: a dodge is rolled now, the parry kept for melee;
+        # H-MOD-1: against a shot from the blind spot the defence is rolled now at -5
+        now = defends & (kind == PARRY) & ~melee
+        blind = numpy.zeros(runs.size, dtype=bool)
+        if not r.one_square:
+            blind = defends & ~melee & ((_flat(self.blind_spot)[tpos] >> who) & 1).astype(bool)
+            now |= blind
+        held = numpy.flatnonzero(defends & ~now)
+        if held.size:
+            dr, dt, dpos = runs[held], target[held], tpos[held]
+            _flat(self.uses)[kind[held] * self.size + dpos] += 1
             # H-DEF-2, H-FAT-2: the used defence's d6 moves fatigue (whatever its ability)
             self.tire(dpos, dt, _flat(self.d6)[dpos], None)
-            hit[d] = _flat(self.failed)[dpos] | (result[d] > _flat(self.result)[dpos])
+            hit[held] = _flat(self.failed)[dpos] | (result[held] > _flat(self.result)[dpos])
             self.preroll(dr, dt)  # H-DEF-2: rolled again once used
+        used = kind.copy()
+        fresh = numpy.flatnonzero(now)
+        if fresh.size:
+            dr, dt, dpos = runs[fresh], target[fresh], tpos[fresh]
+            # the held kind, but a dodge for a parry, or a block without its shield
+            k = kind[fresh]
+            k = numpy.where((k == PARRY) | ((k == BLOCK) & ~_flat(self.shield)[dpos]), DODGE, k)
+            used[fresh] = k
+            uses = _flat(self.uses)
+            code = dt * r.codes + k
+            c = r.defence_c[code] - REPEAT * uses[k * self.size + dpos]
+            c -= ONGOING * _flat(self.ongoing)[dpos] + PRONE * prone[dpos]
+            c -= BLIND * blind[fresh]
+            draw, dd6 = self.roll(dr, c)
+            missed = r.defence_phys[code] & (draw < _flat(self.fatigue)[dpos])  # H-FAT-1
+            uses[k * self.size + dpos] += 1
+            self.tire(dpos, dt, dd6, None)  # then H-FAT-2
+            hit[fresh] = missed | (result[fresh] > draw + r.defence_p[code])
+        if not r.one_square:  # H-MOD-1: a defended shot leaves a blind spot opposite it
+            shots = numpy.flatnonzero(defends & ~melee)
+            if shots.size:
+                spot = _flat(self.blind_spot)
+                sp, sw = tpos[shots], who[shots]
+                inside = ((spot[sp] >> sw) & 1).astype(bool)
+                spot[sp] |= numpy.where(inside, 0, r.blind.reshape(-1)[target[shots] * m + sw])
         h = numpy.flatnonzero(hit)
         if h.size:
             damage = r.damage.reshape(-1)[weapon[h]]
             self.hurt(runs[h], target[h], damage, r.part_of_d6[d6[h]])
+        dodged[go] = ~hit & (used == DODGE)
+        return dodged
+
+    def join(self, runs: Ints, a: Ints, b: Ints) -> None:
+        """H-ATK-1: a melee attack puts both in one combat cluster (a cluster's label is
+        the index of one of its members)."""
+        assert self.cluster is not None
+        m = self.m
+        cluster = self.cluster
+        la, lb = _flat(cluster)[runs * m + a], _flat(cluster)[runs * m + b]
+        apart = (la < 0) | (la != lb)
+        if not apart.all():
+            runs, a, b, la, lb = runs[apart], a[apart], b[apart], la[apart], lb[apart]
+        if runs.size == 0:
+            return
+        label = numpy.where(la >= 0, la, numpy.where(lb >= 0, lb, a))
+        rows = cluster.take(runs, axis=0)
+        merged = ((rows == la[:, None]) & (la >= 0)[:, None]) | (
+            (rows == lb[:, None]) & (lb >= 0)[:, None]
+        )
+        k = numpy.arange(runs.size)
+        merged[k, a] = True
+        merged[k, b] = True
+        cluster[runs] = numpy.where(merged, label[:, None], rows)
 
     def hurt(self, runs: Ints, who: Ints, amount: Ints, part: Ints) -> None:
         """H-HP-1, H-HP-2: lose hit points; at 0 or fewer an injury and its effect."""
@@ -322,14 +492,42 @@ class Fights:
             moving = moving[_flat(self.dead)[moving * m + actor]]
 
     def stalled(self, runs: Ints) -> Bools:
-        """Runs where nobody standing can attack or draw a weapon any more."""
-        r = self.roster
+        """Runs where nobody standing can attack a standing enemy, or, on several squares,
+        ever draw a weapon or ammunition again."""
+        m = self.m
         unable = self.dead.take(runs, axis=0) | self.unconscious.take(runs, axis=0)
         unable |= self.dazed.take(runs, axis=0)
-        armed = self.weapon.take(runs, axis=0) >= 0
-        armed |= self.off.take(runs, axis=0) >= 0
-        armed |= self.carried.take(runs, axis=0) < r.kit_size[None, :]
-        return numpy.logical_not((armed & ~unable).any(axis=1))
+        if self.roster.one_square:
+            who = numpy.tile(numpy.arange(m), runs.size)
+            pos = numpy.repeat(runs * m, m) + who
+            armed = self.usable(pos, who, _flat(self.weapon)[pos])
+            armed |= self.usable(pos, who, _flat(self.off)[pos])
+            item, ammo = self.can_draw(pos, who)
+            armed |= item | ammo
+            return numpy.logical_not((armed.reshape(-1, m) & ~unable).any(axis=1))
+        down = self.unconscious.take(runs, axis=0)  # the dead are never legal targets
+        able = numpy.zeros((runs.size, m), dtype=bool)
+        for i in range(m):
+            who = numpy.full(runs.size, i)
+            legal = self.legal(runs, who)
+            item, ammo = self.can_draw(runs * m + i, who)
+            # a death can leave one no attack at all, so that it draws (MeleePolicy)
+            able[:, i] = (legal & ~down).any(axis=1) | item | ammo
+        return numpy.logical_not((able & ~unable).any(axis=1))
+
+    def legal(self, runs: Ints, who: Ints) -> Bools:
+        """Whom each of ``who`` may attack (H-ATK-1, H-ATK-6): every living enemy every
+        usable weapon it wields reaches, if it has one."""
+        r, m, k = self.roster, self.m, self.roster.k
+        pos = runs * m + who
+        sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
+        first, second = self.usable(pos, who, sword), self.usable(pos, who, off)
+        reach = r.reach.reshape(-1, m)
+        ok: Bools = r.enemy.take(who, axis=0) & ~self.dead.take(runs, axis=0)
+        ok &= (first | second)[:, None]
+        ok &= ~first[:, None] | reach[who * k + numpy.maximum(sword, 0)]
+        ok &= ~second[:, None] | reach[who * k + numpy.maximum(off, 0)]
+        return ok
 
     def turn(self, runs: Ints) -> None:
         """One turn in each of ``runs``, as MeleePolicy plays it."""
@@ -343,14 +541,24 @@ class Fights:
         uses[2 * size + pos] = 0
         _flat(self.ongoing)[pos] = False
         _flat(self.raised)[pos] = False
+        _flat(self.blind_spot)[pos] = 0  # H-MOD-1: until the defender's next turn
         able = ~self.out(pos) & ~_flat(self.dazed)[pos]
         tired = able & (_flat(self.fatigue)[pos] >= r.base[who] + BREATHER_GAP)
-        armed = (_flat(self.weapon)[pos] >= 0) | (_flat(self.off)[pos] >= 0)
         fresh = able & ~tired
-        attacks = fresh & armed
-        draws = fresh & ~armed
-        if draws.any():
-            draws &= _flat(self.carried)[pos] < r.kit_size[who]
+        if r.one_square:  # anyone armed reaches every enemy in the square
+            armed = self.usable(pos, who, _flat(self.weapon)[pos])
+            armed |= self.usable(pos, who, _flat(self.off)[pos])
+            attacks = fresh & armed
+            draws = fresh & ~armed
+        else:
+            legal = self.legal(runs, who)
+            attacks = fresh & (legal & ~self.unconscious.take(runs, axis=0)).any(axis=1)
+            draws = fresh & ~legal.any(axis=1)  # MeleePolicy draws only with no attack legal
+        loads = numpy.zeros(runs.size, dtype=bool)
+        if draws.any():  # MeleePolicy draws the first it may: a carried weapon, else ammunition
+            item, ammo = self.can_draw(pos, who)
+            loads = draws & ~item & ammo
+            draws &= item
         # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
         b = numpy.flatnonzero(tired)
         if b.size:
@@ -362,13 +570,19 @@ class Fights:
         if d.size:
             dp = pos[d]
             carried = _flat(self.carried)
-            _flat(self.weapon)[dp] = carried[dp]
+            sword = _flat(self.weapon)[dp] < 0
+            _flat(self.weapon)[dp[sword]] = carried[dp[sword]]
+            _flat(self.off)[dp[~sword]] = carried[dp[~sword]]
             carried[dp] += 1
+        if loads.any():  # H-ACT-8: one drawn from those counted
+            lp = pos[loads]
+            _flat(self.ammo)[lp] -= 1
+            _flat(self.drawn)[lp] = True
         a = numpy.flatnonzero(attacks)
         if a.size:
             ar, aw = runs[a], who[a]
             self.attack(ar, aw, self.target(ar, aw))
-        two = attacks | draws  # these take a second action: the end of the turn
+        two = attacks | draws | loads  # these take a second action: the end of the turn
         self.actions[runs] += 1
         self.settle(runs[two])
         going = ~self.done[runs]
@@ -397,7 +611,10 @@ class Fights:
         weak |= self.dazed.take(runs, axis=0)
         value = numpy.where(weak, -(10**6), self.result.take(runs, axis=0))
         key = value * (r.m + 1) + r.rank[None, :]
-        key[down | ~r.enemy.take(who, axis=0)] = numpy.iinfo(numpy.int64).max
+        barred = down | ~r.enemy.take(who, axis=0)
+        if not r.one_square:
+            barred |= ~self.legal(runs, who)
+        key[barred] = numpy.iinfo(numpy.int64).max
         return numpy.argmin(key, axis=1)  # type: ignore[no-any-return]
 
     def finish_stalled(self, run: int) -> None:
@@ -466,7 +683,7 @@ class Fights:
             if stuck.any():
                 for run in runs[stuck]:
                     self.finish_stalled(int(run))
-                runs = runs[~stuck]
+                runs = runs[~self.done[runs]]  # those a death may have changed play on
             if runs.size:
                 self.turn(runs)
 

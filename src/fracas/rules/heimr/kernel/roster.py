@@ -8,7 +8,8 @@ from collections.abc import Mapping
 import numpy
 import numpy.typing as npt
 
-from fracas.rules.heimr import combat
+from fracas.rules.heimr import combat, terrain
+from fracas.rules.heimr.blindspots import blind_spot, direction_of
 from fracas.rules.heimr.state import Combatant, HeimrState, Shield, Weapon
 
 #: H-DEF-3 repeated defence, H-ACT-1 ongoing action, H-POS-1 prone: consistency penalties.
@@ -51,6 +52,8 @@ class Roster:
         self.weapon_c = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_p = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_phys = numpy.zeros((m, k), dtype=bool)
+        self.weapon_melee = numpy.zeros((m, k), dtype=bool)
+        self.counted = numpy.zeros((m, k), dtype=bool)
         self.damage = numpy.zeros((m, k), dtype=numpy.int64)
         for i, (c, kit) in enumerate(zip(people, kits, strict=True)):
             for j, w in enumerate(kit):
@@ -58,7 +61,15 @@ class Roster:
                 self.weapon_c[i, j] = ability.consistency
                 self.weapon_p[i, j] = ability.potential + w.potential_bonus
                 self.weapon_phys[i, j] = c.stats.physical(ability)
+                self.weapon_melee[i, j] = w.melee
                 self.damage[i, j] = w.damage
+                # H-ACT-8: a weapon whose ammunition its wielder counts shoots a drawn one
+                self.counted[i, j] = state.tables.ammunition.get(w.name) in c.ammunition
+        #: Whether anyone has a ranged weapon: only then are combat clusters kept (H-ATK-7).
+        self.ranged = any(not w.melee for kit in kits for w in kit)
+        #: Counted ammunition (H-ACT-8): how many each has (one kind at most), if anyone counts.
+        self.ammunition = numpy.array([sum(c.ammunition.values()) for c in people])
+        self.counts = bool(self.counted.any())
         self.kit_size = numpy.array([len(kit) for kit in kits])
         self.first_weapon = numpy.array([0 if c.sword_hand is not None else -1 for c in people])
         held = [len(c.weapons()) for c in people]
@@ -81,6 +92,7 @@ class Roster:
             )
         )
         self.enemy = self.side[None, :] != self.side[:, None]
+        self._place(state, people, kits)
         tables = state.tables
         parts = sorted(set(tables.body_parts.values()))
         self.part_of_d6 = numpy.array(
@@ -108,6 +120,37 @@ class Roster:
         self.level_high = numpy.array(high)
         self.unconscious_after = numpy.array(unconscious)
         self.dies_after = numpy.array(dies)
+
+    def _place(self, state: HeimrState, people: list[Combatant], kits: list[list[Weapon]]) -> None:
+        """Where everyone stands, which never changes (``heimr-melee`` never moves):
+        ``reach[who, slot, other]`` whether kit ``slot`` may attack ``other`` from there
+        (H-ATK-1 melee in the square, H-ATK-6 a shot within range), ``shot[who, other]``
+        the distance penalty of a shot (H-ATK-6), and ``blind[who, other]`` the bit mask of
+        those standing in the blind spot a defended shot by ``other`` leaves ``who`` (H-MOD-1)."""
+        m, k = self.m, self.k
+        self.one_square = len({c.square for c in people}) == 1
+        self.reach = numpy.zeros((m, k, m), dtype=bool)
+        self.shot = numpy.zeros((m, m), dtype=numpy.int64)
+        self.blind = numpy.zeros((m, m), dtype=numpy.int64)
+        field = state.battlefield
+        spots = bool(state.options.get("blind_spots", 1)) and field.grid
+        for i, a in enumerate(people):
+            for e, b in enumerate(people):
+                if i == e:
+                    continue
+                d = terrain.shot_distance(state, a, b)
+                self.shot[i, e] = d // 2
+                for j, w in enumerate(kits[i]):
+                    if w.melee:
+                        near = a.square == b.square and abs(a.height - b.height) <= 1
+                        self.reach[i, j, e] = near
+                    else:
+                        self.reach[i, j, e] = w.ranged is not None and d <= w.ranged
+                if spots and a.square != b.square:
+                    (way, *_) = direction_of(a.square, b.square, "straight")
+                    spot = blind_spot(a.square, way, field.columns, field.rows)
+                    bits = [1 << t for t, c in enumerate(people) if c.square in spot]
+                    self.blind[i, e] = sum(bits)
 
     def level(self, hp: Ints) -> Ints:
         """Indexes into the level arrays for ``hp``."""
