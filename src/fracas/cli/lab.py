@@ -48,7 +48,7 @@ DaskOption = Annotated[
 ]
 EngineOption = Annotated[
     str,
-    typer.Option(help="engine, kernel (vectorised, Heimr melee) or auto (kernel if it fits)."),
+    typer.Option(help="engine, kernel (the ruleset's vectorised one) or auto (kernel if it fits)."),
 ]
 MaxActionsOption = Annotated[
     int,

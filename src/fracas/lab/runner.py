@@ -210,10 +210,11 @@ def _settle_engine(spec: SimSpec, engine: str) -> SimSpec:
             raise ValueError("the vectorised kernel plays from the start only: use --engine engine")
         return spec
     kernel = _kernel(spec.ruleset)
-    fits = kernel is not None and kernel.why_not(dict(spec.setup), spec.policy_names()) is None
+    why_not = None if kernel is None else kernel.why_not(dict(spec.setup), spec.policy_names())
+    fits = kernel is not None and why_not is None
     if engine == "kernel" and not fits:
-        why = "is not in this fracas" if kernel is None else "does not cover this encounter"
-        raise ValueError(f"the vectorised kernel {why}: use --engine engine")
+        why = "is not in this fracas" if kernel is None else f"does not cover this: {why_not}"
+        raise ValueError(f"the vectorised kernel {why}; use --engine engine")
     return replace(spec, engine="kernel" if fits else "engine")
 
 
