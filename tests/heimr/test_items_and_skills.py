@@ -77,3 +77,21 @@ def test_a_skill_needs_to_be_on_the_sheet() -> None:
     enc = duel()
     with pytest.raises(IllegalAction, match="no skill 'Fireball'"):
         enc.push("ylva skill Fireball")
+
+
+@pytest.mark.rule("H-ATK-2")
+@pytest.mark.rule("H-ACT-8")
+def test_a_two_hands_weapon_fills_both_hands_when_drawing() -> None:
+    """Nothing is drawn beside a two-hands weapon, and one is drawn only into two free hands."""
+    archer = sheet("ylva", "north", sword="Bow", carried=["Light weapon"])
+    brute = sheet("brannoc", "south", off="Medium shield", carried=["Great weapon"])
+    enc = encounter([archer, brute], faces=[6, 1], stances={"ylva": "none", "brannoc": "none"})
+    enc.push("gm begin")
+    assert enc.to_move == "ylva"
+    with pytest.raises(IllegalAction, match="no free hand") as err:
+        enc.push("ylva draw 'Light weapon'")
+    assert err.value.rule == "H-ACT-3"
+    assert not [a for a in enc.legal_actions() if a.verb == "draw"]
+    enc.push("ylva end")
+    with pytest.raises(IllegalAction, match="no free hand"):
+        enc.push("brannoc draw 'Great weapon'")  # the shield holds one of the two hands

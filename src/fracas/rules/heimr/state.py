@@ -216,10 +216,18 @@ class Combatant:
         return [i for i in (self.sword_hand, self.off_hand, self.shield) if i is not None]
 
     def take_in_hand(self, item: Weapon | Shield) -> bool:
-        """Put ``item`` in a free hand (a weapon: the sword hand first); False if none."""
+        """Put ``item`` in a free hand (a weapon: the sword hand first); False if none. A
+        two-hands weapon fills both hands (H-ATK-2): it needs both, and nothing joins it."""
+        if self.sword_hand is not None and self.sword_hand.hands == "two-hands":
+            return False
         if isinstance(item, Shield):
             if self.shield is None and self.off_hand is None:
                 self.shield = item
+                return True
+            return False
+        if item.hands == "two-hands":
+            if self.sword_hand is None and self.off_hand is None and self.shield is None:
+                self.sword_hand = item
                 return True
             return False
         if self.sword_hand is None:

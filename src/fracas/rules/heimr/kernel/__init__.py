@@ -153,6 +153,8 @@ def _unsupported(state: HeimrState, c: Combatant) -> str | None:
         return "counts more than one kind of ammunition, or starts with one drawn (H-ACT-8)"
     if any(not isinstance(i, Weapon) or not i.melee for i in c.carried):
         return "carries something other than melee weapons (a ranged weapon must be in hand)"
+    if any(isinstance(i, Weapon) and i.hands == "two-hands" for i in c.carried):
+        return "carries a two-hands weapon (drawn only with both hands free, H-ATK-2)"
     if c.prone or c.hp < 1 or c.effects or c.climbing or c.hide_cr is not None:
         return "starts prone, injured, under an effect, climbing or hidden"
     numbers = [a.consistency for a in c.stats.abilities.values()] + [

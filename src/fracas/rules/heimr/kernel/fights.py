@@ -213,10 +213,13 @@ class Fights:
 
     def can_draw(self, pos: Ints, who: Ints) -> tuple[Bools, Bools]:
         """H-ACT-3, H-ACT-8: whether each one may draw its next carried weapon (into a free
-        hand: the sword hand, else the off hand beside no shield), and its ammunition
+        hand: the sword hand, else the off hand beside no shield, never beside a two-hands
+        weapon, H-ATK-2), and its ammunition
         (none drawn, some left, for a weapon wielded)."""
         sword, off = _flat(self.weapon)[pos], _flat(self.off)[pos]
-        free = (sword < 0) | ((off < 0) & ~_flat(self.shield)[pos])
+        r = self.roster
+        both = (sword >= 0) & r.two_hands.reshape(-1)[who * r.k + numpy.maximum(sword, 0)]
+        free = ((sword < 0) | ((off < 0) & ~_flat(self.shield)[pos])) & ~both
         item = free & (_flat(self.carried)[pos] < self.roster.kit_size[who])
         if not self.roster.counts:
             return item, numpy.zeros(pos.size, dtype=bool)

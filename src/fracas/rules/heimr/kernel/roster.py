@@ -53,6 +53,8 @@ class Roster:
         self.weapon_p = numpy.zeros((m, k), dtype=numpy.int64)
         self.weapon_phys = numpy.zeros((m, k), dtype=bool)
         self.weapon_melee = numpy.zeros((m, k), dtype=bool)
+        #: H-ATK-2: a two-hands weapon fills both hands (nothing is drawn beside it).
+        self.two_hands = numpy.zeros((m, k), dtype=bool)
         self.counted = numpy.zeros((m, k), dtype=bool)
         self.damage = numpy.zeros((m, k), dtype=numpy.int64)
         for i, (c, kit) in enumerate(zip(people, kits, strict=True)):
@@ -62,6 +64,7 @@ class Roster:
                 self.weapon_p[i, j] = ability.potential + w.potential_bonus
                 self.weapon_phys[i, j] = c.stats.physical(ability)
                 self.weapon_melee[i, j] = w.melee
+                self.two_hands[i, j] = w.hands == "two-hands"
                 self.damage[i, j] = w.damage
                 # H-ACT-8: a weapon whose ammunition its wielder counts shoots a drawn one
                 self.counted[i, j] = state.tables.ammunition.get(w.name) in c.ammunition
