@@ -43,6 +43,8 @@ odds_router = APIRouter(prefix="/gm")
 
 #: Seconds between two progress events of one stream (at most).
 PUSH_EVERY = 0.2
+#: Seconds a Cancel waits for its job to stop (it finishes the batch it is playing).
+STOP_WAIT = 5.0
 #: Runs a value of a tune plays.
 TUNE_RUNS = 200
 
@@ -156,8 +158,17 @@ async def table_events(request: Request, name: GmTable, csrf: GmAuth) -> Respons
 def table_cancel(request: Request, name: GmTable, csrf: GmAuth, form: Form) -> HTMLResponse:
     check_csrf(request, form, csrf)
     record = request.app.state.store.table(name)
-    odds_of(request).cancel(f"table:{record.id}", "cancelled by the game master")
-    return _html(_panel(f"/gm/t/{name}", csrf, odds_of(request).job(f"table:{record.id}")))
+    return _html(_panel(f"/gm/t/{name}", csrf, _stopped(request, f"table:{record.id}")))
+
+
+def _stopped(request: Request, key: str) -> Job | None:
+    """Cancel ``key``'s job; it, once it has stopped (its batch in flight done)."""
+    odds = odds_of(request)
+    odds.cancel(key, "cancelled by the game master")
+    job = odds.job(key)
+    if job is not None:
+        job.wait(STOP_WAIT)
+    return job
 
 
 # -- a prepared encounter's odds, from its start, and tune ---------------------------------
@@ -226,10 +237,8 @@ async def encounter_events(request: Request, name: str, csrf: GmAuth) -> Respons
 @odds_router.post("/prep/encounters/{name}/fight-odds/cancel", response_class=HTMLResponse)
 def encounter_cancel(request: Request, name: str, csrf: GmAuth, form: Form) -> HTMLResponse:
     check_csrf(request, form, csrf)
-    odds = odds_of(request)
     which = "tune" if form.get("what") == "tune" else "prep"
-    odds.cancel(f"{which}:{name}", "cancelled by the game master")
-    job = odds.job(f"{which}:{name}")
+    job = _stopped(request, f"{which}:{name}")
     if which == "tune":
         return _html(_tuned(_prep_base(name), job))
     return _html(_panel(_prep_base(name), csrf, job))
