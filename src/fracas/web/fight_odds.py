@@ -45,8 +45,8 @@ odds_router = APIRouter(prefix="/gm")
 PUSH_EVERY = 0.2
 #: Seconds a Cancel waits for its job to stop (it finishes the batch it is playing).
 STOP_WAIT = 5.0
-#: Runs a value of a tune plays.
-TUNE_RUNS = 200
+#: A value of a tune plays this part of the runs a job plays (1000: 200 a value).
+TUNE_SHARE = 5
 
 
 def odds_of(request: Request) -> FightOdds:
@@ -214,6 +214,7 @@ def encounter_box(request: Request, name: str, csrf: GmAuth) -> HTMLResponse:
         csrf=csrf,
         sides=spec.sides,
         characters=[c for c in characters if c in here],
+        tune_runs=max(1, odds.settings.runs // TUNE_SHARE),
     )
     return _html(str(text))
 
@@ -267,7 +268,7 @@ def encounter_tune(request: Request, name: str, csrf: GmAuth, form: Form) -> HTM
             knob,
             str(form.get("side", ""))[:80],
             target,
-            runs=TUNE_RUNS,
+            runs=max(1, odds_of(request).settings.runs // TUNE_SHARE),
         )
     except ValueError as err:
         return _html(_tuned(base, None, str(err).splitlines()[0]), 400)
