@@ -56,6 +56,8 @@ log = logging.getLogger(__name__)
 #: The most runs a job may be set to play, and the longest it may be set to take.
 MAX_RUNS = 20_000
 MAX_SECONDS = 600.0
+#: Seconds between two looks at the batch a job waits for.
+POLL = 0.02
 #: How much lower than the server the worker processes run (``os.nice``).
 NICENESS = 10
 
@@ -511,11 +513,12 @@ class FightOdds:
                 for future in flying:
                     future.cancel()
                 return None
-            try:
-                batch = flying[0].result(timeout=min(0.1, max(0.0, deadline - time.monotonic())))
-            except TimeoutError:
+            if not flying[0].done():
+                # Asked 50 times a second (a Dask future's result with a timeout is not
+                # reliable); a cancel wakes it at once.
+                job._stop.wait(POLL)
                 continue
-            flying.pop(0)
+            batch = flying.pop(0).result()
             found += batch
             if each is not None:
                 each(batch)
