@@ -141,6 +141,71 @@ def figures(outcomes: Sequence[Outcome], sides: Sequence[str]) -> dict[str, Any]
     }
 
 
+class Tally:
+    """The figures of runs as they come, batch by batch, without keeping the runs: each
+    batch costs its own size, and :meth:`figures` the sides and combatants (and one
+    quantile of the rounds), whatever the runs so far; the same as :func:`figures`."""
+
+    def __init__(self, sides: Sequence[str]) -> None:
+        self.sides = tuple(sides)
+        self.n = 0
+        self.wins = dict.fromkeys(self.sides, 0)
+        self.draws = 0
+        self.capped = 0
+        self.rounds: list[int] = []
+        self.hp: dict[str, list[float]] = {}  # combatant -> [sum, count, falls]
+
+    def add(self, batch: Sequence[Outcome]) -> None:
+        for o in batch:
+            self.n += 1
+            if o.winner in self.wins:
+                self.wins[o.winner] += 1
+            if o.capped:
+                self.capped += 1
+            else:
+                self.rounds.append(o.rounds)
+                if o.winner is None:
+                    self.draws += 1
+            for cid, left in o.hp_left.items():
+                got = self.hp.setdefault(cid, [0.0, 0, 0])
+                got[0] += left
+                got[1] += 1
+                got[2] += left <= 0
+
+    def figures(self) -> dict[str, Any]:
+        n = self.n
+        sides = {}
+        for side in self.sides:
+            low, high = stats.wilson(self.wins[side], n)
+            sides[side] = {
+                "wins": self.wins[side],
+                "win_rate": round(self.wins[side] / n, stats.DIGITS) if n else None,
+                "ci95": [round(low, stats.DIGITS), round(high, stats.DIGITS)],
+            }
+        falls: list[dict[str, Any]] = []
+        for cid in sorted(self.hp):
+            total, count, fell = self.hp[cid]
+            low, high = stats.wilson(int(fell), n)
+            falls.append(
+                {
+                    "id": cid,
+                    "falls": int(fell),
+                    "rate": round(fell / n, 6) if n else None,
+                    "ci95": [round(low, 6), round(high, 6)],
+                    "hp_left": round(total / count, stats.DIGITS) if count else None,
+                }
+            )
+        falls.sort(key=lambda f: (-f["falls"], f["id"]))
+        return {
+            "runs": n,
+            "sides": sides,
+            "draws": self.draws,
+            "capped": self.capped,
+            "rounds": stats.spread(self.rounds),
+            "combatants": falls,
+        }
+
+
 class _Backend(Protocol):
     def submit(self, spec: SimSpec, part: list[SeedSequence]) -> Any: ...
 
@@ -212,7 +277,7 @@ class Job:
     #: Why it stopped: "" while running; the bound it reached, or who stopped it.
     why: str = ""
     done: int = 0
-    outcomes: list[Outcome] = field(default_factory=list)
+    tally: Tally | None = None
     started: float = field(default_factory=time.monotonic)
     #: Seconds from the start to the first figures, and to the end.
     first_after: float | None = None
@@ -245,8 +310,8 @@ class Job:
     def figures(self) -> dict[str, Any] | None:
         """The figures of the runs finished so far (``None`` before the first batch)."""
         with self._lock:
-            if self._figures is None and self.outcomes:
-                self._figures = figures(self.outcomes, self.spec.sides)
+            if self._figures is None and self.tally is not None and self.tally.n:
+                self._figures = self.tally.figures()
             return self._figures
 
     def cancel(self, why: str = CANCELLED) -> None:
@@ -283,8 +348,10 @@ class Job:
 
     def _add(self, found: list[Outcome]) -> None:
         with self._lock:
-            self.outcomes.extend(found)
-            self.done = len(self.outcomes)
+            if self.tally is None:
+                self.tally = Tally(self.spec.sides)
+            self.tally.add(found)
+            self.done = self.tally.n
             self._figures = None
         if self.first_after is None:
             self.first_after = time.monotonic() - self.started

@@ -312,7 +312,7 @@ async def _events(
     loop = asyncio.get_running_loop()
     async for job, error in jobs:
         if job is None:
-            event, data = draw(None, error)
+            event, data = await anyio.to_thread.run_sync(draw, None, error)
             yield ServerSentEvent(data, event=event)
             continue
         news = asyncio.Event()
@@ -326,7 +326,8 @@ async def _events(
             with odds.watching(job):
                 while True:
                     news.clear()
-                    event, data = draw(job, "")
+                    # Drawn in a worker thread: the loop keeps serving meanwhile.
+                    event, data = await anyio.to_thread.run_sync(draw, job, "")
                     yield ServerSentEvent(data, event=event)
                     if not job.running:
                         break
