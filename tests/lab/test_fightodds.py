@@ -85,7 +85,7 @@ def test_a_job_stops_at_its_time_bound_with_the_runs_it_finished() -> None:
 
 
 def test_the_settings_are_bounded() -> None:
-    for bad in ({"runs": 0}, {"seconds": 10_000}, {"workers": 9}, {"batch": 0}):
+    for bad in ({"niceness": 20}, {"runs": 0}, {"seconds": 10_000}, {"workers": 9}, {"batch": 0}):
         with pytest.raises(ValueError):
             OddsSettings(**bad)  # type: ignore[arg-type]
 

@@ -108,7 +108,8 @@ def take_odds(out: Path) -> tuple[list[Path], dict[str, list[str]]]:
     seen: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory() as scratch:
         db, _ = _store(Path(scratch))
-        runs = ("--odds-runs", str(ODDS_RUNS))
+        # At the server's priority: on a busy machine a low one would wait for the rest.
+        runs = ("--odds-runs", str(ODDS_RUNS), "--odds-niceness", "0")
         with running(db, *runs) as server, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
             try:

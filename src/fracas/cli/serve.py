@@ -86,6 +86,15 @@ def serve(
         str | None,
         typer.Option(help="The GM's odds of a fight run on this Dask scheduler (tcp://host:8786)."),
     ] = None,
+    odds_niceness: Annotated[
+        int,
+        typer.Option(
+            help="The GM's odds of a fight: how much lower than the server its worker runs "
+            "(os.nice).",
+            min=0,
+            max=19,
+        ),
+    ] = 10,
 ) -> None:
     """Serve the tables on the web: the game master's pages and the players' links."""
     import os
@@ -139,7 +148,9 @@ def serve(
     access.serve_at(base)
     proxies = tuple(trusted_proxy or ())
     live = LiveSettings(per_address=streams_per_address)
-    odds = OddsSettings(runs=odds_runs, seconds=odds_seconds, dask=odds_dask)
+    odds = OddsSettings(
+        runs=odds_runs, seconds=odds_seconds, dask=odds_dask, niceness=odds_niceness
+    )
     # Forwarded headers are read by the app, from --trusted-proxy only: not by uvicorn.
     if workers == 1:
         web = create_app(store, public=public, trusted_proxies=proxies, live=live, odds=odds)

@@ -58,7 +58,7 @@ MAX_RUNS = 20_000
 MAX_SECONDS = 600.0
 #: Seconds between two looks at the batch a job waits for.
 POLL = 0.02
-#: How much lower than the server the worker processes run (``os.nice``).
+#: How much lower than the server the worker processes run (``os.nice``), by default.
 NICENESS = 10
 
 
@@ -83,6 +83,8 @@ class OddsSettings:
     linger: float = 60.0
     #: A Dask scheduler's address (``tcp://host:8786``): the batches run there instead.
     dask: str | None = None
+    #: How much lower than the server the worker processes run (``os.nice``, 0 to 19).
+    niceness: int = NICENESS
 
     def __post_init__(self) -> None:
         if not 1 <= self.runs <= MAX_RUNS:
@@ -93,6 +95,8 @@ class OddsSettings:
             raise ValueError(f"the odds use 0 to 4 worker processes, not {self.workers}")
         if not (1 <= self.first_batch <= 1000 and 1 <= self.batch <= 1000):
             raise ValueError("a batch has 1 to 1,000 runs")
+        if not 0 <= self.niceness <= 19:
+            raise ValueError(f"a niceness is 0 to 19, not {self.niceness}")
         if not 1 <= self.cached <= 10_000:
             raise ValueError("keep 1 to 10,000 finished jobs")
 
@@ -210,11 +214,11 @@ class _Backend(Protocol):
     def submit(self, spec: SimSpec, part: list[SeedSequence]) -> Any: ...
 
 
-def _worker_starts() -> None:
+def _worker_starts(niceness: int = NICENESS) -> None:
     """A worker process starting: lower its priority, so the server's requests come
     first, then freeze what it has imported (as the runner's workers do)."""
     with contextlib.suppress(OSError):  # not allowed: it runs at the server's priority
-        os.nice(NICENESS)
+        os.nice(niceness)
     gc.collect()
     gc.freeze()
 
@@ -232,8 +236,10 @@ class _Local:
 
 
 class _Pool:
-    def __init__(self, workers: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_starts)
+    def __init__(self, workers: int, niceness: int) -> None:
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers, initializer=_worker_starts, initargs=(niceness,)
+        )
 
     def submit(self, spec: SimSpec, part: list[SeedSequence]) -> Future[list[Outcome]]:
         return self.pool.submit(run_batch, spec, part)
@@ -492,7 +498,7 @@ class FightOdds:
             elif self.settings.workers == 0:
                 self._backend = _Local()
             else:
-                self._backend = _Pool(self.settings.workers)
+                self._backend = _Pool(self.settings.workers, self.settings.niceness)
         return self._backend
 
     def _shut(self) -> None:
