@@ -84,6 +84,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     Table.start(store, "amb", ruleset, setup, title, seed=seed)
     store.engine.dispose()
     with running(db) as found:
+        found.db = db  # type: ignore[attr-defined]
         yield found
 
 
@@ -143,13 +144,22 @@ def test_the_job_follows_the_table_and_stops_with_its_page(server: Server) -> No
     version = int(re.search(r'data-version="(\d+)"', page).group(1))  # type: ignore[union-attr]
     follow = Follow(gm, "/gm/t/amb/fight-odds/events")
     follow.until("running")
-    # The table changes: the old version's job is cancelled, the new one's starts.
+    # The table changes through the server: the old version's job is cancelled, the new
+    # one's starts.
     done = gm.post(
         "/gm/t/amb/act",
         data={"csrf": csrf, "action": "gm begin", "version": str(version)},
         follow_redirects=False,
     )
     assert done.status_code == 303
+    follow.until("changed")
+    follow.until("running")
+    # And through another process (this one), which the server has no live page of.
+    store = Store.open(server.db)  # type: ignore[attr-defined]
+    try:
+        Table.resume(store, "amb").push("eirik hide")
+    finally:
+        store.engine.dispose()
     follow.until("changed")
     follow.until("running")
     # The page closes: its job is cancelled.

@@ -14,6 +14,7 @@ closes, its stream closes, and a job no other page follows is cancelled.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 
 import anyio.to_thread
@@ -43,6 +44,8 @@ odds_router = APIRouter(prefix="/gm")
 
 #: Seconds between two progress events of one stream (at most).
 PUSH_EVERY = 0.2
+#: Seconds between two looks at a table's version in the store while its job runs.
+CHECK_EVERY = 1.0
 #: Seconds a Cancel waits for its job to stop (it finishes the batch it is playing).
 STOP_WAIT = 5.0
 #: A value of a tune plays this part of the runs a job plays (1000: 200 a value).
@@ -151,7 +154,18 @@ async def table_events(request: Request, name: GmTable, csrf: GmAuth) -> Respons
             if job.state != CHANGED:
                 return
 
-    return _stream(odds, jobs(), lambda job, error: ("odds", _panel(base, csrf, job, error)))
+    store = request.app.state.store
+
+    def check(job: Job) -> None:
+        """The table's version, asked of the store: a change another server process
+        made is seen here even when this process has no live page of the table."""
+        table_id = int(job.key.partition(":")[2])
+        odds.changed(job.key, store.versions([table_id]).get(table_id, DELETED))
+
+    def draw(job: Job | None, error: str) -> tuple[str, str]:
+        return "odds", _panel(base, csrf, job, error)
+
+    return _stream(odds, jobs(), draw, check)
 
 
 @odds_router.post("/t/{name}/fight-odds/cancel", response_class=HTMLResponse)
@@ -294,9 +308,10 @@ def _stream(
     odds: FightOdds,
     jobs: AsyncIterator[tuple[Job | None, str]],
     draw: Callable[[Job | None, str], tuple[str, str]],
+    check: Callable[[Job], None] | None = None,
 ) -> Response:
     return EventSourceResponse(
-        _events(odds, jobs, draw),
+        _events(odds, jobs, draw, check),
         ping=15,
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -306,9 +321,11 @@ async def _events(
     odds: FightOdds,
     jobs: AsyncIterator[tuple[Job | None, str]],
     draw: Callable[[Job | None, str], tuple[str, str]],
+    check: Callable[[Job], None] | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
     """Each job's progress (at most every :data:`PUSH_EVERY` s) while this page
-    follows it, then ``end``; the page closing cancels a job no other page follows."""
+    follows it, then ``end``; the page closing cancels a job no other page follows.
+    ``check(job)`` runs every :data:`CHECK_EVERY` s while it runs (in a worker thread)."""
     loop = asyncio.get_running_loop()
     async for job, error in jobs:
         if job is None:
@@ -332,8 +349,11 @@ async def _events(
                     if not job.running:
                         break
                     await asyncio.sleep(PUSH_EVERY)
-                    if job.running and not news.is_set():
-                        await news.wait()
+                    while job.running and not news.is_set():
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(news.wait(), CHECK_EVERY)
+                        if check is not None and job.running and not news.is_set():
+                            await anyio.to_thread.run_sync(check, job)
         finally:
             stop()
     yield ServerSentEvent("done", event="end")
