@@ -34,6 +34,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -534,6 +535,11 @@ class FightOdds:
         except Exception as err:  # one clear line for the page; the log has the rest
             log.exception("the odds of %s failed", job.key)
             state, why = FAILED, str(err).splitlines()[0] if str(err) else type(err).__name__
+            if isinstance(err, BrokenProcessPool):  # a worker died: the next job, a new one
+                with self._lock:
+                    if self._backend is backend:
+                        self._backend = None
+                backend.close()  # type: ignore[attr-defined]
         finally:
             job._end(state, why)
             if state == DONE:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Callable
 
 import anyio.to_thread
@@ -41,6 +42,7 @@ from fracas.web.render import ENV
 __all__ = ["odds_of", "odds_router", "watch_tables"]
 
 odds_router = APIRouter(prefix="/gm")
+log = logging.getLogger(__name__)
 
 #: Seconds between two progress events of one stream (at most).
 PUSH_EVERY = 0.2
@@ -62,7 +64,10 @@ def watch_tables(odds: FightOdds) -> Callable[[int, int], None]:
 
     def changed(table_id: int, version: int) -> None:
         if version >= 0 or version == DELETED:  # not a posted round's news (ROUND)
-            odds.changed(f"table:{table_id}", version)
+            try:
+                odds.changed(f"table:{table_id}", version)
+            except Exception:  # the change stands; its odds' job may run on
+                log.exception("the odds of table %s were not told of its change", table_id)
 
     return changed
 
