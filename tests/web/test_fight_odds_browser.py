@@ -27,5 +27,6 @@ def test_the_pages_show_the_odds_with_a_progress_bar_and_the_tune_plot(tmp_path:
         states = [s for s in seen[name] if s.startswith("fight-odds-panel:")]
         assert any(":running:" in s for s in states), states  # the bar, pushed
         assert states[-1] == "fight-odds-panel:done:100"
+    assert seen["moved-on"] == ["shown"]  # odds of an older version say so
     tune = [s for s in seen["fight-odds-prep"] if s.startswith("tune-result:")]
     assert tune and tune[-1] == "tune-result:done:100"

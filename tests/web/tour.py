@@ -137,6 +137,13 @@ def take_odds(out: Path) -> tuple[list[Path], dict[str, list[str]]]:
                     file = out / f"{name}.png"
                     page.locator("#fight-odds").screenshot(path=str(file))
                     written.append(file)
+                    if name == "fight-odds-gm":  # the table moves on elsewhere: the odds say so
+                        action = page.get_attribute("#offered-form button.do >> nth=0", "value")
+                        store = Store.open(db)
+                        Table.resume(store, "heimr-duel").push(str(action))
+                        store.engine.dispose()
+                        page.wait_for_selector(".fight-odds-stale", state="visible")
+                        seen["moved-on"] = ["shown"]
                 context.close()
             finally:
                 browser.close()

@@ -348,10 +348,13 @@ async def _events(
             with odds.watching(job):
                 while True:
                     news.clear()
+                    # Whether it had ended before it was drawn: one that ends while it is
+                    # drawn is drawn once more, ended.
+                    ended = not job.running
                     # Drawn in a worker thread: the loop keeps serving meanwhile.
                     event, data = await anyio.to_thread.run_sync(draw, job, "")
                     yield ServerSentEvent(data, event=event)
-                    if not job.running:
+                    if ended:
                         break
                     await asyncio.sleep(PUSH_EVERY)
                     while job.running and not news.is_set():

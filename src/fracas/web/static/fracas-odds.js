@@ -22,7 +22,7 @@
     if (streams[name]) streams[name].close();
     const source = new EventSource(url);
     streams[name] = source;
-    source.addEventListener("odds", (e) => swap("fight-odds-panel", e.data));
+    source.addEventListener("odds", (e) => { swap("fight-odds-panel", e.data); stale(); });
     source.addEventListener("tune", (e) => swap("tune-result", e.data));
     source.addEventListener("end", () => { source.close(); delete streams[name]; });
     source.onerror = () => { if (source.readyState === EventSource.CLOSED) delete streams[name]; };
@@ -66,6 +66,19 @@
       });
   });
 
+  // A table's finished odds are of the version they were worked out at: when the page
+  // shows a later one, they say so and offer to work them out again.
+  function stale() {
+    const live = document.getElementById("live");
+    const panel = document.getElementById("fight-odds-panel");
+    const note = panel && panel.querySelector(".fight-odds-stale");
+    if (live && note && panel.dataset.state === "done") {
+      note.hidden = live.dataset.version === panel.dataset.version;
+    }
+  }
+  const live = document.getElementById("live");
+  if (live) new MutationObserver(stale).observe(live, { attributes: true, attributeFilter: ["data-version"] });
+
   fetch(base + "/fight-odds", { credentials: "same-origin" })
     .then((r) => r.text())
     .then((html) => {
@@ -73,6 +86,7 @@
       if (loading) loading.outerHTML = html;
       const panel = document.getElementById("fight-odds-panel");
       if (panel && panel.dataset.state === "running") follow("odds", base + "/fight-odds/events");
+      stale();
       const result = document.getElementById("tune-result");
       if (result && result.dataset.state === "running") follow("tune", result.dataset.stream);
     });
