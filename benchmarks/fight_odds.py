@@ -11,10 +11,11 @@ and one more Heimr duel, the *probe*. For each example the GM's page opens the o
 stream (``/gm/t/NAME/fight-odds/events``), which starts the job from where the table
 stands; the run is timed from that request to the first pushed figures, and to the
 first push with 1,000 runs or more done (the server is given 20,000 runs and 120 s, so
-the job keeps running afterwards). Meanwhile the probe is played as a GM does: an
-action, then its undo, ``--actions`` requests each timed from the POST to its answer
-after the commit; the same is timed once with no job running (idle). Pushes come at
-most every 0.2 s, so the times are that coarse. Wall-clock times; one run each.
+the job keeps running afterwards). Once the first figures are in, the probe is played
+as a GM does while the job runs: an action, then its undo, ``--actions`` requests, each
+timed from the POST to its answer after the commit; the same is timed once with no job
+running (idle). Pushes come at most every 0.2 s, so the times are that coarse.
+Wall-clock times; one run each.
 """
 
 from __future__ import annotations
@@ -165,7 +166,7 @@ class Timed:
 
 
 def follow(url: str, cookies: httpx.Cookies, name: str, found: Timed, ready: threading.Event,
-           stop: threading.Event) -> None:  # fmt: skip
+           stop: threading.Event, first: threading.Event) -> None:  # fmt: skip
     """Open the odds' stream of table ``name``; note the first figures and 1,000 runs."""
     started = time.perf_counter()
     with (
@@ -180,6 +181,7 @@ def follow(url: str, cookies: httpx.Cookies, name: str, found: Timed, ready: thr
             now = time.perf_counter() - started
             if 'id="fight-odds-sides"' in line and found.first is None:
                 found.first = now
+                first.set()
             runs = re.search(r"(?:running: )?([\d,]+) (?:of [\d,]+ )?runs", line)
             if runs:
                 found.runs_seen = max(found.runs_seen, int(runs.group(1).replace(",", "")))
@@ -187,6 +189,7 @@ def follow(url: str, cookies: httpx.Cookies, name: str, found: Timed, ready: thr
                 found.thousand = now
                 ready.set()
             if 'data-state="done"' in line or 'data-state="failed"' in line:
+                first.set()
                 ready.set()
                 return
 
@@ -210,11 +213,16 @@ def run(examples: list[str] | None, actions: int) -> tuple[list[Timed], float]:
             results = []
             for name in names:
                 found = Timed(name)
-                ready, stop = threading.Event(), threading.Event()
+                ready, stop, first = threading.Event(), threading.Event(), threading.Event()
                 reader = threading.Thread(
-                    target=follow, args=(url, gm.cookies, name, found, ready, stop), daemon=True
+                    target=follow,
+                    args=(url, gm.cookies, name, found, ready, stop, first),
+                    daemon=True,
                 )
                 reader.start()
+                first.wait(
+                    LIMIT
+                )  # the job runs: its start (the spec, the first batch) is timed apart
                 busy = probe.play(actions)
                 found.busy_p99 = percentile(busy, 0.99)
                 ready.wait(LIMIT)
