@@ -73,6 +73,7 @@ bench: $(VENV)/.bench-installed
 	$(BIN)/python benchmarks/kernel_sides.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/table_cost.py --write docs/benchmarks.md
 	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
+	$(BIN)/python benchmarks/fight_odds.py --write docs/benchmarks.md
 
 # Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;
 # each prints one JSON line (libFuzzer may print after it: the JSON line is the one read),

@@ -16,7 +16,7 @@ INSIDE = ("rules", "dice")
 BUILT_IN = {"heimr", "heimr-classic", "sides", "tempo", "diestep"}
 #: The word "sides" as a plain word, the key of the lab's summary of a fight (the sides
 #: that fought), not the ruleset: only as a subscript or a key, only in these modules.
-WORD_SIDES = {"lab/stats.py", "lab/plots.py", "lab/sweep.py", "cli/lab.py"}
+WORD_SIDES = {"lab/stats.py", "lab/plots.py", "lab/sweep.py", "cli/lab.py", "lab/fightodds.py"}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

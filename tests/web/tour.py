@@ -86,6 +86,71 @@ def take(out: Path) -> list[Path]:
     return written
 
 
+#: Runs a simulation of the odds plays in the tour (the server's default: 1000).
+ODDS_RUNS = 200
+#: Records, on the page, each state the odds' panels show (a push may be brief).
+SEEN = """window.seen = [];
+new MutationObserver(() => {
+  for (const id of ["fight-odds-panel", "tune-result"]) {
+    const el = document.getElementById(id);
+    const bar = el && el.querySelector("progress");
+    if (el) window.seen.push(id + ":" + el.dataset.state + ":" + (bar ? bar.value : ""));
+  }
+}).observe(document.body, {subtree: true, childList: true});"""
+
+
+def take_odds(out: Path) -> tuple[list[Path], dict[str, list[str]]]:
+    """The GM's "Odds of this fight" on the duel's table (from where it stands) and on
+    the prepared encounter, with a tune of Ylva's hit points: screenshots of both boxes
+    written into ``out``, and the panels' states each page went through."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    seen: dict[str, list[str]] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        db, _ = _store(Path(scratch))
+        # At the server's priority: on a busy machine a low one would wait for the rest.
+        runs = ("--odds-runs", str(ODDS_RUNS), "--odds-niceness", "0")
+        with running(db, *runs) as server, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+            try:
+                context = browser.new_context(viewport={"width": 1280, "height": 800})
+                page = context.new_page()
+                page.set_default_timeout(60_000)
+                page.goto(f"{server.url}/gm/login?token={GM_TOKEN}")
+                for name, path in (
+                    ("fight-odds-gm", "/gm/t/heimr-duel"),
+                    ("fight-odds-prep", "/gm/prep/encounters/clash"),
+                ):
+                    page.goto(server.url + path)
+                    page.wait_for_selector("#fight-odds-start")
+                    page.evaluate(SEEN)
+                    page.click("#fight-odds-start")
+                    page.wait_for_selector('#fight-odds-panel[data-state="done"]')
+                    if name == "fight-odds-prep":
+                        page.fill("#tune-knob", "ylva.hit_points")
+                        page.fill("#tune-values", "10..20:2")
+                        page.select_option("#tune-side", "shieldwall")
+                        page.fill("#tune-target", "30")
+                        page.click("#tune-start")
+                        page.wait_for_selector('#tune-result[data-state="done"] #tune-plot')
+                    seen[name] = page.evaluate("window.seen")
+                    file = out / f"{name}.png"
+                    page.locator("#fight-odds").screenshot(path=str(file))
+                    written.append(file)
+                    if name == "fight-odds-gm":  # the table moves on elsewhere: the odds say so
+                        action = page.get_attribute("#offered-form button.do >> nth=0", "value")
+                        store = Store.open(db)
+                        Table.resume(store, "heimr-duel").push(str(action))
+                        store.engine.dispose()
+                        page.wait_for_selector(".fight-odds-stale", state="visible")
+                        seen["moved-on"] = ["shown"]
+                context.close()
+            finally:
+                browser.close()
+    return written, seen
+
+
 if __name__ == "__main__":
-    for file in take(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images")):
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/images")
+    for file in [*take(folder), *take_odds(folder)[0]]:
         print(f"wrote {file}")

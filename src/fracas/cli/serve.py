@@ -68,12 +68,40 @@ def serve(
             max=100_000,
         ),
     ] = 200,
+    odds_runs: Annotated[
+        int,
+        typer.Option(
+            help="The GM's odds of a fight: the most runs one simulation plays.",
+            min=1,
+            max=20_000,
+        ),
+    ] = 1000,
+    odds_seconds: Annotated[
+        float,
+        typer.Option(
+            help="The GM's odds of a fight: the longest one simulation runs (s).", min=0.1, max=600
+        ),
+    ] = 20.0,
+    odds_dask: Annotated[
+        str | None,
+        typer.Option(help="The GM's odds of a fight run on this Dask scheduler (tcp://host:8786)."),
+    ] = None,
+    odds_niceness: Annotated[
+        int,
+        typer.Option(
+            help="The GM's odds of a fight: how much lower than the server its worker runs "
+            "(os.nice).",
+            min=0,
+            max=19,
+        ),
+    ] = 10,
 ) -> None:
     """Serve the tables on the web: the game master's pages and the players' links."""
     import os
 
     import uvicorn
 
+    from fracas.lab.fightodds import OddsSettings
     from fracas.table.access import MAX_TOKEN, MIN_TOKEN, GmAccess
     from fracas.web.access import public_url, trusted_networks
     from fracas.web.app import CONFIG_ENV, ServeConfig, create_app
@@ -120,14 +148,17 @@ def serve(
     access.serve_at(base)
     proxies = tuple(trusted_proxy or ())
     live = LiveSettings(per_address=streams_per_address)
+    odds = OddsSettings(
+        runs=odds_runs, seconds=odds_seconds, dask=odds_dask, niceness=odds_niceness
+    )
     # Forwarded headers are read by the app, from --trusted-proxy only: not by uvicorn.
     if workers == 1:
-        web = create_app(store, public=public, trusted_proxies=proxies, live=live)
+        web = create_app(store, public=public, trusted_proxies=proxies, live=live, odds=odds)
         uvicorn.run(web, host=host, port=port, log_level="warning", proxy_headers=False)
         return
     url = store.engine.url.render_as_string(hide_password=False)
     store.engine.dispose()
-    config = ServeConfig(db=url, public=public, trusted_proxies=proxies, live=live)
+    config = ServeConfig(db=url, public=public, trusted_proxies=proxies, live=live, odds=odds)
     os.environ[CONFIG_ENV] = config.to_json()
     typer.echo(f"{workers} server processes")
     _run_workers(

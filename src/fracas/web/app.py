@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from fracas.lab.fightodds import FightOdds, OddsSettings
 from fracas.table.access import GmAccess
 from fracas.table.seats import Seats
 from fracas.table.store import ConflictError, Store
@@ -29,6 +32,7 @@ from fracas.web.campaigns import campaigns_router
 from fracas.web.deps import ALREADY, SignedOut, first_error, signed_out_page
 from fracas.web.errors import error_response
 from fracas.web.events import Hub, LiveSettings, events_router
+from fracas.web.fight_odds import odds_router, watch_tables
 from fracas.web.gm import gm_router
 from fracas.web.live import Tables
 from fracas.web.player import player_router
@@ -56,6 +60,8 @@ class ServeConfig:
     public: str | None = None
     trusted_proxies: tuple[str, ...] = ()
     live: LiveSettings = field(default_factory=LiveSettings)
+    #: The GM's "odds of this fight": runs, seconds, workers, a Dask scheduler...
+    odds: OddsSettings = field(default_factory=OddsSettings)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -66,10 +72,11 @@ class ServeConfig:
         try:
             data: dict[str, Any] = json.loads(text)
             live = LiveSettings(**data.pop("live", {}))
+            odds = OddsSettings(**data.pop("odds", {}))
             known = {f.name for f in fields(cls)}
             given = {k: v for k, v in data.items() if k in known}
             given["trusted_proxies"] = tuple(given.get("trusted_proxies", ()))
-            return cls(**given, live=live)
+            return cls(**given, live=live, odds=odds)
         except (ValueError, TypeError) as err:
             raise ValueError(f"{CONFIG_ENV} is not a server's config: {err}") from None
 
@@ -84,6 +91,7 @@ def app_from_env() -> FastAPI:
         public=config.public,
         trusted_proxies=config.trusted_proxies,
         live=config.live,
+        odds=config.odds,
     )
 
 
@@ -94,14 +102,25 @@ def create_app(
     public: str | None = None,
     trusted_proxies: Sequence[str] = (),
     live: LiveSettings | None = None,
+    odds: OddsSettings | None = None,
 ) -> FastAPI:
     """The app over ``store``. ``gm_token``, when given, becomes the GM token (kept as a
     hash; see :mod:`fracas.table.access`); else the store's own opens the GM pages (one
     nobody knows is made if it has none: ``fracas gm-link --new`` replaces it). Links
     carry ``public`` (``--public-url``) when given; forwarded headers are read from the
     ``trusted_proxies`` only (``ValueError`` for a malformed address). ``poll_ms`` paces
-    the play-by-post status; ``live`` bounds the live pages' streams."""
-    app = FastAPI(title="fracas", docs_url=None, redoc_url=None, openapi_url=None)
+    the play-by-post status; ``live`` bounds the live pages' streams; ``odds`` the GM's
+    background simulations (their worker processes stop with the app)."""
+    fight_odds = FightOdds(odds)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await anyio.to_thread.run_sync(fight_odds.close)
+
+    app = FastAPI(
+        title="fracas", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan
+    )
     app.state.store = store
     app.state.tables = Tables(store)
     app.state.seats = Seats(store)
@@ -114,6 +133,11 @@ def create_app(
     app.add_middleware(ForwardedHeaders, trusted=trusted_networks(trusted_proxies))
     app.state.poll_ms = poll_ms
     app.state.hub = Hub(store, live, app.state.tables)
+    app.state.fight_odds = fight_odds
+    # A table's new version cancels its odds of the old one: told by this process's
+    # commits, and by the hub of the others'.
+    store.listeners.append(watch_tables(fight_odds))
+    app.state.hub.watchers.append(watch_tables(fight_odds))
     app.mount("/static", StaticFiles(packages=[("fracas.web", "static")]), name="static")
 
     @app.exception_handler(RequestValidationError)
@@ -151,4 +175,5 @@ def create_app(
     app.include_router(prep_router)
     app.include_router(battlefields_router)
     app.include_router(encounters_router)
+    app.include_router(odds_router)
     return app

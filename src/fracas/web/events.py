@@ -252,6 +252,8 @@ class Hub:
         self.sides: dict[int, tuple[int, bool, list[Seat]]] = {}
         #: Set while this process listens for PostgreSQL's notices.
         self.listening = asyncio.Event()
+        #: Told of every table's new version as the hub learns it (the GM's odds).
+        self.watchers: list[Callable[[int, int], None]] = []
         store.listeners.append(self._committed)
         # Draws run in a worker thread while requests are answered in others: a request
         # waiting to take the interpreter back from a draw (after each query) waits for
@@ -270,6 +272,8 @@ class Hub:
     def changed(self, table_id: int, version: int) -> None:
         """Table ``table_id`` is at ``version`` (:data:`DELETED`: gone): redraw its groups
         that are behind, or close them."""
+        for watcher in self.watchers:
+            watcher(table_id, version)
         if version == ROUND:
             if table_id in self.of_table:
                 self._task(self._round_news([table_id]))
