@@ -83,7 +83,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     seed = Script.read(EXAMPLES / "heimr" / "ambush.script").seed
     Table.start(store, "amb", ruleset, setup, title, seed=seed)
     store.engine.dispose()
-    with running(db) as found:
+    # Jobs long enough (at most 20,000 runs or 10 minutes) never to end on their own while
+    # the test acts on the table: each one ends by a change, the page closing or Cancel.
+    with running(db, "--odds-runs", "20000", "--odds-seconds", "600") as found:
         found.db = db  # type: ignore[attr-defined]
         yield found
 

@@ -344,6 +344,7 @@ async def _events(
                 loop.call_soon_threadsafe(news.set)
 
         stop = job.subscribe(told)
+        checked = loop.time()
         try:
             with odds.watching(job):
                 while True:
@@ -360,7 +361,10 @@ async def _events(
                     while job.running and not news.is_set():
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(news.wait(), CHECK_EVERY)
-                        if check is not None and job.running and not news.is_set():
+                        # Every CHECK_EVERY s however often the job reports progress.
+                        due = loop.time() - checked >= CHECK_EVERY
+                        if check is not None and job.running and due:
+                            checked = loop.time()
                             await anyio.to_thread.run_sync(check, job)
         finally:
             stop()
