@@ -50,7 +50,7 @@ def expected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     return export(folder / "whole.db", "ambush", folder / "whole.json")
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", [1, 2])
 def test_a_killed_tracker_resumes_with_every_acknowledged_action(
     tmp_path: Path, seed: int, expected: dict[str, object]
 ) -> None:

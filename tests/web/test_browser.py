@@ -104,6 +104,9 @@ def status(page: object) -> str:
     return page.inner_text("#status")  # type: ignore[attr-defined,no-any-return]
 
 
+# On SQLite only: PostgreSQL serves the same pages through the same code, and the browser
+# adds nothing there that tests/web/test_servers.py and test_live_push.py do not check.
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_a_heimr_duel_to_its_end_in_the_browser(browser: object, db_url: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     server_cm = serve(db_url, "heimr/duel.yaml", seed=1)
