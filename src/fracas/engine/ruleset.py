@@ -64,13 +64,22 @@ class Ruleset(ABC, Generic[S]):
             return False
         return True
 
+    def proposed(
+        self, state: S, actor: str | None, verbs: Collection[str] | None
+    ) -> Iterator[Action]:
+        """The candidates :meth:`legal` checks: :meth:`candidates`, unless a ruleset can
+        leave out those of other actors and verbs before building them (it may still give
+        some: :meth:`legal` filters); in the order :meth:`candidates` gives them."""
+        return iter(self.candidates(state, actor))
+
     def legal(
         self, state: S, actor: str | None, verbs: Collection[str] | None = None
     ) -> Iterator[Action]:
         """The candidates of ``actor`` (everyone's when ``None``) that :meth:`check`
-        accepts, only those with one of ``verbs`` when given. Rulesets override it to
-        skip work shared by the candidates; the answer must stay the same."""
-        for action in self.candidates(state, actor):
+        accepts, only those with one of ``verbs`` when given. Rulesets override it (or
+        :meth:`proposed`) to skip work shared by the candidates; the answer must stay the
+        same."""
+        for action in self.proposed(state, actor, verbs):
             if (
                 (actor is None or action.actor == actor)
                 and (verbs is None or action.verb in verbs)

@@ -194,24 +194,11 @@ class SidesRules(Ruleset[SidesState]):
     # -- offering ------------------------------------------------------------------------
 
     def candidates(self, state: SidesState, actor: str | None) -> Iterator[Action]:
-        for action in self._candidates(state):
+        for action in self.proposed(state):
             if actor is None or action.actor == actor:
                 yield action
 
-    def legal(
-        self, state: SidesState, actor: str | None, verbs: Collection[str] | None = None
-    ) -> Iterator[Action]:
-        """The candidates :meth:`check` accepts; those of other actors and verbs are not
-        even proposed."""
-        for action in self._candidates(state, actor, verbs):
-            if (
-                (actor is None or action.actor == actor)
-                and (verbs is None or action.verb in verbs)
-                and self.is_legal(state, action)
-            ):
-                yield action
-
-    def _candidates(
+    def proposed(
         self, state: SidesState, actor: str | None = None, verbs: Collection[str] | None = None
     ) -> Iterator[Action]:
         """Every candidate in order; with ``actor`` or ``verbs``, others may be left out."""

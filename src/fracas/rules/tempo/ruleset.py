@@ -139,22 +139,9 @@ class TempoRules(Ruleset[TempoState]):
     # -- offering ----------------------------------------------------------------------
 
     def candidates(self, state: TempoState, actor: str | None) -> Iterator[Action]:
-        yield from self._candidates(state, actor, None)
+        yield from self.proposed(state, actor, None)
 
-    def legal(
-        self, state: TempoState, actor: str | None, verbs: Collection[str] | None = None
-    ) -> Iterator[Action]:
-        """The candidates :meth:`check` accepts; in a turn, those of other verbs are not
-        even proposed."""
-        for action in self._candidates(state, actor, verbs):
-            if (
-                (actor is None or action.actor == actor)
-                and (verbs is None or action.verb in verbs)
-                and self.is_legal(state, action)
-            ):
-                yield action
-
-    def _candidates(
+    def proposed(
         self, state: TempoState, actor: str | None, verbs: Collection[str] | None
     ) -> Iterator[Action]:
         """:meth:`candidates`; in a turn, only those of ``verbs`` when given."""
