@@ -505,22 +505,28 @@ class Store:
         in play after those. Two queries when the reader's last row is still in play (a
         table that only grew since), more when it must look back."""
         with self.session() as s:
+            highest = (
+                select(func.max(ActionRow.ply))
+                .where(ActionRow.table_id == table_id)
+                .scalar_subquery()
+            )
             query = select(
-                TableRow.version, TableRow.head, TableRow.dice, TableRow.dice_mode
+                TableRow.version, TableRow.head, TableRow.dice, TableRow.dice_mode, highest
             ).where(TableRow.id == table_id)
             found = s.execute(query).first()
             if found is None:
                 raise StoreError("the table no longer exists")
-            version, head, dice, mode = found
+            version, head, dice, mode, total = found
+            progress = Progress(version, head, dice, mode, total or 0)
             top = min(len(held), head)
-            # The reader's last row in play and every row above it, at once: when that row
-            # is still the same (the common case), they are all that is needed.
-            above = select(ActionRow).where(ActionRow.table_id == table_id, ActionRow.ply >= top)
+            # The reader's last row in play and every row in play above it, at once: when
+            # that row is still the same (the common case), they are all that is needed.
+            above = select(ActionRow).where(
+                ActionRow.table_id == table_id, ActionRow.ply >= top, ActionRow.ply <= head
+            )
             rows = [_action(r) for r in s.scalars(above.order_by(ActionRow.ply))]
-            total = rows[-1].ply if rows else top
-            progress = Progress(version, head, dice, mode, total)
             if top == 0 or (rows and rows[0].ply == top and rows[0].stamp == held[top - 1]):
-                return progress, top, [r for r in rows if top < r.ply <= head]
+                return progress, top, [r for r in rows if r.ply > top]
             low = max(1, top - look_back + 1)
             query = select(ActionRow.ply, ActionRow.id, ActionRow.at).where(
                 ActionRow.table_id == table_id, ActionRow.ply >= low, ActionRow.ply <= top
