@@ -21,25 +21,20 @@ Wall-clock times; one run each.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import os
 import platform
 import re
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -49,11 +44,11 @@ from fracas.table import encounterfile  # noqa: E402
 from fracas.table.store import Store  # noqa: E402
 from fracas.table.table import Table  # noqa: E402
 from fracas.web.demo import demo_tables  # noqa: E402
+from serving import TOKEN, serving  # noqa: E402
 
 from report import write_section  # noqa: E402
 
 HEADING = "# Fight odds benchmarks"
-TOKEN = "benchmark-game-master-token"
 EXAMPLES = ROOT / "examples"
 #: Targets of the issue: first figures, 1,000 runs (seconds), action p99 ratio.
 FIRST, THOUSAND, RATIO = 2.0, 5.0, 2.0
@@ -61,63 +56,6 @@ FIRST, THOUSAND, RATIO = 2.0, 5.0, 2.0
 SERVER_RUNS, SERVER_SECONDS = 20_000, 120.0
 #: The longest wait for one example's 1,000 runs.
 LIMIT = 120.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def serving(db: str) -> Iterator[str]:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-c",
-        "from fracas.cli import main; main()",
-        "serve",
-        "--db",
-        db,
-        "--port",
-        str(port),
-        "--gm-token",
-        TOKEN,
-        "--odds-runs",
-        str(SERVER_RUNS),
-        "--odds-seconds",
-        str(SERVER_SECONDS),
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"fracas serve ended with {process.returncode}")
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start within 60 s")
-            time.sleep(0.05)  # polling the health URL: a condition
-        yield url
-    finally:
-        children = []
-        with contextlib.suppress(psutil.NoSuchProcess):
-            children = psutil.Process(process.pid).children(recursive=True)
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait(30)
-        for child in children:  # the odds' worker, should it outlive the server
-            with contextlib.suppress(psutil.NoSuchProcess):
-                child.kill()
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -205,7 +143,8 @@ def run(examples: list[str] | None, actions: int) -> tuple[list[Timed], float]:
         if examples:
             wanted = {e.replace("/", "-") for e in examples}
             names = [n for n in names if n in wanted]
-        with serving(db) as url, httpx.Client(base_url=url, timeout=60) as gm:
+        odds = ("--odds-runs", str(SERVER_RUNS), "--odds-seconds", str(SERVER_SECONDS))
+        with serving(db, *odds) as (_, url), httpx.Client(base_url=url, timeout=60) as gm:
             gm.get(f"/gm/login?token={TOKEN}")
             probe = Probe(gm)
             probe.play(6)  # warm

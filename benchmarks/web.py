@@ -37,10 +37,7 @@ import os
 import platform
 import random
 import re
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -60,11 +57,11 @@ from fracas.table.scripts import Script  # noqa: E402
 from fracas.table.seats import Seats  # noqa: E402
 from fracas.table.store import Store  # noqa: E402
 from fracas.table.table import Table  # noqa: E402
+from serving import TOKEN, serving  # noqa: E402
 
 from report import write_section  # noqa: E402
 
 HEADING = "# Web benchmarks"
-TOKEN = "benchmark-game-master-token"
 #: The play phase stops after this long (seconds), whatever is left to play.
 PLAY_LIMIT = 240.0
 #: Human pace: the mean pause between two actions outside a burst, and a burst's odds.
@@ -74,12 +71,6 @@ TARGETS = {"action_p99": 0.100, "update_p99": {"sqlite": 0.250, "postgresql": 0.
 IDLE_TARGET_MS = 5.0
 #: Seconds the client keeps an idle connection (uvicorn closes one after 5 s).
 KEEP_ALIVE = 2.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -126,52 +117,6 @@ class Run:
 
 
 # -- the server -------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def serving(db: str, workers: int = 2) -> Iterator[tuple[psutil.Process, str]]:
-    port = free_port()
-    command = [
-        sys.executable,
-        "-c",
-        "from fracas.cli import main; main()",
-        "serve",
-        "--db",
-        db,
-        "--port",
-        str(port),
-        "--gm-token",
-        TOKEN,
-        "--workers",
-        str(workers),
-        # Every page of the run comes from this one address.
-        "--streams-per-address",
-        "10000",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"fracas serve ended with {process.returncode}")
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start within 60 s")
-            time.sleep(0.05)  # polling the health URL: a condition
-        yield psutil.Process(process.pid), url
-    finally:
-        if process.poll() is None:
-            os.kill(process.pid, signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait(30)
 
 
 def server_cpu(server: psutil.Process) -> float:
@@ -363,7 +308,9 @@ def one_run(db: str, kind: str, args: argparse.Namespace) -> Run:
         sides = table.sides()
         seats = Seats(store)
         tables[name] = [seats.open(table.id, sides[k % len(sides)]) for k in range(args.players)]
-    with serving(db) as (server, url):
+    # Every page of the run comes from this one address.
+    options = ("--workers", "2", "--streams-per-address", "10000")
+    with serving(db, *options) as (server, url):
         asyncio.run(drive(url, server, run, args, tables, lines))
     for name in tables:
         stored = [a.action for a in store.actions(store.table(name).id)]
