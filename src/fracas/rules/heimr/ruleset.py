@@ -511,9 +511,10 @@ class HeimrRules(Ruleset[HeimrState]):
     def observe_lazily(self, state: HeimrState, side: str | None) -> Mapping[str, Any]:
         return Parts(_PARTS, self, state, side, True)
 
-    def _field_view(self, state: HeimrState) -> dict[str, Any]:
+    def _field_view(self, state: HeimrState, lazy: bool = False) -> Mapping[str, Any]:
         """:func:`field_view`, worked out once per battlefield and the borders play has
-        opened (which alone change in play), and handed out as a copy of its own."""
+        opened (which alone change in play), and handed out as a copy of its own;
+        ``lazy``: each of its parts copied when first read (a policy reads one or two)."""
         field = state.battlefield
         known = self._fields.get(id(field))
         if known is None or known[0] is not field:
@@ -526,7 +527,7 @@ class HeimrRules(Ruleset[HeimrState]):
             if len(known[1]) > 64:
                 known[1].clear()
             found = known[1][key] = field_view(state)
-        return _copy_field_view(found)
+        return LazyFieldView(found) if lazy else _copy_field_view(found)
 
 
 def _melee_out_of_reach(state: HeimrState, action: Action) -> bool:
@@ -594,7 +595,7 @@ _PARTS: dict[str, Callable[[HeimrRules, HeimrState, str | None, bool], Any]] = {
         if side is None or state.combatants[cid].side == side
     },
     "clusters": lambda rules, state, side, lazy: [list(c) for c in state.clusters],
-    "battlefield": lambda rules, state, side, lazy: rules._field_view(state),
+    "battlefield": lambda rules, state, side, lazy: rules._field_view(state, lazy),
     "combatants": _combatants,
 }
 
@@ -616,17 +617,39 @@ def _copy_field_view(seen: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copied_field_view(seen: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "columns": seen["columns"],
-        "rows": seen["rows"],
-        "locations": {name: list(others) for name, others in seen["locations"].items()},
-        "darkness": seen["darkness"],
-        "weather": seen["weather"],
-        "squares": {
-            sq: {**info, "cover": list(info["cover"])} for sq, info in seen["squares"].items()
-        },
-        "borders": [{**b, "between": list(b["between"])} for b in seen["borders"]],
-    }
+    return {key: copy(seen) for key, copy in _FIELD_PARTS.items()}
+
+
+#: Each part of a :func:`field_view`, as the function copying it from one.
+_FIELD_PARTS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "columns": lambda seen: seen["columns"],
+    "rows": lambda seen: seen["rows"],
+    "locations": lambda seen: {name: list(o) for name, o in seen["locations"].items()},
+    "darkness": lambda seen: seen["darkness"],
+    "weather": lambda seen: seen["weather"],
+    "squares": lambda seen: {
+        sq: {**info, "cover": list(info["cover"])} for sq, info in seen["squares"].items()
+    },
+    "borders": lambda seen: [{**b, "between": list(b["between"])} for b in seen["borders"]],
+}
+
+
+class LazyFieldView(Parts):
+    """A copy of a :func:`field_view` whose parts are copied as they are read, with
+    the view it is copied from as ``source`` (as :class:`FieldView`'s).
+
+    >>> seen = {"columns": 3, "rows": 1, "borders": [{"between": ["A1", "B1"]}]}
+    >>> lazy = LazyFieldView({**seen, "locations": {}, "darkness": None,
+    ...                       "weather": None, "squares": {}})
+    >>> lazy["borders"] == seen["borders"] and lazy["borders"] is not seen["borders"]
+    True
+    """
+
+    __slots__ = ("source",)
+
+    def __init__(self, seen: dict[str, Any]) -> None:
+        super().__init__(_FIELD_PARTS, seen)
+        self.source = seen
 
 
 def field_view(state: HeimrState) -> dict[str, Any]:
