@@ -9,7 +9,9 @@ from __future__ import annotations
 from fracas.dice import HeimrChallenge
 from fracas.engine import DiceSource, Event
 from fracas.rules.heimr import effects, health, terrain
-from fracas.rules.heimr.rolls import challenge
+from fracas.rules.heimr.combat import finish_upcoming as _finish_upcoming
+from fracas.rules.heimr.combat import preroll_defence
+from fracas.rules.heimr.rolls import challenge, tire
 from fracas.rules.heimr.state import Combatant, HeimrState, Turn
 
 SECONDS_PER_ROUND = 2
@@ -50,8 +52,6 @@ def _roll_one(state: HeimrState, who: Combatant, dice: DiceSource, events: list[
         )
     )
     if state.tables.fatigue.initiative:  # a campaign's option: a physical roll (H-FAT-2)
-        from fracas.rules.heimr.rolls import tire
-
         tire(who, roll.parts["d6"], events)
 
 
@@ -60,8 +60,6 @@ def join(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event
     initiative and takes its place in the order after everyone it does not beat (a tie
     on initiative and willpower goes to those already there). A place this round's turns
     have passed is first taken next round. It pre-rolls its defence (H-DEF-2)."""
-    from fracas.rules.heimr.combat import preroll_defence
-
     _roll_one(state, who, dice, events)
     mine = (state.initiative[who.id], who.willpower)
     at = len(state.order)
@@ -103,8 +101,6 @@ def leave(state: HeimrState, cid: str, dice: DiceSource, events: list[Event]) ->
 
 def begin(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:
     """Start combat: roll initiative, pre-roll everyone's defence, start the first turn."""
-    from fracas.rules.heimr.combat import preroll_defence
-
     roll_initiative(state, dice, events)
     state.started = True
     state.round = 1
@@ -177,16 +173,12 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
 
 
 def finish_upcoming(state: HeimrState, who: Combatant, events: list[Event]) -> None:
-    from fracas.rules.heimr.combat import finish_upcoming as finish
-
-    finish(state, who, events)
+    _finish_upcoming(state, who, events)
 
 
 def end_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:
     """End the current turn: pre-roll the next defence (H-DEF-2), count effects down,
     and start the next turn."""
-    from fracas.rules.heimr.combat import preroll_defence
-
     assert state.turn is not None
     who = state.combatants[state.turn.actor]
     if not who.out:
