@@ -1,7 +1,8 @@
 """The shortcuts of listing legal actions list what the long way does: the Heimr rules'
-quick refusals (attacks, brawls and charges out of reach) refuse only what the check
-refuses, ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in
-their order, whichever candidates they skip checking, and ``Legal.first`` the first."""
+quick refusals (attacks, brawls and charges out of reach, defences with nothing to
+defend with) refuse only what the check refuses, in listing and in ``is_legal``;
+``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
+whichever candidates they skip checking, and ``Legal.first`` the first."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.engine import Action, Encounter, RandomDice
+from fracas.engine import Action, Encounter, EngineError, RandomDice, Ruleset
 from fracas.engine.legal import Legal, first_of, verb_where
 from fracas.table import encounterfile
 
@@ -22,7 +23,16 @@ HEIMR = sorted(
     if "\nruleset: heimr" in "\n" + Path(p).read_text()
 )
 #: The verbs the quick refusals cover, and those the default policy asks ``where`` of.
-VERBS = ("attack", "brawl", "charge", "move", "run", "climb")
+VERBS = ("attack", "brawl", "charge", "defend", "move", "run", "climb")
+
+
+def checked(ruleset: Ruleset[object], state: object, action: Action) -> bool:
+    """Whether the rules' full check (which builds every refusal) accepts ``action``."""
+    try:
+        ruleset.check(state, action)
+    except EngineError:
+        return False
+    return True
 
 
 def keep_some(action: Action) -> bool:
@@ -41,11 +51,9 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
         if actor is None or encounter.is_over():
             break
         state = encounter.state
-        every = [
-            a
-            for a in ruleset.candidates(state, actor)
-            if a.actor == actor and ruleset.is_legal(state, a)
-        ]
+        mine = [a for a in ruleset.candidates(state, actor) if a.actor == actor]
+        every = [a for a in mine if checked(ruleset, state, a)]
+        assert [a for a in mine if ruleset.is_legal(state, a)] == every
         assert list(ruleset.legal(state, actor)) == every
         for verb in VERBS:
             of_verb = [a for a in every if a.verb == verb]

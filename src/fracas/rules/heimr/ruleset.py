@@ -138,8 +138,12 @@ class HeimrRules(Ruleset[HeimrState]):
     def is_legal(self, state: HeimrState, action: Action) -> bool:
         if self._turn_refusal(state, action, self.is_over(state)) is not None:
             return False
+        met = self._as_met(state, action)
+        quick = _OUT_OF_HAND.get(action.verb)
+        if quick is not None and quick(met, action):
+            return False  # refused without building the refusal
         try:
-            VERBS.check(self._as_met(state, action), action)
+            VERBS.check(met, action)
         except EngineError:
             return False
         return True
@@ -561,11 +565,25 @@ def _charge_out_of_reach(state: HeimrState, action: Action) -> bool:
     return field.place(target.square) not in field.neighbours(charger.square)
 
 
+def _defence_unheld(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the defence ``action`` for what is held (H-DEF-1): a
+    block with no shield, a parry with no melee weapon (a policy asks every turn)."""
+    who = state.combatants.get(action.actor)
+    if who is None:
+        return False
+    if action.target == "block":
+        return who.shield is None
+    if action.target == "parry":
+        return not any(w is not None and w.melee for w in (who.sword_hand, who.off_hand))
+    return False
+
+
 #: By verb, a cheap test that the rules' check refuses an action (never one it accepts).
 _OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
     "attack": _melee_out_of_reach,
     "brawl": _brawl_out_of_reach,
     "charge": _charge_out_of_reach,
+    "defend": _defence_unheld,
 }
 
 
