@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy
 from numpy.random import SeedSequence
@@ -76,13 +76,35 @@ def seeds(seed: int, runs: int) -> list[SeedSequence]:
 
 def streams(seq: SeedSequence) -> tuple[int, numpy.random.Generator]:
     """The dice seed and the policies' generator of one run, both from ``seq``, without
-    changing it (``spawn`` would count its children)."""
-    dice, choices = (
-        SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, k), pool_size=seq.pool_size)
-        for k in (0, 1)
-    )
+    changing it (``spawn`` would count its children). The generator is made when a
+    policy first draws from it: most runs of most policies never do.
+
+    >>> dice, rng = streams(SeedSequence(7))
+    >>> again = numpy.random.default_rng(SeedSequence(7, spawn_key=(1,)))
+    >>> int(rng.integers(1000)) == int(again.integers(1000))
+    True
+    """
+    dice = SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, 0), pool_size=seq.pool_size)
     words = dice.generate_state(2, numpy.uint64)
-    return int(words[0]) << 64 | int(words[1]), numpy.random.default_rng(choices)
+    return int(words[0]) << 64 | int(words[1]), cast(numpy.random.Generator, _Choices(seq))
+
+
+class _Choices:
+    """The policies' generator of the run of ``seq``, made at its first use."""
+
+    __slots__ = ("_made", "_seq")
+
+    def __init__(self, seq: SeedSequence) -> None:
+        self._seq = seq
+        self._made: numpy.random.Generator | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._made is None:
+            seq = self._seq
+            self._made = numpy.random.default_rng(
+                SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, 1), pool_size=seq.pool_size)
+            )
+        return getattr(self._made, name)
 
 
 def _policies(spec: SimSpec) -> dict[str, Policy]:
