@@ -14,7 +14,7 @@ from fracas.engine import Encounter, RandomDice, capabilities, view
 from fracas.lab import runner
 from fracas.rules import find
 from fracas.rules.sides import kernel
-from fracas.rules.sides.kernel import Fights, Roster, SidesKernel
+from fracas.rules.sides.kernel import KERNEL, Fights, Roster
 from fracas.rules.sides.kernel.fights import CHARGING, DONE, MOVING, SHOOTING
 from fracas.rules.sides.kernel.roster import CHARGE, CLOSE, FAR, MELEE
 from fracas.rules.sides.policies import MELEE_RANGE, DefaultPolicy, GmPolicy
@@ -192,7 +192,7 @@ def test_results_do_not_depend_on_the_batching(monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_engine_auto_plays_the_examples_on_the_kernel(name: str) -> None:
-    assert isinstance(capabilities.policies(find("sides")).kernel(), SidesKernel)
+    assert capabilities.policies(find("sides")).kernel() is KERNEL
     path = f"examples/sides/{name}.yaml"
     assert runner.spec_from_file(path, {}, engine="auto").engine == "kernel"
     other = runner.spec_from_file(path, {"party": "attack-nearest"}, engine="auto")

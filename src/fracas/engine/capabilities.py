@@ -60,6 +60,7 @@ __all__ = [
     "NamedRolls",
     "Odds",
     "Outcome",
+    "OwnKernel",
     "OwnPolicies",
     "Policies",
     "Policy",
@@ -208,8 +209,10 @@ class Outcome:
 class Kernel(Protocol):
     """A fast, exact mirror of the full rules for some fights (a lab engine)."""
 
-    #: The policy every side must play for the kernel to apply.
-    policy: str
+    @property
+    def policy(self) -> str:
+        """The policy every side must play for the kernel to apply."""
+        ...
 
     def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
         """The first reason the kernel cannot play this fight, or ``None``."""
@@ -240,6 +243,30 @@ class Policies(Protocol):
     def kernel(self) -> Kernel | None:
         """A fast engine for some fights, or ``None``."""
         ...
+
+
+@dataclass(frozen=True)
+class OwnKernel:
+    """A :class:`Kernel` from its parts: the ruleset it plays, the policy every side must
+    play, and its module's functions of the ruleset id (which answer for that id alone).
+
+    >>> kernel = OwnKernel("heimr", "melee", lambda r, s, p: f"{r} says no", lambda *a: [])
+    >>> kernel.why_not({}, {}), kernel.simulate({}, [])
+    ('heimr says no', [])
+    """
+
+    ruleset: str
+    policy: str
+    why_not_of: Callable[[str, Mapping[str, Any], Mapping[str, str]], str | None]
+    simulate_of: Callable[[str, Mapping[str, Any], Sequence[Any], int], list[Outcome]]
+
+    def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
+        return self.why_not_of(self.ruleset, setup, policies)
+
+    def simulate(
+        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int = 2000
+    ) -> list[Outcome]:
+        return self.simulate_of(self.ruleset, setup, seeds, max_actions)
 
 
 @dataclass(frozen=True)

@@ -636,9 +636,9 @@ class Stats(PlainStats):
 
 
 def _kernel() -> Kernel:
-    from fracas.rules.heimr.kernel import HeimrKernel  # NumPy tables, built when asked
+    from fracas.rules.heimr.kernel import KERNEL  # NumPy tables, built when asked
 
-    return HeimrKernel()
+    return KERNEL
 
 
 #: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its

@@ -89,9 +89,9 @@ class GmPolicy(GameMaster):
 
 
 def _kernel() -> Kernel:
-    from fracas.rules.sides.kernel import SidesKernel  # NumPy, loaded when asked
+    from fracas.rules.sides.kernel import KERNEL  # NumPy, loaded when asked
 
-    return SidesKernel()
+    return KERNEL
 
 
 #: The ruleset's policies capability (:class:`fracas.engine.capabilities.Policies`): its

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy
 
-from fracas.engine.capabilities import Outcome
+from fracas.engine.capabilities import Outcome, OwnKernel
 from fracas.rules.heimr.kernel.dice import GUIDE, MAX_CONSISTENCY, ChallengeTable, challenge_table
 from fracas.rules.heimr.kernel.fights import Fights
 from fracas.rules.heimr.kernel.roster import (
@@ -63,6 +63,7 @@ __all__ = [
     "CHUNK",
     "DODGE",
     "GUIDE",
+    "KERNEL",
     "MAX_CONSISTENCY",
     "NONE",
     "PARRY",
@@ -70,7 +71,6 @@ __all__ = [
     "STANCES",
     "ChallengeTable",
     "Fights",
-    "HeimrKernel",
     "Outcome",
     "Roster",
     "challenge_table",
@@ -190,16 +190,6 @@ def simulate(
     return out
 
 
-class HeimrKernel:
-    """The kernel as Heimr's policies capability offers it
-    (:class:`fracas.engine.capabilities.Kernel`)."""
-
-    policy = POLICY
-
-    def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
-        return why_not("heimr", setup, policies)
-
-    def simulate(
-        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int = 2000
-    ) -> list[Outcome]:
-        return simulate("heimr", setup, seeds, max_actions)
+#: The kernel as Heimr's policies capability offers it
+#: (:class:`fracas.engine.capabilities.Kernel`).
+KERNEL = OwnKernel("heimr", POLICY, why_not, simulate)

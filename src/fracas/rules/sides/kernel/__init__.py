@@ -36,18 +36,18 @@ from typing import Any
 
 import numpy
 
-from fracas.engine.capabilities import Outcome
+from fracas.engine.capabilities import Outcome, OwnKernel
 from fracas.rules.sides.kernel.fights import MELEE_RANGE, Fights
 from fracas.rules.sides.kernel.roster import Roster, damage_pmf
 from fracas.rules.sides.setup import build
 
 __all__ = [
     "CHUNK",
+    "KERNEL",
     "MELEE_RANGE",
     "POLICY",
     "Fights",
     "Roster",
-    "SidesKernel",
     "qualifies",
     "simulate",
     "why_not",
@@ -157,16 +157,6 @@ def _roster(ruleset_id: str, setup: Mapping[str, Any]) -> Roster:
     return Roster(state)
 
 
-class SidesKernel:
-    """The kernel as the sides ruleset's policies capability offers it
-    (:class:`fracas.engine.capabilities.Kernel`)."""
-
-    policy = POLICY
-
-    def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
-        return why_not("sides", setup, policies)
-
-    def simulate(
-        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int = 2000
-    ) -> list[Outcome]:
-        return simulate("sides", setup, seeds, max_actions)
+#: The kernel as the sides ruleset's policies capability offers it
+#: (:class:`fracas.engine.capabilities.Kernel`).
+KERNEL = OwnKernel("sides", POLICY, why_not, simulate)
