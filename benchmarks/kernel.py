@@ -31,13 +31,11 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import gc
 import os
 import platform
 import sys
 import time
 from collections.abc import Sequence
-from math import sqrt
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +47,7 @@ from fracas.rules.heimr.kernel import Outcome
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.table.encounterfile import load
 
-from report import write_section
+from report import timed, wilson99, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "heimr"
@@ -82,22 +80,6 @@ def play_out(
         actions=actions,
         capped=not over,
     )
-
-
-def wilson(wins: int, n: int, z: float = 2.5758) -> tuple[float, float]:
-    """The 99% Wilson score interval of a win rate."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def timed(run: Any) -> tuple[float, float, Any]:
-    """(wall seconds, CPU seconds of this process, result) of ``run()``."""
-    gc.collect()
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = run()
-    return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
 def measure(engine_runs: int, kernel_runs: int, repeat: int) -> dict[str, Any]:
@@ -161,8 +143,8 @@ def measure_examples(engine_runs: int, kernel_runs: int) -> list[dict[str, Any]]
             side=side,
             engine_rate=engine_runs / e_cpu,
             kernel_rate=kernel_runs / k_cpu,
-            engine_wins=wilson(sum(o.winner == side for o in e_out), engine_runs),
-            kernel_wins=wilson(sum(o.winner == side for o in k_out), kernel_runs),
+            engine_wins=wilson99(sum(o.winner == side for o in e_out), engine_runs),
+            kernel_wins=wilson99(sum(o.winner == side for o in k_out), kernel_runs),
         )
     return rows
 
@@ -213,7 +195,7 @@ def report(r: dict[str, Any], elapsed: float, examples: list[dict[str, Any]]) ->
     rows = []
     for who in ("engine", "kernel"):
         wins, n = r[f"{who}_wins"], r[f"{who}_n"]
-        lo, hi = wilson(wins, n)
+        lo, hi = wilson99(wins, n)
         rows.append(
             f"| {who} | {n:,} | {wins / n:.3f} | {lo:.3f} to {hi:.3f} | {r[f'{who}_rounds']:.2f} |"
         )

@@ -24,14 +24,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import gc
 import os
 import platform
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from math import sqrt
 from pathlib import Path
 from typing import Any
 
@@ -40,27 +38,11 @@ import numpy
 from fracas.lab import runner
 from fracas.lab.playout import Outcome
 
-from report import write_section
+from report import timed, wilson99, write_section
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples" / "sides").glob("*.yaml"))
 HEADING = "# Kernel benchmarks: sides"
-
-
-def wilson(wins: int, n: int, z: float = 2.5758) -> tuple[float, float]:
-    """The 99% Wilson score interval of a win rate."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-def cpu_timed(run: Callable[[], list[Outcome]]) -> tuple[float, list[Outcome]]:
-    """(CPU seconds of this process, result) of ``run()``."""
-    gc.collect()
-    cpu = time.process_time()
-    result = run()
-    return time.process_time() - cpu, result
 
 
 def measure(path: Path, engine_runs: int, kernel_runs: int, repeat: int) -> dict[str, Any] | None:
@@ -79,14 +61,14 @@ def measure(path: Path, engine_runs: int, kernel_runs: int, repeat: int) -> dict
     for i in range(repeat):
         for who, made, n in (("engine", engine_spec, engine_runs), ("kernel", spec, kernel_runs)):
             seeds = runner.seeds(1000 * (who == "kernel") + i, n)
-            t, out = cpu_timed(lambda s=seeds, m=made: runner.run_batch(m, s))  # type: ignore[misc]
+            _, t, out = timed(lambda s=seeds, m=made: runner.run_batch(m, s))  # type: ignore[misc]
             times[who].append(t)
             outs[who] += out
     side = spec.sides[0]
     result: dict[str, Any] = {"name": path.stem, "side": side}
     # as `fracas sim --runs 1000 --workers 1` plays: 16 batches of a worker
     parts = runner.batches(runner.seeds(7, 1000), 1)
-    t, _ = cpu_timed(lambda: [o for part in parts for o in runner.run_batch(spec, part)])
+    _, t, _ = timed(lambda: [o for part in parts for o in runner.run_batch(spec, part)])
     result["sim_rate"] = 1000 / t
     for who, n in (("engine", engine_runs), ("kernel", kernel_runs)):
         out = outs[who]
@@ -111,7 +93,7 @@ def report(rows: list[dict[str, Any]], args: argparse.Namespace, elapsed: float)
         )
         for who in ("engine", "kernel"):
             wins, n = r[f"{who}_wins"], r[f"{who}_n"]
-            lo, hi = wilson(wins, n)
+            lo, hi = wilson99(wins, n)
             agree.append(
                 f"| {r['name']} | {who} | {n:,} | {r['side']} {wins / n:.3f} | "
                 f"{lo:.3f} to {hi:.3f} | {r[f'{who}_rounds']:.2f} |"

@@ -19,9 +19,32 @@ slow
 
 from __future__ import annotations
 
+import gc
+import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from fracas.files import atomic_write
+from fracas.lab.stats import wilson
+
+T = TypeVar("T")
+
+#: The two-sided 99% quantile of the standard normal: the benchmarks' intervals.
+Z99 = 2.5758293035489
+
+#: The 99% Wilson score interval of a win rate (wins, runs).
+wilson99 = partial(wilson, z=Z99)
+
+
+def timed(run: Callable[[], T]) -> tuple[float, float, T]:
+    """(wall seconds, CPU seconds of this process, result) of ``run()``, after a
+    garbage collection (so that none left over from before is counted)."""
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = run()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
 def write_section(path: Path | str, section: str) -> None:
