@@ -2,7 +2,9 @@
 quick refusals (attacks, brawls and charges out of reach, defences with nothing to
 defend with) refuse only what the check refuses, in listing and in ``is_legal``;
 ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
-whichever candidates they skip checking, and ``Legal.first`` the first."""
+whichever candidates they skip checking, and ``Legal.first`` the first; and a
+``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked
+before."""
 
 from __future__ import annotations
 
@@ -68,4 +70,19 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
             assert found == (of_verb[0] if of_verb else None)
             assert found is None or legal.listed(found)
             assert legal.verb(verb) == of_verb  # a verb with none is listed empty
+        # One state's questions, asked in any order of one Checking, which works out
+        # once what they share: the same answers.
+        checks = ruleset.checking(state)
+        asked: list[object] = [*VERBS, *mine, None]
+        rng.shuffle(asked)
+        for question in asked:
+            if question is None:
+                assert list(checks.legal(actor)) == every
+            elif isinstance(question, Action):
+                assert checks.is_legal(question) == (question in every)
+            else:
+                of_verb = [a for a in every if a.verb == question]
+                assert list(checks.legal(actor, {question})) == of_verb
+                kept = [a for a in of_verb if keep_some(a)]
+                assert list(checks.legal_where(actor, {question}, keep_some)) == kept
         encounter.push_legal(rng.choice(every))

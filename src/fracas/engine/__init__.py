@@ -10,12 +10,13 @@ from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, Scripted
 from fracas.engine.encounter import SCHEMA_VERSION, Encounter, Entry, LegalActions
 from fracas.engine.errors import EngineError, IllegalAction, NotationError, SaveError
 from fracas.engine.events import Event
-from fracas.engine.ruleset import Parts, Ruleset, State
+from fracas.engine.ruleset import Checking, Parts, Ruleset, State
 from fracas.engine.views import offered, view
 
 __all__ = [
     "SCHEMA_VERSION",
     "Action",
+    "Checking",
     "DiceSource",
     "DrawnRoll",
     "Encounter",

@@ -35,6 +35,9 @@ class Legal(Sequence[Action]):
         self._all: list[Action] | None = None
         self._any: bool | None = None
         self._checked: dict[Action, bool] = {}  # single actions asked of the rules
+        # Every question asked of the rules here is of this one state: what the answers
+        # share is worked out once (Ruleset.checking).
+        self._rules = encounter.ruleset.checking(encounter.state)
 
     def verb(self, verb: str) -> list[Action]:
         """The legal actions with ``verb``, in the order the ruleset proposes them. The
@@ -46,7 +49,7 @@ class Legal(Sequence[Action]):
             verbs = self.together if verb in self.together else frozenset({verb})
             for v in verbs:
                 self._by_verb[v] = []
-            for action in self.encounter.legal_actions(self.actor, verbs):
+            for action in self._rules.legal(self.actor, verbs):
                 self._by_verb[action.verb].append(action)
         return self._by_verb[verb]
 
@@ -56,8 +59,7 @@ class Legal(Sequence[Action]):
         accepts are checked by the rules (a policy after a few of a dozen moves)."""
         if self._all is not None or verb in self._by_verb or verb in self.together:
             return [a for a in self.verb(verb) if keep(a)]
-        enc = self.encounter
-        found = list(enc.ruleset.legal_where(enc.state, self.actor, frozenset({verb}), keep))
+        found = list(self._rules.legal_where(self.actor, frozenset({verb}), keep))
         for action in found:
             self._checked[action] = True
         return found
@@ -69,8 +71,7 @@ class Legal(Sequence[Action]):
         if self._all is not None or verb in self._by_verb or verb in self.together:
             found = self.verb(verb)
             return found[0] if found else None
-        enc = self.encounter
-        for action in enc.ruleset.legal(enc.state, self.actor, frozenset({verb})):
+        for action in self._rules.legal(self.actor, frozenset({verb})):
             self._checked[action] = True
             return action
         self._by_verb[verb] = []  # none at all: listed, as empty
@@ -87,12 +88,12 @@ class Legal(Sequence[Action]):
             return action if self.listed(action) else None
         ok = self._checked.get(action)
         if ok is None:
-            ok = self._checked[action] = self.encounter.is_legal(action)
+            ok = self._checked[action] = self._rules.is_legal(action)
         return action if ok else None
 
     def _everything(self) -> list[Action]:
         if self._all is None:
-            self._all = list(self.encounter.legal_actions(self.actor))
+            self._all = list(self._rules.legal(self.actor))
         return self._all
 
     @overload
@@ -120,7 +121,7 @@ class Legal(Sequence[Action]):
                 any(self._by_verb.values())
                 or any(self._checked.values())
                 or any(self.one(Action(self.actor, verb)) for verb in self.probes)
-                or bool(self.encounter.legal_actions(self.actor))
+                or any(True for _ in self._rules.legal(self.actor))
             )
         return self._any
 
@@ -137,7 +138,7 @@ class Legal(Sequence[Action]):
         return (
             isinstance(action, Action)
             and action.actor == self.actor
-            and self.encounter.is_legal(action)
+            and self._rules.is_legal(action)
         )
 
 

@@ -99,6 +99,13 @@ class Ruleset(ABC, Generic[S]):
         the same (``keep`` reads only the action)."""
         return (action for action in self.legal(state, actor, verbs) if keep(action))
 
+    def checking(self, state: S) -> Checking[S]:
+        """The legality questions of ``state`` while it does not change (a policy's one
+        choice asks several). Rulesets override it to work out once what the answers
+        share; each answer must stay the one :meth:`legal`, :meth:`legal_where` and
+        :meth:`is_legal` give."""
+        return Checking(self, state)
+
     @abstractmethod
     def apply(self, state: S, action: Action, dice: DiceSource) -> list[Event]:
         """Carry out a legal ``action`` on ``state`` (changing it) and return what happened."""
@@ -169,6 +176,31 @@ class Ruleset(ABC, Generic[S]):
         """Why ``actor``, whose turn it is, may do nothing but end it (a sentence naming
         the rule), or ``None`` when it may act or the ruleset gives no reason."""
         return None
+
+
+class Checking(Generic[S]):
+    """The legality questions of one state, asked while it does not change: by default
+    each asked of the ruleset afresh (:meth:`Ruleset.checking`)."""
+
+    __slots__ = ("ruleset", "state")
+
+    def __init__(self, ruleset: Ruleset[S], state: S) -> None:
+        self.ruleset = ruleset
+        self.state = state
+
+    def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
+        """:meth:`Ruleset.legal` of the state."""
+        return self.ruleset.legal(self.state, actor, verbs)
+
+    def legal_where(
+        self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
+    ) -> Iterator[Action]:
+        """:meth:`Ruleset.legal_where` of the state."""
+        return self.ruleset.legal_where(self.state, actor, verbs, keep)
+
+    def is_legal(self, action: Action) -> bool:
+        """:meth:`Ruleset.is_legal` of the state."""
+        return self.ruleset.is_legal(self.state, action)
 
 
 class Parts(Mapping[str, Any]):

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
+from fracas.engine import (
+    Action,
+    Checking,
+    DiceSource,
+    EngineError,
+    Event,
+    IllegalAction,
+    Parts,
+    Ruleset,
+)
 from fracas.rules.heimr import combat, effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
@@ -136,9 +145,12 @@ class HeimrRules(Ruleset[HeimrState]):
         VERBS.check(self._as_met(state, action), action)
 
     def is_legal(self, state: HeimrState, action: Action) -> bool:
-        if self._turn_refusal(state, action, self.is_over(state)) is not None:
+        return self._is_legal(state, action, _Memo(self.is_over(state)))
+
+    def _is_legal(self, state: HeimrState, action: Action, memo: _Memo) -> bool:
+        if self._refused(state, action, memo):
             return False
-        met = self._as_met(state, action)
+        met = self._met(state, action, memo)
         quick = _OUT_OF_HAND.get(action.verb)
         if quick is not None and quick(met, action):
             return False  # refused without building the refusal
@@ -147,6 +159,41 @@ class HeimrRules(Ruleset[HeimrState]):
         except EngineError:
             return False
         return True
+
+    def _refused(self, state: HeimrState, action: Action, memo: _Memo) -> bool:
+        """Whether the turn refuses ``action``: asked once per actor, verb and type (its
+        options), but for a skill, whose refusal depends on the skill."""
+        if action.verb == "skill":
+            return self._turn_refusal(state, action, memo.over, memo.able) is not None
+        key = (action.actor, action.verb, action.options)
+        no = memo.refused.get(key)
+        if no is None:
+            no = memo.refused[key] = (
+                self._turn_refusal(state, action, memo.over, memo.able) is not None
+            )
+        return no
+
+    def _met(self, state: HeimrState, action: Action, memo: _Memo) -> HeimrState:
+        """:meth:`_as_met`, worked out once per actor."""
+        if not self._upcoming_due(state, action):
+            return state
+        found = memo.met.get(action.actor)
+        if found is None:
+            found = memo.met[action.actor] = self._as_met(state, action)
+        return found
+
+    def checking(self, state: HeimrState) -> Checking[HeimrState]:
+        """The questions of one state answered with what they share worked out once:
+        whether the fight is over, who can act, the turn's refusals, the state an
+        upcoming action leaves."""
+        own = HeimrRules
+        if (
+            type(self).legal is not own.legal
+            or type(self).legal_where is not own.legal_where
+            or type(self).is_legal is not own.is_legal
+        ):
+            return super().checking(state)  # a subclass checks its own way
+        return _Checking(self, state)
 
     def legal(
         self, state: HeimrState, actor: str | None, verbs: Collection[str] | None = None
@@ -175,22 +222,20 @@ class HeimrRules(Ruleset[HeimrState]):
         actor: str | None,
         verbs: Collection[str] | None,
         keep: Callable[[Action], bool] | None,
+        memo: _Memo | None = None,
     ) -> Iterator[Action]:
-        over = self.is_over(state)
-        met: dict[str, HeimrState] = {}
-        able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2), asked once
-        # Whether the turn refuses an action depends on its actor, verb and type (its
-        # options), and for a skill on the skill: asked once per such kind of action.
-        refused: dict[tuple[str, str, tuple[tuple[str, str], ...]], bool] = {}
+        if memo is None:
+            memo = _Memo(self.is_over(state))
         if type(self).candidates is HeimrRules.candidates:
             if actor is not None and verbs is not None:
                 # A verb the turn refuses is not offered at all (its type is its own but
                 # for a breather's or a skill's, which their options may change).
-                for verb in verbs:
-                    if verb not in ("breather", "skill"):
-                        refusal = self._turn_refusal(state, Action(actor, verb), over, able)
-                        refused[actor, verb, ()] = refusal is not None
-                verbs = frozenset(v for v in verbs if not refused.get((actor, v, ())))
+                verbs = frozenset(
+                    v
+                    for v in verbs
+                    if v in ("breather", "skill")
+                    or not self._refused(state, Action(actor, v), memo)
+                )
                 if not verbs:
                     return
             offered = self._offer(state, actor, verbs)
@@ -203,21 +248,9 @@ class HeimrRules(Ruleset[HeimrState]):
                 or (keep is not None and not keep(action))
             ):
                 continue
-            if action.verb == "skill":
-                if self._turn_refusal(state, action, over, able) is not None:
-                    continue
-            else:
-                key = (action.actor, action.verb, action.options)
-                no = refused.get(key)
-                if no is None:
-                    no = refused[key] = self._turn_refusal(state, action, over, able) is not None
-                if no:
-                    continue
-            checked = state
-            if self._upcoming_due(state, action):
-                if action.actor not in met:
-                    met[action.actor] = self._as_met(state, action)
-                checked = met[action.actor]
+            if self._refused(state, action, memo):
+                continue
+            checked = self._met(state, action, memo)
             quick = _OUT_OF_HAND.get(action.verb)
             if quick is not None and quick(checked, action):
                 continue
@@ -616,6 +649,42 @@ _PARTS: dict[str, Callable[[HeimrRules, HeimrState, str | None, bool], Any]] = {
     "battlefield": lambda rules, state, side, lazy: rules._field_view(state, lazy),
     "combatants": _combatants,
 }
+
+
+class _Memo:
+    """What the legality questions of one state share (:meth:`HeimrRules.checking`)."""
+
+    __slots__ = ("able", "met", "over", "refused")
+
+    def __init__(self, over: bool) -> None:
+        self.over = over  # whether the encounter has ended
+        self.able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2)
+        # Whether the turn refuses an action, by its actor, verb and options.
+        self.refused: dict[tuple[str, str, tuple[tuple[str, str], ...]], bool] = {}
+        self.met: dict[str, HeimrState] = {}  # the state after an actor's due upcoming
+
+
+class _Checking(Checking[HeimrState]):
+    """:class:`~fracas.engine.Checking` of the Heimr rules, sharing one :class:`_Memo`."""
+
+    __slots__ = ("_memo",)
+
+    ruleset: HeimrRules
+
+    def __init__(self, ruleset: HeimrRules, state: HeimrState) -> None:
+        super().__init__(ruleset, state)
+        self._memo = _Memo(ruleset.is_over(state))
+
+    def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
+        return self.ruleset._legal(self.state, actor, verbs, None, self._memo)
+
+    def legal_where(
+        self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
+    ) -> Iterator[Action]:
+        return self.ruleset._legal(self.state, actor, verbs, keep, self._memo)
+
+    def is_legal(self, action: Action) -> bool:
+        return self.ruleset._is_legal(self.state, action, self._memo)
 
 
 class FieldView(dict[str, Any]):
