@@ -161,11 +161,12 @@ class HeimrRules(Ruleset[HeimrState]):
         return True
 
     def _refused(self, state: HeimrState, action: Action, memo: _Memo) -> bool:
-        """Whether the turn refuses ``action``: asked once per actor, verb and type (its
-        options), but for a skill, whose refusal depends on the skill."""
+        """Whether the turn refuses ``action``: asked once per actor and verb, which with
+        a breather's options (it may be taken as upcoming) are all it reads, but for a
+        skill, whose refusal depends on the skill (:func:`kind_of`, :func:`free_key`)."""
         if action.verb == "skill":
             return self._turn_refusal(state, action, memo.over, memo.able) is not None
-        key = (action.actor, action.verb, action.options)
+        key = (action.actor, action.verb, action.options if action.verb == "breather" else ())
         no = memo.refused.get(key)
         if no is None:
             no = memo.refused[key] = (
@@ -659,7 +660,7 @@ class _Memo:
     def __init__(self, over: bool) -> None:
         self.over = over  # whether the encounter has ended
         self.able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2)
-        # Whether the turn refuses an action, by its actor, verb and options.
+        # Whether the turn refuses an action, by its actor, verb and (a breather's) options.
         self.refused: dict[tuple[str, str, tuple[tuple[str, str], ...]], bool] = {}
         self.met: dict[str, HeimrState] = {}  # the state after an actor's due upcoming
 
