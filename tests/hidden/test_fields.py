@@ -69,9 +69,12 @@ def problems(enc: Encounter[Any]) -> list[str]:
                 if (f in shown[cid]) != expected:
                     out.append(f"{side}: {cid}.{f} {'hidden' if expected else 'shown'} ({when})")
                 elif expected and when == "once found" and not own:
-                    extra = [x for x in shown[cid][f] if x not in record[f]]
-                    if extra:
-                        out.append(f"{side}: {cid}.{f} shows {extra!r}, which it does not have")
+                    # All of them once this side has found them by observing (H-ACT-3),
+                    # else none.
+                    found_by = getattr(enc.state.combatants[cid], "concealed_found_by", ())
+                    want = record[f] if side in found_by else []
+                    if shown[cid][f] != want:
+                        out.append(f"{side}: {cid}.{f} is {shown[cid][f]!r}, not {want!r}")
                 elif expected and shown[cid][f] != record[f]:
                     unplaced = when == "once seen" and shown[cid][f] is None and record["hidden"]
                     if not unplaced:
