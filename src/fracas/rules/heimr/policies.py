@@ -178,6 +178,41 @@ def _breathed_since(view: Mapping[str, Any], who: str, since: int) -> bool | Non
     return None
 
 
+class _LogReading:
+    """What one side's log has shown of each combatant, up to entry ``upto``: its last
+    attack challenge (:func:`last_challenge`) and whether its last roll or breather was
+    a breather (:func:`breathed_last`). Each entry is read once for every combatant."""
+
+    __slots__ = ("aims", "breathed", "log", "upto")
+
+    def __init__(self, log: object) -> None:
+        self.log = log
+        self.upto = 0
+        self.aims: dict[str, tuple[int, int]] = {}
+        self.breathed: dict[str, bool] = {}
+
+    def catch_up(self, view: Mapping[str, Any], upto: int) -> None:
+        """Read the entries from :attr:`upto` to ``upto``, last first: what each shows of
+        a combatant stands over what was read before."""
+        aims: dict[str, tuple[int, int]] = {}
+        breathed: dict[str, bool] = {}
+        for kind, data, event in events_back(view, BREATHS, self.upto):
+            who = data.get("who")
+            if not isinstance(who, str):
+                continue
+            attack = kind == "roll" and " attacks " in str(data.get("purpose", ""))
+            if attack and who not in aims:
+                aims[who] = _challenge_of(str(data.get("challenge", "")))
+            if who not in breathed:
+                if kind == "upcoming" or (kind == "fatigue" and "breather" in event_text(event)):
+                    breathed[who] = True
+                elif attack:
+                    breathed[who] = False
+        self.aims.update(aims)
+        self.breathed.update(breathed)
+        self.upto = upto
+
+
 # -- the battlefield -----------------------------------------------------------------------
 
 
@@ -310,8 +345,8 @@ class DefaultPolicy(Tactical):
         # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
-        self._aims: dict[str, tuple[object, int, tuple[int, int] | None]] = {}
-        self._breaths: dict[str, tuple[object, int, bool | None]] = {}  # as _aims
+        # By side, what the log has shown of each combatant as far as it was read.
+        self._read: dict[str | None, _LogReading] = {}
         self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
@@ -329,20 +364,24 @@ class DefaultPolicy(Tactical):
         return chosen
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
-        """:func:`last_challenge`, reading only the entries added since it last read
-        (the log's position is this choice's)."""
-        position = self._position
-        kept = self._aims.get(actor)
-        if position is None:
+        """:func:`last_challenge`, the log read only past where it was last read."""
+        reading = self._reading(view)
+        if reading is None:
             return last_challenge(view, actor)
-        if kept is not None and kept[0] is position[0] and kept[1] <= position[1]:
-            found = _challenge_since(view, actor, kept[1])
-            if found is None:
-                found = kept[2]
-        else:
-            found = _challenge_since(view, actor, 0)
-        self._aims[actor] = (position[0], position[1], found)
-        return DEFAULT_CHALLENGE if found is None else found
+        return reading.aims.get(actor, DEFAULT_CHALLENGE)
+
+    def _reading(self, view: Mapping[str, Any]) -> _LogReading | None:
+        """The side's :class:`_LogReading`, brought up to this choice's log; ``None``
+        when the log cannot tell where it stands (not a playout's)."""
+        position = self._position
+        if position is None:
+            return None
+        side = view.get("side")
+        reading = self._read.get(side)
+        if reading is None or reading.log is not position[0] or reading.upto > position[1]:
+            reading = self._read[side] = _LogReading(position[0])
+        reading.catch_up(view, position[1])
+        return reading
 
     def _turn(
         self,
@@ -428,19 +467,11 @@ class DefaultPolicy(Tactical):
         return one_of(legal, Action(actor, "end"))
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
-        """:func:`breathed_last`, reading only the entries added since it last read."""
-        position = self._position
-        if position is None:
+        """:func:`breathed_last`, the log read only past where it was last read."""
+        reading = self._reading(view)
+        if reading is None:
             return breathed_last(view, actor)
-        kept = self._breaths.get(actor)
-        if kept is not None and kept[0] is position[0] and kept[1] <= position[1]:
-            found = _breathed_since(view, actor, kept[1])
-            if found is None:
-                found = kept[2]
-        else:
-            found = _breathed_since(view, actor, 0)
-        self._breaths[actor] = (position[0], position[1], found)
-        return bool(found)
+        return reading.breathed.get(actor, False)
 
     @staticmethod
     def _needs_breather(
