@@ -102,7 +102,10 @@ class Commands(TyperGroup):
         for info in app.deferred:
             name = _name(info)
             command = built.pop(name) if name in built else self._build(info)
-            self.commands[command.name or ""] = command
+            if isinstance(command, TyperGroup) and name is None:  # its commands join ours
+                self.commands.update(command.commands)
+            else:
+                self.commands[command.name or ""] = command
         from fracas.cli import ruleset_apps
 
         for sub in ruleset_apps():  # as add_typer without a name: its commands join ours
