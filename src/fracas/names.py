@@ -41,6 +41,8 @@ def normal(name: str) -> str:
 @lru_cache(maxsize=4096)
 def _script(char: str) -> str | None:
     """The script of a letter (``LATIN``, ``CYRILLIC``...), or ``None`` for anything else."""
+    if char.isascii():  # the data is loaded for other characters only
+        return "LATIN" if char.isalpha() else None
     if not unicodedata.category(char).startswith("L"):
         return None
     from confusable_homoglyphs import categories
@@ -88,10 +90,19 @@ def _confusables() -> dict[str, str]:
     return {c: root(c) for c in parent}
 
 
+#: :func:`_confusables` for the ASCII characters, so that an ASCII name's skeleton needs
+#: no data loaded (tests/test_names_ascii.py checks it against the data).
+ASCII_CONFUSABLES = {"`": "'", "|": "1", "l": "1", "I": "1", "O": "0"}
+_ASCII_TABLE = str.maketrans(ASCII_CONFUSABLES)
+
+
 def skeleton(name: str) -> str:
     """What ``name`` looks like: equal for names that are confusable."""
+    name = normal(name)
+    if name.isascii():
+        return name.translate(_ASCII_TABLE)
     table = _confusables()
-    return "".join(table.get(c, c) for c in normal(name))
+    return "".join(table.get(c, c) for c in name)
 
 
 def clash(name: str, others: Iterable[str]) -> str | None:

@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from fracas.cli.app import app, fail
-from fracas.lab import backends, results, runner, stats, sweep
+from fracas.lab import backends, results, runner, stats
 from fracas.lab.playout import Outcome
 from fracas.lab.runner import SimSpec
 from fracas.table import encounterfile
@@ -286,6 +286,8 @@ def sweep_command(
     With --table, from where a stored table stands: each cell replays the fight so far
     with its values, on the faces rolled, and plays on from its own seed.
     """
+    from fracas.lab import sweep  # its store (SQLite) loads for a sweep only
+
     console = Console()
     stem = table if encounter is None else encounter.stem
     folder = out if out is not None else Path(f"sweep-{stem}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from fracas.dice import DiceError
-from fracas.engine import collector, savefile
+from fracas.engine import collector
 from fracas.engine.actions import Action, excerpt
 from fracas.engine.dicesource import DiceSource, DrawnRoll, RandomDice, ScriptedDice
 from fracas.engine.errors import EngineError, SaveError
@@ -288,6 +288,8 @@ class Encounter(Generic[S]):
             "setup": self.setup,
             "log": [entry.to_dict() for entry in self.log],
         }
+        from fracas.engine import savefile  # its schema is built only where saves are
+
         data["digests"] = savefile.chain(self.ruleset.id, self.setup, data["log"])
         if self.ruleset.version:  # the rules' version, checked when the save is loaded
             data["ruleset_version"] = self.ruleset.version
@@ -325,6 +327,8 @@ class Encounter(Generic[S]):
         dice: DiceSource | None,
         replay_from_actions: bool,
     ) -> Encounter[S]:
+        from fracas.engine import savefile
+
         data = savefile.check_version(data)
         chained = data["_v"] >= 2  # a version-1 save has no digests
         data = migrate(data)

@@ -65,10 +65,13 @@ class RulesetInfo:
 def _installed() -> dict[str, RulesetInfo]:
     """Every ruleset the environment's entry points declare (read once a process)."""
     found: dict[str, RulesetInfo] = {}
+    about: dict[int, tuple[str, str]] = {}  # each distribution's metadata, read once
     for point in metadata.entry_points(group=GROUP):
         dist = point.dist
-        name = dist.metadata["Name"] if dist is not None else "?"
-        version = dist.version if dist is not None else ""
+        if dist is not None and id(dist) not in about:
+            meta = dist.metadata
+            about[id(dist)] = (meta["Name"], meta["Version"])
+        name, version = about[id(dist)] if dist is not None else ("?", "")
         found.setdefault(point.name, RulesetInfo(point.name, point.value, name, version))
     if not any(i.source == "fracas" for i in found.values()):  # run from a source tree
         try:
