@@ -65,15 +65,20 @@ pytest: $(VENV)/.dev-installed
 
 test: lint typecheck browser pytest
 
+# As for the tests, bytecode is cached (PYTHONDONTWRITEBYTECODE unset, the sources compiled
+# first): a command is timed as it starts once installed, not compiling fracas (or the
+# sources of the earlier commits it is compared with) at every start.
+BENCH := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python
 bench: $(VENV)/.bench-installed
-	$(BIN)/python benchmarks/dice.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/engine.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/lab.py --write docs/benchmarks.md --today-from 3c46f05
-	$(BIN)/python benchmarks/kernel.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/kernel_sides.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/table_cost.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/web.py --write docs/benchmarks.md
-	$(BIN)/python benchmarks/fight_odds.py --write docs/benchmarks.md
+	$(BENCH) -m compileall -q src
+	$(BENCH) benchmarks/dice.py --write docs/benchmarks.md
+	$(BENCH) benchmarks/engine.py --write docs/benchmarks.md
+	$(BENCH) benchmarks/lab.py --write docs/benchmarks.md --today-from 3c46f05
+	$(BENCH) benchmarks/kernel.py --write docs/benchmarks.md
+	$(BENCH) benchmarks/kernel_sides.py --write docs/benchmarks.md
+	$(BENCH) benchmarks/table_cost.py --write docs/benchmarks.md
+	$(BENCH) benchmarks/web.py --write docs/benchmarks.md
+	$(BENCH) benchmarks/fight_odds.py --write docs/benchmarks.md
 
 # Every harness in fuzz/ (not the _helpers) for FUZZ_SECONDS each, one after the other;
 # each prints one JSON line (libFuzzer may print after it: the JSON line is the one read),
