@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
@@ -25,7 +25,7 @@ from fracas.rules.diestep.state import (
     DieStepState,
 )
 from fracas.rules.diestep.tables import Campaign, package_data
-from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
+from fracas.rules.diestep.verbs import GM, KINDS, VERBS, kind_for, provocation
 from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 _REGISTERED = (table,)  # its verbs register on import
@@ -156,6 +156,13 @@ class DieStepRules(Ruleset[DieStepState]):
             turns.check_spend(state, who, kind, verb.has("moving"))
         VERBS.check(state, action)
 
+    def is_legal(self, state: DieStepState, action: Action) -> bool:
+        """Whether :meth:`check` accepts ``action``, without building a refusal's message
+        where :class:`_Checks` can tell."""
+        if state.started and not state.over and GM not in state.combatants:
+            return _Checks(self, state).is_legal(state, action)
+        return super().is_legal(state, action)
+
     def _check_no_window(self, state: DieStepState) -> None:
         if state.windows:
             raise IllegalAction(
@@ -229,38 +236,43 @@ class DieStepRules(Ruleset[DieStepState]):
     ) -> Iterator[Action]:
         """The candidates :meth:`check` accepts; with ``verbs``, the turn's candidates of
         other verbs are not even proposed."""
-        turn = state.turn
-        paying = state.started and not state.over and not state.windows and turn is not None
-        for action in self._offers(state, verbs):
-            if (actor is not None and action.actor != actor) or (
-                verbs is not None and action.verb not in verbs
+        return self.legal_where(state, actor, verbs, None)
+
+    def legal_where(
+        self,
+        state: DieStepState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> Iterator[Action]:
+        """:meth:`legal`, only the candidates ``keep`` accepts (asked before the rules
+        check them). While a window is open or a turn under way, what :meth:`check` asks
+        of every candidate alike (whose turn, whether the actor can act, what the turn's
+        AP pay for) is worked out once for the listing (:class:`_Checks`), and a verb
+        whose every action the turn's AP cannot pay is not even proposed."""
+        offered = verbs
+        if state.started and not state.over and GM not in state.combatants:
+            checks = _Checks(self, state)
+            is_legal = checks.is_legal
+            if not state.windows and state.turn is not None:
+                offered = checks.payable(state, _OFFERED if verbs is None else verbs)
+        else:
+            is_legal = super().is_legal
+        for action in self._offers(state, offered, actor):
+            if (
+                (actor is not None and action.actor != actor)
+                or (verbs is not None and action.verb not in verbs)
+                or (keep is not None and not keep(action))
             ):
                 continue
-            if paying and self._unpaid(state, action):
-                continue  # refused by check_spend, if not before
-            if self.is_legal(state, action):
+            if is_legal(state, action):
                 yield action
 
-    @staticmethod
-    def _unpaid(state: DieStepState, action: Action) -> bool:
-        """Whether the turn's AP cannot pay for ``action``, a combatant's action in its turn
-        that :meth:`check` would send to :func:`turns.check_spend` (if nothing before
-        refuses it): a refusal known without raising it."""
-        verb = VERBS.get(action.verb)
-        who = state.combatants.get(action.actor)
-        if verb is None or who is None or verb.kind in ("gm", "interrupt", "answer"):
-            return False
-        try:
-            kind = kind_for(state, action)
-        except EngineError:
-            return False
-        return kind in ("major", "minor", "exclusive", "free") and (
-            turns.spend_refusal(state, who, kind, verb.has("moving")) is not None
-        )
-
     def _offers(
-        self, state: DieStepState, verbs: Collection[str] | None = None
+        self, state: DieStepState, verbs: Collection[str] | None = None, actor: str | None = None
     ) -> Iterator[Action]:
+        """The candidates, in their order; with ``actor``, a turn's other member (a mount
+        in its rider's turn) is offered nothing (the caller keeps only ``actor``'s)."""
         if not state.started:
             yield Action(GM, "begin")
             return
@@ -278,7 +290,9 @@ class DieStepRules(Ruleset[DieStepState]):
         if verbs is not None and _TURN_VERBS.isdisjoint(verbs):
             return
         for cid in turn.members():
-            yield from self._turn_offers(state, state.who(cid), verbs or _TURN_VERBS)
+            if actor is None or cid == actor:
+                asked = _TURN_VERBS if verbs is None else verbs
+                yield from self._turn_offers(state, state.who(cid), asked)
 
     def _answers(self, state: DieStepState) -> Iterator[Action]:
         top = state.windows[-1]
@@ -318,8 +332,9 @@ class DieStepRules(Ruleset[DieStepState]):
                     if how in verbs:
                         yield Action(c, how, region)
             if "run" in verbs:
+                away = movement.distances(state, body.region)
                 for far in state.regions:
-                    if movement.distance(state, body.region, far) == 2:
+                    if away.get(far) == 2:
                         yield Action(c, "run", far)
         if "mount" in verbs:
             for mount in state.combatants.values():
@@ -350,6 +365,87 @@ class DieStepRules(Ruleset[DieStepState]):
     def observe_lazily(self, state: DieStepState, side: str | None) -> Mapping[str, Any]:
         """:meth:`observe`, each part worked out when it is read."""
         return Parts(_PARTS, self, state, side)
+
+
+class _Checks:
+    """:meth:`DieStepRules.is_legal` for the candidates of one listing while a fight is
+    under way: what :meth:`DieStepRules.check` asks of each of them alike is asked once
+    (whose turn it is, whether its actor can act, whether the turn's AP pay for an action
+    of each kind); each candidate's own verb check runs as there. Not for a state whose
+    combatants include one called ``gm``, nor before the fight or after it."""
+
+    __slots__ = ("_able", "_members", "_refusals", "_rules")
+
+    def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
+        self._rules = rules
+        turn = state.turn
+        self._members = () if state.windows or turn is None else turn.members()
+        self._able: dict[str, bool] = {}
+        self._refusals: dict[tuple[str, bool], bool] = {}
+
+    def is_legal(self, state: DieStepState, action: Action) -> bool:
+        if action.actor == GM:
+            return Ruleset.is_legal(self._rules, state, action)
+        verb = VERBS.get(action.verb)
+        if verb is None or verb.kind == "gm":
+            return False
+        who = state.combatants.get(action.actor)
+        if who is None:
+            return False
+        if verb.kind in ("interrupt", "answer"):
+            return _verb_allows(state, action)
+        if verb.has("only_outside") or state.windows or action.actor not in self._members:
+            return False
+        able = self._able.get(who.id)
+        if able is None:
+            able = self._able[who.id] = who.able
+        if not able:
+            return False
+        try:
+            kind = kind_for(state, action)
+        except EngineError:
+            return False
+        if kind in _PAID and self._refused(state, who, kind, verb.has("moving")):
+            return False
+        return _verb_allows(state, action)
+
+    def _refused(self, state: DieStepState, who: Combatant, kind: str, moving: bool) -> bool:
+        """Whether the turn's AP cannot pay for an action of ``kind`` (the refusal's
+        sentence names ``who``; whether there is one does not depend on it)."""
+        refused = self._refusals.get((kind, moving))
+        if refused is None:
+            paid = cast(turns.Kind, kind)  # one of _PAID
+            refused = turns.spend_refusal(state, who, paid, moving) is not None
+            self._refusals[kind, moving] = refused
+        return refused
+
+    def payable(self, state: DieStepState, verbs: Collection[str]) -> Collection[str]:
+        """``verbs`` but those of the turn whose every action the turn's AP cannot pay:
+        their kind is the verb's own (not one a rule works out per action, as a mount's)
+        and :func:`turns.spend_refusal` refuses it. Only while a turn is under way."""
+        turn = state.turn
+        assert turn is not None and not state.windows
+        who = state.who(turn.actor)
+        unpaid = []
+        for name in verbs:
+            verb = VERBS.get(name)
+            if (
+                verb is not None
+                and name not in KINDS
+                and verb.kind in _PAID
+                and self._refused(state, who, verb.kind, verb.has("moving"))
+            ):
+                unpaid.append(name)
+        return frozenset(verbs).difference(unpaid) if unpaid else verbs
+
+
+def _verb_allows(state: DieStepState, action: Action) -> bool:
+    """Whether the check of ``action``'s verb accepts it."""
+    try:
+        VERBS.check(state, action)
+    except EngineError:
+        return False
+    return True
 
 
 #: Each part of what a side observes (:meth:`DieStepRules.observe`), as the function
@@ -384,6 +480,8 @@ _EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
 
 
 _STRIKES = frozenset({"attack", "strike", "grab"})
+#: The kinds of action a turn pays for in AP (D-ACT-1).
+_PAID = ("major", "minor", "exclusive", "free")
 _MOVES = frozenset({"move", "run", "crawl", "drag"})
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
@@ -396,6 +494,8 @@ _TURN_VERBS = frozenset(
         "dismount",
     }
 )
+#: Every verb :meth:`DieStepRules._offers` proposes in a turn.
+_OFFERED = _TURN_VERBS | {"end"}
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
