@@ -11,13 +11,14 @@ fight.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
+from fracas.engine.legal import actor_of, one_of
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -59,23 +60,31 @@ class DefaultPolicy(Tactical):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        actor, me, people = self.acting(view, legal)
-        if self._answering(view, legal, actor):  # a window to answer
-            return self._answer(legal, me)
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if self._answering(legal, actor_of(legal)):  # a window to answer
+            return self._answer(legal, lambda: self.acting(view, legal)[1])
+        _, me, people = self.acting(view, legal)
         return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
 
     @staticmethod
-    def _answering(view: Mapping[str, Any], legal: Sequence[Action], actor: str) -> bool:
-        """Whether ``actor`` answers a window (``take`` or ``pass`` is legal): the view says
-        whom a window waits for (the one to move, while one is open: D-ACT-1), when it
-        says it at all."""
-        waiting = view["state"].get("waiting", legal)
-        if waiting is legal:  # a view that does not say
-            return bool(with_verb(legal, "take") or with_verb(legal, "pass"))
-        return bool(waiting == actor)
+    def _answering(legal: Sequence[Action], actor: str) -> bool:
+        """Whether ``actor`` answers a window: ``take`` or ``pass`` is legal. Not while
+        ``end`` is (D-ACT-1: nothing but the answers while a window is open), which is
+        asked first of all (:attr:`probes`), so a turn asks nothing more."""
+        if one_of(legal, Action(actor, "end")) is not None:
+            return False
+        return (
+            one_of(legal, Action(actor, "take")) is not None
+            or one_of(legal, Action(actor, "pass")) is not None
+        )
 
     @staticmethod
-    def _answer(legal: Sequence[Action], me: Mapping[str, Any]) -> Action:
+    def _answer(
+        legal: Sequence[Action], me: Mapping[str, Any] | Callable[[], Mapping[str, Any]]
+    ) -> Action:
+        """The answer to a window; ``me`` (what the view shows of the one answering, or a
+        function giving it) is read only to choose between a parry and a dodge."""
         opportunity = first(legal, "opportunity")
         if opportunity is not None:
             return opportunity
@@ -83,7 +92,11 @@ class DefaultPolicy(Tactical):
         if block is not None:
             return block
         parry, dodge = first(legal, "parry"), first(legal, "dodge")
-        if parry is not None and (dodge is None or die(me, "att") >= die(me, "ref")):
+        if parry is not None and dodge is not None:
+            person = me() if callable(me) else me
+            if die(person, "att") >= die(person, "ref"):
+                return parry
+        elif parry is not None:
             return parry
         return dodge or first(legal, "take", "pass") or legal[0]
 

@@ -30,6 +30,10 @@ def net(sources: Sequence[Source]) -> int:
     return (total > 0) - (total < 0)
 
 
+#: The dice rolled so far, by sides, ranks and net advantage (a die is immutable).
+_MECHANICS: dict[tuple[int, int, int], DieStep] = {}
+
+
 def roll(
     dice: DiceSource,
     who: Combatant | None,
@@ -43,7 +47,10 @@ def roll(
 
     ``who`` is ``None`` for a die nobody owns (a difficulty die).
     """
-    mechanic = DieStep(shift(sides, ranks), net(sources))
+    key = (sides, ranks, net(sources))
+    mechanic = _MECHANICS.get(key)
+    if mechanic is None:
+        mechanic = _MECHANICS[key] = DieStep(shift(sides, ranks), key[2])
     name = who.name if who is not None else "the game master"
     result = dice.roll(mechanic, f"{name}: {what}")
     reasons = tuple(sources)

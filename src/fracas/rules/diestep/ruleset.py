@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
+from functools import cache
 from typing import Any, ClassVar, cast
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
@@ -369,45 +370,73 @@ class DieStepRules(Ruleset[DieStepState]):
 
 class _Checks:
     """:meth:`DieStepRules.is_legal` for the candidates of one listing while a fight is
-    under way: what :meth:`DieStepRules.check` asks of each of them alike is asked once
-    (whose turn it is, whether its actor can act, whether the turn's AP pay for an action
-    of each kind); each candidate's own verb check runs as there. Not for a state whose
-    combatants include one called ``gm``, nor before the fight or after it."""
+    under way: what :meth:`DieStepRules.check` asks of every action of one actor and verb
+    alike is asked once for them (whose turn it is, whether the actor can act, whether
+    the turn's AP pay for the verb's kind), and the open attack's defences once; each
+    candidate's own verb check runs as there. Not for a state whose combatants include
+    one called ``gm``, nor before the fight or after it."""
 
-    __slots__ = ("_able", "_members", "_refusals", "_rules")
+    __slots__ = ("_defences", "_members", "_ready", "_refusals", "_rules")
 
     def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
         self._rules = rules
         turn = state.turn
         self._members = () if state.windows or turn is None else turn.members()
-        self._able: dict[str, bool] = {}
         self._refusals: dict[tuple[str, bool], bool] = {}
+        self._defences: dict[str, str] | None = None
+        #: By actor and verb: what is left to ask of each action (see :meth:`_ready_for`).
+        self._ready: dict[tuple[str, str], int] = {}
 
     def is_legal(self, state: DieStepState, action: Action) -> bool:
+        key = (action.actor, action.verb)
+        ready = self._ready.get(key)
+        if ready is None:
+            ready = self._ready[key] = self._ready_for(state, action)
+        if ready == _VERB_CHECK:
+            return _verb_allows(state, action)
+        if ready == _REFUSED:
+            return False
+        if ready == _DEFENCE:
+            return self._defends(state, state.who(action.actor), action.verb)
+        return Ruleset.is_legal(self._rules, state, action)
+
+    def _ready_for(self, state: DieStepState, action: Action) -> int:
+        """What is left to ask of ``action`` once what :meth:`DieStepRules.check` asks of
+        its actor and verb has been asked: nothing (:data:`_REFUSED`), its verb's check,
+        the defences, or the whole check (the game master's, and actions whose kind a
+        rule works out for each)."""
         if action.actor == GM:
-            return Ruleset.is_legal(self._rules, state, action)
+            return _WHOLE
         verb = VERBS.get(action.verb)
         if verb is None or verb.kind == "gm":
-            return False
+            return _REFUSED
         who = state.combatants.get(action.actor)
         if who is None:
-            return False
+            return _REFUSED
         if verb.kind in ("interrupt", "answer"):
-            return _verb_allows(state, action)
+            return _DEFENCE if action.verb in ("block", "parry", "dodge") else _VERB_CHECK
         if verb.has("only_outside") or state.windows or action.actor not in self._members:
-            return False
-        able = self._able.get(who.id)
-        if able is None:
-            able = self._able[who.id] = who.able
-        if not able:
-            return False
-        try:
-            kind = kind_for(state, action)
-        except EngineError:
-            return False
+            return _REFUSED
+        if not who.able:
+            return _REFUSED
+        if action.verb in KINDS:
+            return _WHOLE
+        kind = verb.kind
         if kind in _PAID and self._refused(state, who, kind, verb.has("moving")):
-            return False
-        return _verb_allows(state, action)
+            return _REFUSED
+        return _VERB_CHECK
+
+    def _defends(self, state: DieStepState, who: Combatant, how: str) -> bool:
+        """Whether the check of ``block``, ``parry`` and ``dodge`` accepts ``who``'s
+        ``how``: the open window's attack's defences worked out once for the listing."""
+        top = state.windows[-1] if state.windows else None
+        if not isinstance(top, DefenceWindow):
+            return False  # no attack declared to answer
+        if how == "dodge" and who.mounted_on is not None:
+            return False  # D-MOUNT-1: the mount dodges for both
+        if self._defences is None:
+            self._defences = combat.defences(state, top.attack)
+        return self._defences.get(how) == who.id
 
     def _refused(self, state: DieStepState, who: Combatant, kind: str, moving: bool) -> bool:
         """Whether the turn's AP cannot pay for an action of ``kind`` (the refusal's
@@ -426,17 +455,25 @@ class _Checks:
         turn = state.turn
         assert turn is not None and not state.windows
         who = state.who(turn.actor)
-        unpaid = []
-        for name in verbs:
-            verb = VERBS.get(name)
-            if (
-                verb is not None
-                and name not in KINDS
-                and verb.kind in _PAID
-                and self._refused(state, who, verb.kind, verb.has("moving"))
-            ):
-                unpaid.append(name)
+        costs = _costs()
+        unpaid = [
+            name
+            for name in verbs
+            if (cost := costs.get(name)) is not None and self._refused(state, who, *cost)
+        ]
         return frozenset(verbs).difference(unpaid) if unpaid else verbs
+
+
+@cache
+def _costs() -> dict[str, tuple[str, bool]]:
+    """The kind of action each verb is, and whether it moves, where the turn pays for it
+    in AP and the kind is the verb's own (not one a rule works out per action, as a
+    mount's): once every verb has registered."""
+    return {
+        name: (verb.kind, verb.has("moving"))
+        for name, verb in VERBS.items()
+        if verb.kind in _PAID and name not in KINDS
+    }
 
 
 def _verb_allows(state: DieStepState, action: Action) -> bool:
@@ -480,6 +517,9 @@ _EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
 
 
 _STRIKES = frozenset({"attack", "strike", "grab"})
+#: What :class:`_Checks` has left to ask of an action: nothing (refused), its verb's
+#: check, the open attack's defences, or the whole of :meth:`DieStepRules.check`.
+_REFUSED, _VERB_CHECK, _DEFENCE, _WHOLE = range(4)
 #: The kinds of action a turn pays for in AP (D-ACT-1).
 _PAID = ("major", "minor", "exclusive", "free")
 _MOVES = frozenset({"move", "run", "crawl", "drag"})
@@ -503,20 +543,24 @@ def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
 
 
 def _effects(c: Combatant) -> list[str]:
-    return [
-        name
-        for name, on in (
-            ("stunned", c.stunned or c.stunned_encounter),
-            ("helpless", c.helpless),
-            ("surprised", c.surprised),
-            ("badly wounded", c.wound == "badly"),
-            ("mortally wounded", c.wound == "mortal"),
-            (f"riding {c.mounted_on}", c.mounted_on),
-            (f"holding {c.holding}", c.holding),
-            ("weapon not ready", not c.ready and c.weapon is not None),
-        )
-        if on
-    ]
+    out = []
+    if c.stunned or c.stunned_encounter:
+        out.append("stunned")
+    if c.helpless:
+        out.append("helpless")
+    if c.surprised:
+        out.append("surprised")
+    if c.wound == "badly":
+        out.append("badly wounded")
+    elif c.wound == "mortal":
+        out.append("mortally wounded")
+    if c.mounted_on:
+        out.append(f"riding {c.mounted_on}")
+    if c.holding:
+        out.append(f"holding {c.holding}")
+    if not c.ready and c.weapon is not None:
+        out.append("weapon not ready")
+    return out
 
 
 #: What every side sees of a combatant, each field as the function working it out.
