@@ -153,6 +153,8 @@ class ClassicRules(Ruleset[ClassicState]):
         who = fighter(state, action.actor)
         self._check_fighter(state, who, action, over)
         main, alternatives = split(state, action)
+        if verb.kind == "post" and main.verb not in verbs.CHECKS:
+            return  # nothing more to ask of it (not even the plan so far)
         if plans is None:
             plan = planned(state, who.id)
         elif who.id in plans:
@@ -321,11 +323,7 @@ _PARTS: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
     "guards": lambda rules, state, side: [
         {"guard": g.guard, "at": g.at, "toward": g.toward, "named": g.named} for g in state.guards
     ],
-    "declared": lambda rules, state, side: {
-        cid: [str(d.action) for d in state.declared.of(cid)]
-        for cid in state.declared.actors()
-        if side is None or state.combatants[cid].side == side
-    },
+    "declared": lambda rules, state, side: _declared(state, side),
     "posted": lambda rules, state, side: list(state.posted),
     "warnings": lambda rules, state, side: list(state.warnings) if side is None else [],
     "combatants": lambda rules, state, side: {
@@ -348,6 +346,18 @@ _EAGER: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
 _OFFERED = frozenset(
     {"done", "attack", "move", "crawl", "guard", "stand", "tactic", "draw", "hero", "retract"}
 )
+
+
+def _declared(state: ClassicState, side: str | None) -> dict[str, list[str]]:
+    """What each fighter ``side`` sees has declared this round (its own side's: the
+    others' are read when the round closes), in the order of their first declarations."""
+    out: dict[str, list[str]] = {}
+    combatants = state.combatants
+    for declaration in state.declared.declarations:
+        cid = declaration.actor
+        if side is None or combatants[cid].side == side:
+            out.setdefault(cid, []).append(str(declaration.action))
+    return out
 
 
 def _observe_one(state: ClassicState, f: Fighter, full: bool) -> dict[str, Any]:
