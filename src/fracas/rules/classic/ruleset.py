@@ -19,7 +19,8 @@ from fracas.rules.classic import combat, posts, rounds, setup, table, verbs
 from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
 from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
-from fracas.rules.classic.verbs import VERBS, fighter
+from fracas.rules.classic.verbs import CHECKS, VERBS, fighter
+from fracas.rules.classic.verbs import check as check_verb
 from fracas.yamlfile import KeyPath, YamlDocument
 
 GM = "gm"
@@ -119,16 +120,57 @@ class ClassicRules(Ruleset[ClassicState]):
         fighter's plan so far worked out once for them all."""
         over = self.is_over(state)
         plans: dict[str, Planned] = {}
+        ready: dict[tuple[str, str], int] = {}  # by actor and verb: see _ready_for
         for action in self._candidates(state, actor, verbs, plans):
             if (actor is not None and action.actor != actor) or (
                 verbs is not None and action.verb not in verbs
             ):
                 continue
+            left = _WHOLE
+            if not action.options:
+                key = (action.actor, action.verb)
+                left = ready.get(key, -1)
+                if left < 0:
+                    left = ready[key] = self._ready_for(state, action, over, plans)
             try:
-                self._check(state, action, over, plans)
+                if left == _WHOLE:
+                    self._check(state, action, over, plans)
+                elif left == _VERB_CHECK:
+                    check_verb(state, action, plans[action.actor])
+                elif left == _REFUSED:
+                    continue
             except EngineError:
                 continue
             yield action
+
+    def _ready_for(
+        self, state: ClassicState, action: Action, over: bool, plans: dict[str, Planned]
+    ) -> int:
+        """What is left to ask of a candidate without options once what :meth:`_check`
+        asks of every such action of its actor and verb has been asked: nothing (it is
+        refused, :data:`_REFUSED`, or accepted, :data:`_ACCEPTED`), its verb's own check
+        against the plan so far, or the whole check (the DM's actions, and verbs whose
+        cost depends on what they name)."""
+        verb = VERBS.get(action.verb)
+        if verb is None:
+            return _REFUSED
+        who = state.combatants.get(action.actor)
+        if verb.kind == "gm" or who is None or action.verb in ("power", "draw", "sheathe"):
+            return _WHOLE
+        try:
+            self._check_fighter(state, who, action, over)
+        except EngineError:
+            return _REFUSED
+        if verb.kind == "post" and action.verb not in CHECKS:
+            return _ACCEPTED
+        if who.id not in plans:
+            plans[who.id] = planned(state, who.id)
+        if verb.kind != "post":
+            try:
+                check_budget(state, action, (), plans[who.id])
+            except EngineError:
+                return _REFUSED
+        return _VERB_CHECK
 
     def _check(
         self,
@@ -341,6 +383,10 @@ _EAGER: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
     },
 }
 
+
+#: What :meth:`ClassicRules.legal` has left to ask of a candidate: nothing (refused or
+#: accepted), its verb's own check, or the whole of :meth:`ClassicRules._check`.
+_REFUSED, _ACCEPTED, _VERB_CHECK, _WHOLE = range(4)
 
 #: The verbs :meth:`ClassicRules._offer` proposes.
 _OFFERED = frozenset(
