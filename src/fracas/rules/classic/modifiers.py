@@ -14,7 +14,6 @@ an exception (the shield's defence bonus, the off-hand weapon's half) always add
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -36,19 +35,22 @@ class Modifier:
 
 def total(modifiers: Iterable[Modifier]) -> int:
     """HC-MOD-1: the sum of the modifiers under the stacking rule."""
-    by_type: dict[str | None, list[int]] = defaultdict(list)
     result = 0
+    best: dict[str | None, int] = {}  # the highest bonus of each type
+    worst_untyped = 0  # the worst penalty without a type
     for m in modifiers:
+        value = m.value
         if m.stacks:
-            result += m.value
-        else:
-            by_type[m.type].append(m.value)
-    for kind, values in by_type.items():
-        bonuses = [v for v in values if v > 0]
-        penalties = [v for v in values if v < 0]
-        result += max(bonuses, default=0)
-        result += min(penalties, default=0) if kind is None else sum(penalties)
-    return result
+            result += value
+        elif value > 0:
+            if value > best.get(m.type, 0):
+                best[m.type] = value
+        elif value < 0:
+            if m.type is not None:
+                result += value  # penalties of one type stack
+            elif value < worst_untyped:
+                worst_untyped = value
+    return result + sum(best.values()) + worst_untyped
 
 
 def strongest_penalty(modifiers: Iterable[Modifier]) -> list[Modifier]:

@@ -163,6 +163,8 @@ class ClassicRules(Ruleset[ClassicState]):
             return _REFUSED
         if verb.kind == "post" and action.verb not in CHECKS:
             return _ACCEPTED
+        if verb.kind == "post" and not _reads_plan(state, action):
+            return _WHOLE
         if who.id not in plans:
             plans[who.id] = planned(state, who.id)
         if verb.kind != "post":
@@ -195,8 +197,9 @@ class ClassicRules(Ruleset[ClassicState]):
         who = fighter(state, action.actor)
         self._check_fighter(state, who, action, over)
         main, alternatives = split(state, action)
-        if verb.kind == "post" and main.verb not in verbs.CHECKS:
-            return  # nothing more to ask of it (not even the plan so far)
+        if verb.kind == "post" and not _reads_plan(state, main):
+            verbs.check(state, main, Planned("", False))  # no plan read: none worked out
+            return
         if plans is None:
             plan = planned(state, who.id)
         elif who.id in plans:
@@ -254,14 +257,21 @@ class ClassicRules(Ruleset[ClassicState]):
         main, alternatives = split(state, action)
         state.declared.declare(Declaration(main, alternatives))
         who = state.combatants[action.actor]
-        text = f"{who.name} declares: {_words(main)}"
-        if alternatives:
-            text += ", else " + "; else ".join(_words(a) for a in alternatives)
+        said = str(main)
+        others = [str(a) for a in alternatives]
+        name = who.name
+
+        def render() -> str:  # the words, written only if the log is read
+            text = f"{name} declares: {_after_actor(said)}"
+            if alternatives:
+                text += ", else " + "; else ".join(_after_actor(str(a)) for a in alternatives)
+            return text
+
         events.append(
-            Event(
+            Event.deferred(
                 "declare",
-                text,
-                {"who": who.id, "action": str(main), "else": [str(a) for a in alternatives]},
+                render,
+                {"who": who.id, "action": said, "else": others},
                 detail=frozenset({who.side}),  # the other sides learn it when the round closes
             )
         )
@@ -394,6 +404,14 @@ _OFFERED = frozenset(
 )
 
 
+def _reads_plan(state: ClassicState, action: Action) -> bool:
+    """Whether the check of ``action``, a post's own verb, reads the plan so far (else it
+    is not worked out for it)."""
+    if action.verb not in CHECKS:
+        return False
+    return action.verb != "done" or posts.done_reads_plan(state, action)
+
+
 def _declared(state: ClassicState, side: str | None) -> dict[str, list[str]]:
     """What each fighter ``side`` sees has declared this round (its own side's: the
     others' are read when the round closes), in the order of their first declarations."""
@@ -436,9 +454,9 @@ _SEEN_FULL: dict[str, Callable[[ClassicState, Fighter], Any]] = {
 }
 
 
-def _words(action: Action) -> str:
-    """An action without its actor: ``attack orc1 with=off``."""
-    return str(action).partition(" ")[2]
+def _after_actor(action: str) -> str:
+    """An action (as text) without its actor: ``attack orc1 with=off``."""
+    return action.partition(" ")[2]
 
 
 def split(state: ClassicState, action: Action) -> tuple[Action, tuple[Action, ...]]:
