@@ -217,8 +217,7 @@ class DieStepRules(Ruleset[DieStepState]):
                 VERBS[stored.verb].apply(state, stored, dice, events)
         if not state.started or state.over:
             return
-        standing = {c.side for c in state.combatants.values() if _standing(c)}
-        if len(standing) <= 1:
+        if _one_side_standing(state):
             health.end_encounter(state, events)
             return
         turn = state.turn
@@ -252,14 +251,17 @@ class DieStepRules(Ruleset[DieStepState]):
         AP pay for) is worked out once for the listing (:class:`_Checks`), and a verb
         whose every action the turn's AP cannot pay is not even proposed."""
         offered = verbs
+        defences = None
         if state.started and not state.over and GM not in state.combatants:
             checks = _Checks(self, state)
             is_legal = checks.is_legal
-            if not state.windows and state.turn is not None:
+            if state.windows:
+                defences = checks.defences(state)  # offered and checked alike
+            elif state.turn is not None:
                 offered = checks.payable(state, _OFFERED if verbs is None else verbs)
         else:
             is_legal = super().is_legal
-        for action in self._offers(state, offered, actor):
+        for action in self._offers(state, offered, actor, defences):
             if (
                 (actor is not None and action.actor != actor)
                 or (verbs is not None and action.verb not in verbs)
@@ -270,10 +272,15 @@ class DieStepRules(Ruleset[DieStepState]):
                 yield action
 
     def _offers(
-        self, state: DieStepState, verbs: Collection[str] | None = None, actor: str | None = None
+        self,
+        state: DieStepState,
+        verbs: Collection[str] | None = None,
+        actor: str | None = None,
+        defences: Mapping[str, str] | None = None,
     ) -> Iterator[Action]:
         """The candidates, in their order; with ``actor``, a turn's other member (a mount
-        in its rider's turn) is offered nothing (the caller keeps only ``actor``'s)."""
+        in its rider's turn) is offered nothing (the caller keeps only ``actor``'s);
+        ``defences``: the open attack's, when worked out already."""
         if not state.started:
             yield Action(GM, "begin")
             return
@@ -281,7 +288,7 @@ class DieStepRules(Ruleset[DieStepState]):
             yield from self._after(state)
             return
         if state.windows:
-            yield from self._answers(state)
+            yield from self._answers(state, defences)
             return
         turn = state.turn
         if turn is None:
@@ -295,10 +302,14 @@ class DieStepRules(Ruleset[DieStepState]):
                 asked = _TURN_VERBS if verbs is None else verbs
                 yield from self._turn_offers(state, state.who(cid), asked)
 
-    def _answers(self, state: DieStepState) -> Iterator[Action]:
+    def _answers(
+        self, state: DieStepState, defences: Mapping[str, str] | None = None
+    ) -> Iterator[Action]:
         top = state.windows[-1]
         if isinstance(top, DefenceWindow):
-            for how, by in combat.defences(state, top.attack).items():
+            if defences is None:
+                defences = combat.defences(state, top.attack)
+            for how, by in defences.items():
                 yield Action(by, how)
             yield Action(top.attack.target, "take")
             return
@@ -434,9 +445,18 @@ class _Checks:
             return False  # no attack declared to answer
         if how == "dodge" and who.mounted_on is not None:
             return False  # D-MOUNT-1: the mount dodges for both
+        found = self.defences(state)
+        return found is not None and found.get(how) == who.id
+
+    def defences(self, state: DieStepState) -> dict[str, str] | None:
+        """The active defences open to the declared attack (:func:`combat.defences`),
+        worked out once; ``None`` when no attack waits for an answer."""
         if self._defences is None:
+            top = state.windows[-1] if state.windows else None
+            if not isinstance(top, DefenceWindow):
+                return None
             self._defences = combat.defences(state, top.attack)
-        return self._defences.get(how) == who.id
+        return self._defences
 
     def _refused(self, state: DieStepState, who: Combatant, kind: str, moving: bool) -> bool:
         """Whether the turn's AP cannot pay for an action of ``kind`` (the refusal's
@@ -597,6 +617,18 @@ _SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
 def _can_oa(state: DieStepState, cid: str) -> bool:
     c = state.who(cid)
     return c.able and c.melee_weapon() is not None and turns.can_interrupt(state, c)
+
+
+def _one_side_standing(state: DieStepState) -> bool:
+    """Whether at most one side has anyone standing (the encounter is over)."""
+    side = None
+    for c in state.combatants.values():
+        if _standing(c):
+            if side is None:
+                side = c.side
+            elif c.side != side:
+                return False
+    return True
 
 
 def _standing(c: Combatant) -> bool:
