@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
-from functools import cache
-from typing import Any, ClassVar, cast
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
@@ -261,7 +261,7 @@ class DieStepRules(Ruleset[DieStepState]):
                 offered = checks.payable(state, _OFFERED if verbs is None else verbs)
         else:
             is_legal = super().is_legal
-        for action in self._offers(state, offered, actor, defences):
+        for action in self._offers(state, offered, actor, defences, checked=True):
             if (
                 (actor is not None and action.actor != actor)
                 or (verbs is not None and action.verb not in verbs)
@@ -277,10 +277,12 @@ class DieStepRules(Ruleset[DieStepState]):
         verbs: Collection[str] | None = None,
         actor: str | None = None,
         defences: Mapping[str, str] | None = None,
+        checked: bool = False,
     ) -> Iterator[Action]:
         """The candidates, in their order; with ``actor``, a turn's other member (a mount
         in its rider's turn) is offered nothing (the caller keeps only ``actor``'s);
-        ``defences``: the open attack's, when worked out already."""
+        ``defences``: the open attack's, when worked out already; ``checked``: for
+        :meth:`legal`, which checks each (see :meth:`_turn_offers`)."""
         if not state.started:
             yield Action(GM, "begin")
             return
@@ -300,7 +302,7 @@ class DieStepRules(Ruleset[DieStepState]):
         for cid in turn.members():
             if actor is None or cid == actor:
                 asked = _TURN_VERBS if verbs is None else verbs
-                yield from self._turn_offers(state, state.who(cid), asked)
+                yield from self._turn_offers(state, state.who(cid), asked, checked)
 
     def _answers(
         self, state: DieStepState, defences: Mapping[str, str] | None = None
@@ -321,17 +323,25 @@ class DieStepRules(Ruleset[DieStepState]):
         yield Action(first, "pass")
 
     def _turn_offers(
-        self, state: DieStepState, who: Combatant, verbs: Collection[str] = ()
+        self,
+        state: DieStepState,
+        who: Combatant,
+        verbs: Collection[str] = (),
+        checked: bool = False,
     ) -> Iterator[Action]:
-        """The actions ``who`` may be offered in its turn, only those with ``verbs``."""
+        """The actions ``who`` may be offered in its turn, only those with ``verbs``;
+        ``checked`` (for :meth:`legal`): not those the rules refuse whatever their target
+        (:func:`_refused_whoever`)."""
         c = who.id
         if not _STRIKES.isdisjoint(verbs):
+            strikes = [v for v in ("attack", "strike", "grab") if v in verbs]
+            if checked:
+                strikes = [v for v in strikes if not _refused_whoever(who, v)]
             for other in state.combatants.values():
                 if other.side == who.side or other.out:
                     continue
-                for verb in ("attack", "strike", "grab"):
-                    if verb in verbs:
-                        yield Action(c, verb, other.id)
+                for verb in strikes:
+                    yield Action(c, verb, other.id)
         for simple in ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"):
             if simple in verbs:
                 yield Action(c, simple)
@@ -393,7 +403,7 @@ class _Checks:
         self._rules = rules
         turn = state.turn
         self._members = () if state.windows or turn is None else turn.members()
-        self._refusals: dict[tuple[str, bool], bool] = {}
+        self._refusals: dict[tuple[turns.Kind, bool], bool] = {}
         self._defences: dict[str, str] | None = None
         #: By actor and verb: what is left to ask of each action (see :meth:`_ready_for`).
         self._ready: dict[tuple[str, str], int] = {}
@@ -432,8 +442,8 @@ class _Checks:
             return _REFUSED
         if action.verb in KINDS:
             return _WHOLE
-        kind = verb.kind
-        if kind in _PAID and self._refused(state, who, kind, verb.has("moving")):
+        paid = _PAID.get(verb.kind)
+        if paid is not None and self._refused(state, who, paid, verb.has("moving")):
             return _REFUSED
         return _VERB_CHECK
 
@@ -458,13 +468,12 @@ class _Checks:
             self._defences = combat.defences(state, top.attack)
         return self._defences
 
-    def _refused(self, state: DieStepState, who: Combatant, kind: str, moving: bool) -> bool:
+    def _refused(self, state: DieStepState, who: Combatant, kind: turns.Kind, moving: bool) -> bool:
         """Whether the turn's AP cannot pay for an action of ``kind`` (the refusal's
         sentence names ``who``; whether there is one does not depend on it)."""
         refused = self._refusals.get((kind, moving))
         if refused is None:
-            paid = cast(turns.Kind, kind)  # one of _PAID
-            refused = turns.spend_refusal(state, who, paid, moving) is not None
+            refused = turns.spend_refusal(state, who, kind, moving) is not None
             self._refusals[kind, moving] = refused
         return refused
 
@@ -475,25 +484,25 @@ class _Checks:
         turn = state.turn
         assert turn is not None and not state.windows
         who = state.who(turn.actor)
-        costs = _costs()
         unpaid = [
             name
-            for name in verbs
-            if (cost := costs.get(name)) is not None and self._refused(state, who, *cost)
+            for name, kind, moving in _paid(frozenset(verbs))
+            if self._refused(state, who, kind, moving)
         ]
         return frozenset(verbs).difference(unpaid) if unpaid else verbs
 
 
-@cache
-def _costs() -> dict[str, tuple[str, bool]]:
-    """The kind of action each verb is, and whether it moves, where the turn pays for it
-    in AP and the kind is the verb's own (not one a rule works out per action, as a
-    mount's): once every verb has registered."""
-    return {
-        name: (verb.kind, verb.has("moving"))
-        for name, verb in VERBS.items()
-        if verb.kind in _PAID and name not in KINDS
-    }
+@lru_cache(maxsize=256)
+def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
+    """Those of ``verbs`` the turn pays for in AP whose kind is the verb's own (not one a
+    rule works out per action, as a mount's), with that kind and whether they move."""
+    found = []
+    for name in verbs:
+        verb = VERBS.get(name)
+        paid = None if verb is None or name in KINDS else _PAID.get(verb.kind)
+        if verb is not None and paid is not None:
+            found.append((name, paid, verb.has("moving")))
+    return tuple(found)
 
 
 def _verb_allows(state: DieStepState, action: Action) -> bool:
@@ -541,7 +550,7 @@ _STRIKES = frozenset({"attack", "strike", "grab"})
 #: check, the open attack's defences, or the whole of :meth:`DieStepRules.check`.
 _REFUSED, _VERB_CHECK, _DEFENCE, _WHOLE = range(4)
 #: The kinds of action a turn pays for in AP (D-ACT-1).
-_PAID = ("major", "minor", "exclusive", "free")
+_PAID: dict[str, turns.Kind] = {k: k for k in ("major", "minor", "exclusive", "free")}
 _MOVES = frozenset({"move", "run", "crawl", "drag"})
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
@@ -617,6 +626,15 @@ _SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
 def _can_oa(state: DieStepState, cid: str) -> bool:
     c = state.who(cid)
     return c.able and c.melee_weapon() is not None and turns.can_interrupt(state, c)
+
+
+def _refused_whoever(who: Combatant, verb: str) -> bool:
+    """Whether the check of ``who``'s ``verb`` (``attack``, ``strike`` or ``grab``) refuses
+    it whoever the target: no weapon ready to attack with (D-ATK-1), riding (no unarmed
+    attack, D-MOUNT-1), or holding someone already (no second grab, D-GRAB-1)."""
+    if verb == "attack":
+        return who.weapon is None or not who.ready
+    return who.mounted_on is not None or (verb == "grab" and who.holding is not None)
 
 
 def _one_side_standing(state: DieStepState) -> bool:
