@@ -331,17 +331,23 @@ class DieStepRules(Ruleset[DieStepState]):
     ) -> Iterator[Action]:
         """The actions ``who`` may be offered in its turn, only those with ``verbs``;
         ``checked`` (for :meth:`legal`): not those the rules refuse whatever their target
-        (:func:`_refused_whoever`)."""
+        (:func:`_refused_whoever`), nor melee attacks, strikes and grabs out of reach
+        (D-ATK-1, D-UNARMED-1, D-GRAB-1: the same region)."""
         c = who.id
         if not _STRIKES.isdisjoint(verbs):
             strikes = [v for v in ("attack", "strike", "grab") if v in verbs]
+            melee: tuple[str, ...] = ()  # verbs whose target must share the region
             if checked:
                 strikes = [v for v in strikes if not _refused_whoever(who, v)]
+                ranged = who.weapon is not None and not who.weapon.melee
+                melee = ("strike", "grab") if ranged else ("attack", "strike", "grab")
             for other in state.combatants.values():
                 if other.side == who.side or other.out:
                     continue
+                near = other.region == who.region
                 for verb in strikes:
-                    yield Action(c, verb, other.id)
+                    if near or verb not in melee:
+                        yield Action(c, verb, other.id)
         for simple in ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"):
             if simple in verbs:
                 yield Action(c, simple)
