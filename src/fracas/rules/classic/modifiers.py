@@ -20,7 +20,7 @@ from dataclasses import dataclass
 __all__ = ["Modifier", "describe", "strongest_penalty", "total"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Modifier:
     """A bonus or penalty of a type (``e``, ``p``, ``t``, ``env``, ``c``, ``m`` or ``None``)."""
 
@@ -28,6 +28,15 @@ class Modifier:
     type: str | None
     source: str
     stacks: bool = False  # an exception the rules name: always added
+
+    def __init__(self, value: int, type: str | None, source: str, stacks: bool = False) -> None:
+        # The fields set at once (a frozen dataclass's own init sets them one by one
+        # through object.__setattr__): every roll of a fight makes a few.
+        own = self.__dict__
+        own["value"] = value
+        own["type"] = type
+        own["source"] = source
+        own["stacks"] = stacks
 
     def __str__(self) -> str:
         return f"{self.value:+d}{self.type or ''} {self.source}"
