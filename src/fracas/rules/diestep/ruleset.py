@@ -257,7 +257,8 @@ class DieStepRules(Ruleset[DieStepState]):
             is_legal = checks.is_legal
             if state.windows:
                 defences = checks.defences(state)  # offered and checked alike
-            elif state.turn is not None:
+            elif state.turn is not None and (verbs is None or len(verbs) > 1):
+                # (one verb's few candidates are refused as cheaply one by one)
                 offered = checks.payable(state, _OFFERED if verbs is None else verbs)
         else:
             is_legal = super().is_legal
@@ -479,7 +480,7 @@ class _Checks:
         sentence names ``who``; whether there is one does not depend on it)."""
         refused = self._refusals.get((kind, moving))
         if refused is None:
-            refused = turns.spend_refusal(state, who, kind, moving) is not None
+            refused = turns.shortfall(state, kind, moving) is not None  # spend_refusal's
             self._refusals[kind, moving] = refused
         return refused
 
