@@ -450,7 +450,7 @@ class _Checks:
         if action.verb in KINDS:
             return _WHOLE
         paid = _PAID.get(verb.kind)
-        if paid is not None and self._refused(state, who, paid, verb.has("moving")):
+        if paid is not None and self._refused(state, paid, verb.has("moving")):
             return _REFUSED
         return _VERB_CHECK
 
@@ -475,12 +475,12 @@ class _Checks:
             self._defences = combat.defences(state, top.attack)
         return self._defences
 
-    def _refused(self, state: DieStepState, who: Combatant, kind: turns.Kind, moving: bool) -> bool:
-        """Whether the turn's AP cannot pay for an action of ``kind`` (the refusal's
-        sentence names ``who``; whether there is one does not depend on it)."""
+    def _refused(self, state: DieStepState, kind: turns.Kind, moving: bool) -> bool:
+        """Whether the turn's AP cannot pay for an action of ``kind`` (whether
+        :func:`turns.spend_refusal` refuses it, whoever the actor)."""
         refused = self._refusals.get((kind, moving))
         if refused is None:
-            refused = turns.shortfall(state, kind, moving) is not None  # spend_refusal's
+            refused = turns.shortfall(state, kind, moving) is not None
             self._refusals[kind, moving] = refused
         return refused
 
@@ -488,13 +488,11 @@ class _Checks:
         """``verbs`` but those of the turn whose every action the turn's AP cannot pay:
         their kind is the verb's own (not one a rule works out per action, as a mount's)
         and :func:`turns.spend_refusal` refuses it. Only while a turn is under way."""
-        turn = state.turn
-        assert turn is not None and not state.windows
-        who = state.who(turn.actor)
+        assert state.turn is not None and not state.windows
         unpaid = [
             name
             for name, kind, moving in _paid(frozenset(verbs))
-            if self._refused(state, who, kind, moving)
+            if self._refused(state, kind, moving)
         ]
         return frozenset(verbs).difference(unpaid) if unpaid else verbs
 
