@@ -76,10 +76,13 @@ class Event:
         render: Callable[[], str],
         data: Mapping[str, Any] | None = None,
         seen_by: frozenset[str] | None = None,
+        detail: frozenset[str] | None = None,
+        outline: str | None = None,
+        outline_data: Mapping[str, Any] | None = None,
     ) -> Event:
         """An event whose ``text`` is ``render()``, called when the text is first read.
         ``render`` must depend on nothing that changes after the event is made."""
-        event = cls(kind, "", data, seen_by)
+        event = cls(kind, "", data, seen_by, detail, outline, outline_data)
         event.__dict__["text"] = render
         return event
 

@@ -228,7 +228,14 @@ class Parts(Mapping[str, Any]):
         return found
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self[key] if key in self._parts else default
+        got = self._got
+        if key in got:
+            return got[key]
+        part = self._parts.get(key)
+        if part is None:
+            return default
+        found = got[key] = part(*self._args)
+        return found
 
     def __contains__(self, key: object) -> bool:
         return key in self._parts

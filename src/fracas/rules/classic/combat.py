@@ -151,11 +151,17 @@ def _best(who: Fighter, roll: str, against: Fighter) -> bool:
 
 
 def _roll_event(who: Fighter, what: str, roll: Roll, mods: list[Modifier], best: bool) -> Event:
-    how = "a hero point makes it a 20" if best else f"d20 shows {roll.faces[0]}"
-    extra = f" ({describe(mods)})" if describe(mods) else ""
-    return Event(
+    name, shown = who.name, tuple(mods)
+
+    def render() -> str:  # the words, written only if the log is read
+        how = "a hero point makes it a 20" if best else f"d20 shows {roll.faces[0]}"
+        said = describe(shown)
+        extra = f" ({said})" if said else ""
+        return f"{name}'s {what}: {how}, {roll.result}{extra}"
+
+    return Event.deferred(
         "roll",
-        f"{who.name}'s {what}: {how}, {roll.result}{extra}",
+        render,
         {"who": who.id, "roll": what, "faces": list(roll.faces), "result": roll.result},
     )
 

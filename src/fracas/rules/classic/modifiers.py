@@ -14,14 +14,13 @@ an exception (the shield's defence bonus, the off-hand weapon's half) always add
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = ["Modifier", "describe", "strongest_penalty", "total"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Modifier:
     """A bonus or penalty of a type (``e``, ``p``, ``t``, ``env``, ``c``, ``m`` or ``None``)."""
 
@@ -30,25 +29,37 @@ class Modifier:
     source: str
     stacks: bool = False  # an exception the rules name: always added
 
+    def __init__(self, value: int, type: str | None, source: str, stacks: bool = False) -> None:
+        # The fields set at once (a frozen dataclass's own init sets them one by one
+        # through object.__setattr__): every roll of a fight makes a few.
+        own = self.__dict__
+        own["value"] = value
+        own["type"] = type
+        own["source"] = source
+        own["stacks"] = stacks
+
     def __str__(self) -> str:
         return f"{self.value:+d}{self.type or ''} {self.source}"
 
 
 def total(modifiers: Iterable[Modifier]) -> int:
     """HC-MOD-1: the sum of the modifiers under the stacking rule."""
-    by_type: dict[str | None, list[int]] = defaultdict(list)
     result = 0
+    best: dict[str | None, int] = {}  # the highest bonus of each type
+    worst_untyped = 0  # the worst penalty without a type
     for m in modifiers:
+        value = m.value
         if m.stacks:
-            result += m.value
-        else:
-            by_type[m.type].append(m.value)
-    for kind, values in by_type.items():
-        bonuses = [v for v in values if v > 0]
-        penalties = [v for v in values if v < 0]
-        result += max(bonuses, default=0)
-        result += min(penalties, default=0) if kind is None else sum(penalties)
-    return result
+            result += value
+        elif value > 0:
+            if value > best.get(m.type, 0):
+                best[m.type] = value
+        elif value < 0:
+            if m.type is not None:
+                result += value  # penalties of one type stack
+            elif value < worst_untyped:
+                worst_untyped = value
+    return result + sum(best.values()) + worst_untyped
 
 
 def strongest_penalty(modifiers: Iterable[Modifier]) -> list[Modifier]:

@@ -52,7 +52,6 @@ class DefaultPolicy(Tactical):
         people: Mapping[str, Mapping[str, Any]],
         declared: Sequence[Action],
     ) -> Action | None:
-        done = first(legal, "done")
         if me.get("prone") and not any(a.verb == "stand" for a in declared):
             stand = find(legal, "stand")
             if stand is not None:
@@ -72,11 +71,13 @@ class DefaultPolicy(Tactical):
                 defence = (target.get("defence") or {}).get("result", 0)
                 return -float(defence) + (0.5 if target.get("injury") is not None else 0.0)
 
+            if len(attacks) == 1:  # no choice: nothing to weigh, no tie to break
+                return attacks[0]
             return best(attacks, weakest, rng)
         if any(a.verb == "attack" for a in declared):
-            return done
+            return first(legal, "done")
         step = _toward_enemy(view, legal, rng, me, people, declared)
-        return step or done
+        return step or first(legal, "done")
 
 
 def _toward_enemy(

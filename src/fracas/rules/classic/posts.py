@@ -135,6 +135,11 @@ def _dodge(state: ClassicState, action: Action, dice: DiceSource, events: list[E
 # -- the post -----------------------------------------------------------------------------
 
 
+def done_reads_plan(state: ClassicState, action: Action) -> bool:
+    """Whether the check of ``done`` reads the fighter's plan so far: only under fear."""
+    return state.combatants[action.actor].condition("fear") is not None
+
+
 @checks("done")
 def _check_done(state: ClassicState, action: Action, plan: Planned) -> None:
     who = state.combatants[action.actor]

@@ -19,7 +19,8 @@ from fracas.rules.classic import combat, posts, rounds, setup, table, verbs
 from fracas.rules.classic.campaign import ClassicCampaign, heimr_tables
 from fracas.rules.classic.economy import Planned, check_budget, planned
 from fracas.rules.classic.state import TACTICS, ClassicState, Fighter
-from fracas.rules.classic.verbs import VERBS, fighter
+from fracas.rules.classic.verbs import CHECKS, VERBS, fighter
+from fracas.rules.classic.verbs import check as check_verb
 from fracas.yamlfile import KeyPath, YamlDocument
 
 GM = "gm"
@@ -119,16 +120,59 @@ class ClassicRules(Ruleset[ClassicState]):
         fighter's plan so far worked out once for them all."""
         over = self.is_over(state)
         plans: dict[str, Planned] = {}
+        ready: dict[tuple[str, str], int] = {}  # by actor and verb: see _ready_for
         for action in self._candidates(state, actor, verbs, plans):
             if (actor is not None and action.actor != actor) or (
                 verbs is not None and action.verb not in verbs
             ):
                 continue
+            left = _WHOLE
+            if not action.options:
+                key = (action.actor, action.verb)
+                left = ready.get(key, -1)
+                if left < 0:
+                    left = ready[key] = self._ready_for(state, action, over, plans)
             try:
-                self._check(state, action, over, plans)
+                if left == _WHOLE:
+                    self._check(state, action, over, plans)
+                elif left == _VERB_CHECK:
+                    check_verb(state, action, plans[action.actor])
+                elif left == _REFUSED:
+                    continue
             except EngineError:
                 continue
             yield action
+
+    def _ready_for(
+        self, state: ClassicState, action: Action, over: bool, plans: dict[str, Planned]
+    ) -> int:
+        """What is left to ask of a candidate without options once what :meth:`_check`
+        asks of every such action of its actor and verb has been asked: nothing (it is
+        refused, :data:`_REFUSED`, or accepted, :data:`_ACCEPTED`), its verb's own check
+        against the plan so far, or the whole check (the DM's actions, and verbs whose
+        cost depends on what they name)."""
+        verb = VERBS.get(action.verb)
+        if verb is None:
+            return _REFUSED
+        who = state.combatants.get(action.actor)
+        if verb.kind == "gm" or who is None or action.verb in ("power", "draw", "sheathe"):
+            return _WHOLE
+        try:
+            self._check_fighter(state, who, action, over)
+        except EngineError:
+            return _REFUSED
+        if verb.kind == "post" and action.verb not in CHECKS:
+            return _ACCEPTED
+        if verb.kind == "post" and not _reads_plan(state, action):
+            return _WHOLE
+        if who.id not in plans:
+            plans[who.id] = planned(state, who.id)
+        if verb.kind != "post":
+            try:
+                check_budget(state, action, (), plans[who.id])
+            except EngineError:
+                return _REFUSED
+        return _VERB_CHECK
 
     def _check(
         self,
@@ -153,6 +197,9 @@ class ClassicRules(Ruleset[ClassicState]):
         who = fighter(state, action.actor)
         self._check_fighter(state, who, action, over)
         main, alternatives = split(state, action)
+        if verb.kind == "post" and not _reads_plan(state, main):
+            verbs.check(state, main, Planned("", False))  # no plan read: none worked out
+            return
         if plans is None:
             plan = planned(state, who.id)
         elif who.id in plans:
@@ -210,14 +257,21 @@ class ClassicRules(Ruleset[ClassicState]):
         main, alternatives = split(state, action)
         state.declared.declare(Declaration(main, alternatives))
         who = state.combatants[action.actor]
-        text = f"{who.name} declares: {_words(main)}"
-        if alternatives:
-            text += ", else " + "; else ".join(_words(a) for a in alternatives)
+        said = str(main)
+        others = [str(a) for a in alternatives]
+        name = who.name
+
+        def render() -> str:  # the words, written only if the log is read
+            text = f"{name} declares: {_after_actor(said)}"
+            if alternatives:
+                text += ", else " + "; else ".join(_after_actor(str(a)) for a in alternatives)
+            return text
+
         events.append(
-            Event(
+            Event.deferred(
                 "declare",
-                text,
-                {"who": who.id, "action": str(main), "else": [str(a) for a in alternatives]},
+                render,
+                {"who": who.id, "action": said, "else": others},
                 detail=frozenset({who.side}),  # the other sides learn it when the round closes
             )
         )
@@ -321,11 +375,7 @@ _PARTS: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
     "guards": lambda rules, state, side: [
         {"guard": g.guard, "at": g.at, "toward": g.toward, "named": g.named} for g in state.guards
     ],
-    "declared": lambda rules, state, side: {
-        cid: [str(d.action) for d in state.declared.of(cid)]
-        for cid in state.declared.actors()
-        if side is None or state.combatants[cid].side == side
-    },
+    "declared": lambda rules, state, side: _declared(state, side),
     "posted": lambda rules, state, side: list(state.posted),
     "warnings": lambda rules, state, side: list(state.warnings) if side is None else [],
     "combatants": lambda rules, state, side: {
@@ -344,10 +394,34 @@ _EAGER: dict[str, Callable[[ClassicRules, ClassicState, str | None], Any]] = {
 }
 
 
+#: What :meth:`ClassicRules.legal` has left to ask of a candidate: nothing (refused or
+#: accepted), its verb's own check, or the whole of :meth:`ClassicRules._check`.
+_REFUSED, _ACCEPTED, _VERB_CHECK, _WHOLE = range(4)
+
 #: The verbs :meth:`ClassicRules._offer` proposes.
 _OFFERED = frozenset(
     {"done", "attack", "move", "crawl", "guard", "stand", "tactic", "draw", "hero", "retract"}
 )
+
+
+def _reads_plan(state: ClassicState, action: Action) -> bool:
+    """Whether the check of ``action``, a post's own verb, reads the plan so far (else it
+    is not worked out for it)."""
+    if action.verb not in CHECKS:
+        return False
+    return action.verb != "done" or posts.done_reads_plan(state, action)
+
+
+def _declared(state: ClassicState, side: str | None) -> dict[str, list[str]]:
+    """What each fighter ``side`` sees has declared this round (its own side's: the
+    others' are read when the round closes), in the order of their first declarations."""
+    out: dict[str, list[str]] = {}
+    combatants = state.combatants
+    for declaration in state.declared.declarations:
+        cid = declaration.actor
+        if side is None or combatants[cid].side == side:
+            out.setdefault(cid, []).append(str(declaration.action))
+    return out
 
 
 def _observe_one(state: ClassicState, f: Fighter, full: bool) -> dict[str, Any]:
@@ -380,9 +454,9 @@ _SEEN_FULL: dict[str, Callable[[ClassicState, Fighter], Any]] = {
 }
 
 
-def _words(action: Action) -> str:
-    """An action without its actor: ``attack orc1 with=off``."""
-    return str(action).partition(" ")[2]
+def _after_actor(action: str) -> str:
+    """An action (as text) without its actor: ``attack orc1 with=off``."""
+    return action.partition(" ")[2]
 
 
 def split(state: ClassicState, action: Action) -> tuple[Action, tuple[Action, ...]]:

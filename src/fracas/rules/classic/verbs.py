@@ -117,7 +117,11 @@ def _check_attack(state: ClassicState, action: Action, plan: Planned) -> None:
             f"{who.name} has no {what}: nothing would fly"
             + (" (draw arrow first, a half action)" if weapon.ammunition else ""),
         )
-    if not weapon.ranged and action.option("trigger") is None:
+    if (
+        not weapon.ranged
+        and plan.position != target.position  # else no need to ask where it will be
+        and action.option("trigger") is None
+    ):
         there = {target.position, planned(state, target.id).position}
         if plan.position not in there:
             raise IllegalAction(

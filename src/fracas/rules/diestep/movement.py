@@ -39,6 +39,28 @@ def distance(state: DieStepState, a: str, b: str) -> int | None:
     return None
 
 
+def distances(state: DieStepState, a: str) -> dict[str, int]:
+    """The fewest borders from region ``a`` to every region reachable from it: what
+    :func:`distance` gives for each, in one search.
+
+    >>> from fracas.rules.diestep.setup import build
+    >>> s = build({"campaign": {"characters": {"x": {"name": "X", "side": "s"}}},
+    ...            "regions": {"a": {"borders": ["b"]}, "b": {"borders": ["c"]}, "c": {}},
+    ...            "combatants": [{"character": "x", "region": "a"}]})
+    >>> distances(s, "a"), distances(s, "c")
+    ({'a': 0, 'b': 1, 'c': 2}, {'c': 0, 'b': 1, 'a': 2})
+    """
+    seen = {a: 0}
+    queue = deque([a])
+    while queue:
+        here = queue.popleft()
+        for nxt in state.regions[here].borders:
+            if nxt not in seen:
+                seen[nxt] = seen[here] + 1
+                queue.append(nxt)
+    return seen
+
+
 def region_name(state: DieStepState, name: str | None) -> str:
     if name is None or name not in state.regions:
         known = ", ".join(state.regions)

@@ -11,13 +11,14 @@ fight.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
+from fracas.engine.legal import actor_of, one_of
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -48,19 +49,42 @@ class DefaultPolicy(Tactical):
 
     #: Whether there is anything to choose from is asked of these plain actions first.
     probes = ("end", "take", "pass")
-    #: The answers to a window, listed together when the first of them is asked.
-    verbs_together = frozenset({"take", "pass", "opportunity", "block", "parry", "dodge"})
+    #: Listed together when the first of them is asked: the answers to a window (only
+    #: they are offered while one is open), and the turn's actions looked at when there
+    #: is no weapon attack to make (one listing, not one a verb).
+    verbs_together = frozenset(
+        {"take", "pass", "opportunity", "block", "parry", "dodge"}
+        | {"strike", "move", "run", "crawl", "end"}
+    )
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if self._answering(legal, actor_of(legal)):  # a window to answer
+            return self._answer(legal, lambda: self.acting(view, legal)[1])
         _, me, people = self.acting(view, legal)
-        if with_verb(legal, "take") or with_verb(legal, "pass"):  # a window to answer
-            return self._answer(legal, me)
         return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
 
     @staticmethod
-    def _answer(legal: Sequence[Action], me: Mapping[str, Any]) -> Action:
+    def _answering(legal: Sequence[Action], actor: str) -> bool:
+        """Whether ``actor`` answers a window: ``take`` or ``pass`` is legal. Not while
+        ``end`` is (D-ACT-1: nothing but the answers while a window is open), which is
+        asked first of all (:attr:`probes`), so a turn asks nothing more."""
+        if one_of(legal, Action(actor, "end")) is not None:
+            return False
+        return (
+            one_of(legal, Action(actor, "take")) is not None
+            or one_of(legal, Action(actor, "pass")) is not None
+        )
+
+    @staticmethod
+    def _answer(
+        legal: Sequence[Action], me: Mapping[str, Any] | Callable[[], Mapping[str, Any]]
+    ) -> Action:
+        """The answer to a window; ``me`` (what the view shows of the one answering, or a
+        function giving it) is read only to choose between a parry and a dodge."""
         opportunity = first(legal, "opportunity")
         if opportunity is not None:
             return opportunity
@@ -68,7 +92,11 @@ class DefaultPolicy(Tactical):
         if block is not None:
             return block
         parry, dodge = first(legal, "parry"), first(legal, "dodge")
-        if parry is not None and (dodge is None or die(me, "att") >= die(me, "ref")):
+        if parry is not None and dodge is not None:
+            person = me() if callable(me) else me
+            if die(person, "att") >= die(person, "ref"):
+                return parry
+        elif parry is not None:
             return parry
         return dodge or first(legal, "take", "pass") or legal[0]
 
@@ -90,31 +118,37 @@ class DefaultPolicy(Tactical):
             return found
         if me.get("prone") and (found := find(legal, "stand")) is not None:
             return found
-        foes = {
-            cid: p
-            for cid, p in people.items()
-            if p.get("side") != me.get("side") and not p.get("dead") and not p.get("unconscious")
-        }
+        foes: dict[str, Mapping[str, Any]] = {}  # read from the view when first needed
+
+        def enemies() -> dict[str, Mapping[str, Any]]:
+            if not foes:
+                mine = me.get("side")
+                for cid, p in people.items():
+                    if p.get("side") != mine and not p.get("dead") and not p.get("unconscious"):
+                        foes[cid] = p
+            return foes
 
         def weakest(action: Action) -> float:
-            foe = foes.get(action.target or "", {})
+            foe = enemies().get(action.target or "", {})
             hurt = sum(1 for e in foe.get("effects", ()) if "wounded" in e or "stunned" in e)
             return hurt + (1.0 if foe.get("prone") else 0.0)
 
         for verb in ("attack", "grab" if me.get("weapon") is None else "", "strike"):
             found_all = with_verb(legal, verb) if verb else []
+            if len(found_all) == 1:  # no choice: nothing to weigh, no tie to break
+                return found_all[0]
             if found_all:
                 return best(found_all, weakest, rng)
         here = me.get("region")
         graph = undirected(view["state"].get("regions", {}))
-        away = distances(graph, [str(p.get("region")) for p in foes.values()])
+        away = distances(graph, [str(p.get("region")) for p in enemies().values()])
         now = away.get(str(here), 1 << 30)
 
         def nearer(a: Action) -> bool:
             return not a.options and away.get(a.target or "", 1 << 30) < now
 
-        # Moves first (asked by their verb alone); else runs and crawls in the order the
-        # rules list them (read from the whole listing only when one of them would do).
+        # Moves first; else runs and crawls in the order the rules list them (read from
+        # the whole listing only when one of them would do).
         moves = [a for a in with_verb(legal, "move") if nearer(a)]
         if not moves and any(nearer(a) for v in ("run", "crawl") for a in with_verb(legal, v)):
             moves = [a for a in legal if a.verb in ("run", "crawl") and nearer(a)]

@@ -30,6 +30,10 @@ def net(sources: Sequence[Source]) -> int:
     return (total > 0) - (total < 0)
 
 
+#: The dice rolled so far, by sides, ranks and net advantage (a die is immutable).
+_MECHANICS: dict[tuple[int, int, int], DieStep] = {}
+
+
 def roll(
     dice: DiceSource,
     who: Combatant | None,
@@ -43,33 +47,42 @@ def roll(
 
     ``who`` is ``None`` for a die nobody owns (a difficulty die).
     """
-    mechanic = DieStep(shift(sides, ranks), net(sources))
+    key = (sides, ranks, net(sources))
+    mechanic = _MECHANICS.get(key)
+    if mechanic is None:
+        mechanic = _MECHANICS[key] = DieStep(shift(sides, ranks), key[2])
     name = who.name if who is not None else "the game master"
     result = dice.roll(mechanic, f"{name}: {what}")
-    why = [f"{reason} ({'adv' if v > 0 else 'dis'})" if v else reason for reason, v in sources]
-    shifted = f" {ranks:+d} ranks" if ranks else ""
-    said = [f"{r}: {'adv' if v > 0 else 'dis'}" if v else r for r, v in sources]
-    because = f" ({'; '.join(said)})" if said else ""  # no brackets: the terminal eats them
-    text = (
-        f"{name} rolls {what} d{sides}{shifted} as {mechanic.notation()}{because}: "
-        f"{mechanic.explain(result)}"
-    )
+    reasons = tuple(sources)
+    notation = mechanic.notation()
+
+    def render() -> str:  # the words, written only if the log is read
+        shifted = f" {ranks:+d} ranks" if ranks else ""
+        said = [f"{r}: {'adv' if v > 0 else 'dis'}" if v else r for r, v in reasons]
+        because = f" ({'; '.join(said)})" if said else ""  # no brackets: the terminal eats them
+        return (
+            f"{name} rolls {what} d{sides}{shifted} as {notation}{because}: "
+            f"{mechanic.explain(result)}"
+        )
+
     data = {
         "who": who.id if who is not None else None,
         "what": what,
-        "die": mechanic.notation(),
+        "die": notation,
         "faces": list(result.faces),
         "result": result.result,
-        "why": why,
+        "why": [
+            f"{reason} ({'adv' if v > 0 else 'dis'})" if v else reason for reason, v in reasons
+        ],
     }
     if who is None:
-        events.append(Event("roll", text, data))
+        events.append(Event.deferred("roll", render, data))
         return result.result
     # The die tells the attribute, which is the own side's: the others see the result.
     events.append(
-        Event(
+        Event.deferred(
             "roll",
-            text,
+            render,
             data,
             detail=frozenset({who.side}),
             outline=f"{name} rolls {what}: {result.result}",

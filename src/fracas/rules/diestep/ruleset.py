@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
@@ -25,7 +26,7 @@ from fracas.rules.diestep.state import (
     DieStepState,
 )
 from fracas.rules.diestep.tables import Campaign, package_data
-from fracas.rules.diestep.verbs import GM, VERBS, kind_for, provocation
+from fracas.rules.diestep.verbs import GM, KINDS, VERBS, kind_for, provocation
 from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 _REGISTERED = (table,)  # its verbs register on import
@@ -156,6 +157,13 @@ class DieStepRules(Ruleset[DieStepState]):
             turns.check_spend(state, who, kind, verb.has("moving"))
         VERBS.check(state, action)
 
+    def is_legal(self, state: DieStepState, action: Action) -> bool:
+        """Whether :meth:`check` accepts ``action``, without building a refusal's message
+        where :class:`_Checks` can tell."""
+        if state.started and not state.over and GM not in state.combatants:
+            return _Checks(self, state).is_legal(state, action)
+        return super().is_legal(state, action)
+
     def _check_no_window(self, state: DieStepState) -> None:
         if state.windows:
             raise IllegalAction(
@@ -209,8 +217,7 @@ class DieStepRules(Ruleset[DieStepState]):
                 VERBS[stored.verb].apply(state, stored, dice, events)
         if not state.started or state.over:
             return
-        standing = {c.side for c in state.combatants.values() if _standing(c)}
-        if len(standing) <= 1:
+        if _one_side_standing(state):
             health.end_encounter(state, events)
             return
         turn = state.turn
@@ -229,38 +236,54 @@ class DieStepRules(Ruleset[DieStepState]):
     ) -> Iterator[Action]:
         """The candidates :meth:`check` accepts; with ``verbs``, the turn's candidates of
         other verbs are not even proposed."""
-        turn = state.turn
-        paying = state.started and not state.over and not state.windows and turn is not None
-        for action in self._offers(state, verbs):
-            if (actor is not None and action.actor != actor) or (
-                verbs is not None and action.verb not in verbs
+        return self.legal_where(state, actor, verbs, None)
+
+    def legal_where(
+        self,
+        state: DieStepState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> Iterator[Action]:
+        """:meth:`legal`, only the candidates ``keep`` accepts (asked before the rules
+        check them). While a window is open or a turn under way, what :meth:`check` asks
+        of every candidate alike (whose turn, whether the actor can act, what the turn's
+        AP pay for) is worked out once for the listing (:class:`_Checks`), and a verb
+        whose every action the turn's AP cannot pay is not even proposed."""
+        offered = verbs
+        defences = None
+        if state.started and not state.over and GM not in state.combatants:
+            checks = _Checks(self, state)
+            is_legal = checks.is_legal
+            if state.windows:
+                defences = checks.defences(state)  # offered and checked alike
+            elif state.turn is not None and (verbs is None or len(verbs) > 1):
+                # (one verb's few candidates are refused as cheaply one by one)
+                offered = checks.payable(state, _OFFERED if verbs is None else verbs)
+        else:
+            is_legal = super().is_legal
+        for action in self._offers(state, offered, actor, defences, checked=True):
+            if (
+                (actor is not None and action.actor != actor)
+                or (verbs is not None and action.verb not in verbs)
+                or (keep is not None and not keep(action))
             ):
                 continue
-            if paying and self._unpaid(state, action):
-                continue  # refused by check_spend, if not before
-            if self.is_legal(state, action):
+            if is_legal(state, action):
                 yield action
 
-    @staticmethod
-    def _unpaid(state: DieStepState, action: Action) -> bool:
-        """Whether the turn's AP cannot pay for ``action``, a combatant's action in its turn
-        that :meth:`check` would send to :func:`turns.check_spend` (if nothing before
-        refuses it): a refusal known without raising it."""
-        verb = VERBS.get(action.verb)
-        who = state.combatants.get(action.actor)
-        if verb is None or who is None or verb.kind in ("gm", "interrupt", "answer"):
-            return False
-        try:
-            kind = kind_for(state, action)
-        except EngineError:
-            return False
-        return kind in ("major", "minor", "exclusive", "free") and (
-            turns.spend_refusal(state, who, kind, verb.has("moving")) is not None
-        )
-
     def _offers(
-        self, state: DieStepState, verbs: Collection[str] | None = None
+        self,
+        state: DieStepState,
+        verbs: Collection[str] | None = None,
+        actor: str | None = None,
+        defences: Mapping[str, str] | None = None,
+        checked: bool = False,
     ) -> Iterator[Action]:
+        """The candidates, in their order; with ``actor``, a turn's other member (a mount
+        in its rider's turn) is offered nothing (the caller keeps only ``actor``'s);
+        ``defences``: the open attack's, when worked out already; ``checked``: for
+        :meth:`legal`, which checks each (see :meth:`_turn_offers`)."""
         if not state.started:
             yield Action(GM, "begin")
             return
@@ -268,7 +291,7 @@ class DieStepRules(Ruleset[DieStepState]):
             yield from self._after(state)
             return
         if state.windows:
-            yield from self._answers(state)
+            yield from self._answers(state, defences)
             return
         turn = state.turn
         if turn is None:
@@ -278,12 +301,18 @@ class DieStepRules(Ruleset[DieStepState]):
         if verbs is not None and _TURN_VERBS.isdisjoint(verbs):
             return
         for cid in turn.members():
-            yield from self._turn_offers(state, state.who(cid), verbs or _TURN_VERBS)
+            if actor is None or cid == actor:
+                asked = _TURN_VERBS if verbs is None else verbs
+                yield from self._turn_offers(state, state.who(cid), asked, checked)
 
-    def _answers(self, state: DieStepState) -> Iterator[Action]:
+    def _answers(
+        self, state: DieStepState, defences: Mapping[str, str] | None = None
+    ) -> Iterator[Action]:
         top = state.windows[-1]
         if isinstance(top, DefenceWindow):
-            for how, by in combat.defences(state, top.attack).items():
+            if defences is None:
+                defences = combat.defences(state, top.attack)
+            for how, by in defences.items():
                 yield Action(by, how)
             yield Action(top.attack.target, "take")
             return
@@ -295,16 +324,30 @@ class DieStepRules(Ruleset[DieStepState]):
         yield Action(first, "pass")
 
     def _turn_offers(
-        self, state: DieStepState, who: Combatant, verbs: Collection[str] = ()
+        self,
+        state: DieStepState,
+        who: Combatant,
+        verbs: Collection[str] = (),
+        checked: bool = False,
     ) -> Iterator[Action]:
-        """The actions ``who`` may be offered in its turn, only those with ``verbs``."""
+        """The actions ``who`` may be offered in its turn, only those with ``verbs``;
+        ``checked`` (for :meth:`legal`): not those the rules refuse whatever their target
+        (:func:`_refused_whoever`), nor melee attacks, strikes and grabs out of reach
+        (D-ATK-1, D-UNARMED-1, D-GRAB-1: the same region)."""
         c = who.id
         if not _STRIKES.isdisjoint(verbs):
+            strikes = [v for v in ("attack", "strike", "grab") if v in verbs]
+            melee: tuple[str, ...] = ()  # verbs whose target must share the region
+            if checked:
+                strikes = [v for v in strikes if not _refused_whoever(who, v)]
+                ranged = who.weapon is not None and not who.weapon.melee
+                melee = ("strike", "grab") if ranged else ("attack", "strike", "grab")
             for other in state.combatants.values():
                 if other.side == who.side or other.out:
                     continue
-                for verb in ("attack", "strike", "grab"):
-                    if verb in verbs:
+                near = other.region == who.region
+                for verb in strikes:
+                    if near or verb not in melee:
                         yield Action(c, verb, other.id)
         for simple in ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone"):
             if simple in verbs:
@@ -318,8 +361,9 @@ class DieStepRules(Ruleset[DieStepState]):
                     if how in verbs:
                         yield Action(c, how, region)
             if "run" in verbs:
+                away = movement.distances(state, body.region)
                 for far in state.regions:
-                    if movement.distance(state, body.region, far) == 2:
+                    if away.get(far) == 2:
                         yield Action(c, "run", far)
         if "mount" in verbs:
             for mount in state.combatants.values():
@@ -350,6 +394,129 @@ class DieStepRules(Ruleset[DieStepState]):
     def observe_lazily(self, state: DieStepState, side: str | None) -> Mapping[str, Any]:
         """:meth:`observe`, each part worked out when it is read."""
         return Parts(_PARTS, self, state, side)
+
+
+class _Checks:
+    """:meth:`DieStepRules.is_legal` for the candidates of one listing while a fight is
+    under way: what :meth:`DieStepRules.check` asks of every action of one actor and verb
+    alike is asked once for them (whose turn it is, whether the actor can act, whether
+    the turn's AP pay for the verb's kind), and the open attack's defences once; each
+    candidate's own verb check runs as there. Not for a state whose combatants include
+    one called ``gm``, nor before the fight or after it."""
+
+    __slots__ = ("_defences", "_members", "_ready", "_refusals", "_rules")
+
+    def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
+        self._rules = rules
+        turn = state.turn
+        self._members = () if state.windows or turn is None else turn.members()
+        self._refusals: dict[tuple[turns.Kind, bool], bool] = {}
+        self._defences: dict[str, str] | None = None
+        #: By actor and verb: what is left to ask of each action (see :meth:`_ready_for`).
+        self._ready: dict[tuple[str, str], int] = {}
+
+    def is_legal(self, state: DieStepState, action: Action) -> bool:
+        key = (action.actor, action.verb)
+        ready = self._ready.get(key)
+        if ready is None:
+            ready = self._ready[key] = self._ready_for(state, action)
+        if ready == _VERB_CHECK:
+            return _verb_allows(state, action)
+        if ready == _REFUSED:
+            return False
+        if ready == _DEFENCE:
+            return self._defends(state, state.who(action.actor), action.verb)
+        return Ruleset.is_legal(self._rules, state, action)
+
+    def _ready_for(self, state: DieStepState, action: Action) -> int:
+        """What is left to ask of ``action`` once what :meth:`DieStepRules.check` asks of
+        its actor and verb has been asked: nothing (:data:`_REFUSED`), its verb's check,
+        the defences, or the whole check (the game master's, and actions whose kind a
+        rule works out for each)."""
+        if action.actor == GM:
+            return _WHOLE
+        verb = VERBS.get(action.verb)
+        if verb is None or verb.kind == "gm":
+            return _REFUSED
+        who = state.combatants.get(action.actor)
+        if who is None:
+            return _REFUSED
+        if verb.kind in ("interrupt", "answer"):
+            return _DEFENCE if action.verb in ("block", "parry", "dodge") else _VERB_CHECK
+        if verb.has("only_outside") or state.windows or action.actor not in self._members:
+            return _REFUSED
+        if not who.able:
+            return _REFUSED
+        if action.verb in KINDS:
+            return _WHOLE
+        paid = _PAID.get(verb.kind)
+        if paid is not None and self._refused(state, paid, verb.has("moving")):
+            return _REFUSED
+        return _VERB_CHECK
+
+    def _defends(self, state: DieStepState, who: Combatant, how: str) -> bool:
+        """Whether the check of ``block``, ``parry`` and ``dodge`` accepts ``who``'s
+        ``how``: the open window's attack's defences worked out once for the listing."""
+        top = state.windows[-1] if state.windows else None
+        if not isinstance(top, DefenceWindow):
+            return False  # no attack declared to answer
+        if how == "dodge" and who.mounted_on is not None:
+            return False  # D-MOUNT-1: the mount dodges for both
+        found = self.defences(state)
+        return found is not None and found.get(how) == who.id
+
+    def defences(self, state: DieStepState) -> dict[str, str] | None:
+        """The active defences open to the declared attack (:func:`combat.defences`),
+        worked out once; ``None`` when no attack waits for an answer."""
+        if self._defences is None:
+            top = state.windows[-1] if state.windows else None
+            if not isinstance(top, DefenceWindow):
+                return None
+            self._defences = combat.defences(state, top.attack)
+        return self._defences
+
+    def _refused(self, state: DieStepState, kind: turns.Kind, moving: bool) -> bool:
+        """Whether the turn's AP cannot pay for an action of ``kind`` (whether
+        :func:`turns.spend_refusal` refuses it, whoever the actor)."""
+        refused = self._refusals.get((kind, moving))
+        if refused is None:
+            refused = turns.shortfall(state, kind, moving) is not None
+            self._refusals[kind, moving] = refused
+        return refused
+
+    def payable(self, state: DieStepState, verbs: Collection[str]) -> Collection[str]:
+        """``verbs`` but those of the turn whose every action the turn's AP cannot pay:
+        their kind is the verb's own (not one a rule works out per action, as a mount's)
+        and :func:`turns.spend_refusal` refuses it. Only while a turn is under way."""
+        assert state.turn is not None and not state.windows
+        unpaid = [
+            name
+            for name, kind, moving in _paid(frozenset(verbs))
+            if self._refused(state, kind, moving)
+        ]
+        return frozenset(verbs).difference(unpaid) if unpaid else verbs
+
+
+@lru_cache(maxsize=256)
+def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
+    """Those of ``verbs`` the turn pays for in AP whose kind is the verb's own (not one a
+    rule works out per action, as a mount's), with that kind and whether they move."""
+    found = []
+    for name in verbs:
+        verb = VERBS.get(name)
+        paid = None if verb is None or name in KINDS else _PAID.get(verb.kind)
+        if verb is not None and paid is not None:
+            found.append((name, paid, verb.has("moving")))
+    return tuple(found)
+
+
+def _verb_allows(state: DieStepState, action: Action) -> bool:
+    """Whether the check of ``action``'s verb accepts it."""
+    try:
+        VERBS.check(state, action)
+    except EngineError:
+        return False
+    return True
 
 
 #: Each part of what a side observes (:meth:`DieStepRules.observe`), as the function
@@ -384,6 +551,11 @@ _EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
 
 
 _STRIKES = frozenset({"attack", "strike", "grab"})
+#: What :class:`_Checks` has left to ask of an action: nothing (refused), its verb's
+#: check, the open attack's defences, or the whole of :meth:`DieStepRules.check`.
+_REFUSED, _VERB_CHECK, _DEFENCE, _WHOLE = range(4)
+#: The kinds of action a turn pays for in AP (D-ACT-1).
+_PAID: dict[str, turns.Kind] = {k: k for k in ("major", "minor", "exclusive", "free")}
 _MOVES = frozenset({"move", "run", "crawl", "drag"})
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
@@ -396,6 +568,8 @@ _TURN_VERBS = frozenset(
         "dismount",
     }
 )
+#: Every verb :meth:`DieStepRules._offers` proposes in a turn.
+_OFFERED = _TURN_VERBS | {"end"}
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
@@ -403,20 +577,24 @@ def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
 
 
 def _effects(c: Combatant) -> list[str]:
-    return [
-        name
-        for name, on in (
-            ("stunned", c.stunned or c.stunned_encounter),
-            ("helpless", c.helpless),
-            ("surprised", c.surprised),
-            ("badly wounded", c.wound == "badly"),
-            ("mortally wounded", c.wound == "mortal"),
-            (f"riding {c.mounted_on}", c.mounted_on),
-            (f"holding {c.holding}", c.holding),
-            ("weapon not ready", not c.ready and c.weapon is not None),
-        )
-        if on
-    ]
+    out = []
+    if c.stunned or c.stunned_encounter:
+        out.append("stunned")
+    if c.helpless:
+        out.append("helpless")
+    if c.surprised:
+        out.append("surprised")
+    if c.wound == "badly":
+        out.append("badly wounded")
+    elif c.wound == "mortal":
+        out.append("mortally wounded")
+    if c.mounted_on:
+        out.append(f"riding {c.mounted_on}")
+    if c.holding:
+        out.append(f"holding {c.holding}")
+    if not c.ready and c.weapon is not None:
+        out.append("weapon not ready")
+    return out
 
 
 #: What every side sees of a combatant, each field as the function working it out.
@@ -453,6 +631,27 @@ _SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
 def _can_oa(state: DieStepState, cid: str) -> bool:
     c = state.who(cid)
     return c.able and c.melee_weapon() is not None and turns.can_interrupt(state, c)
+
+
+def _refused_whoever(who: Combatant, verb: str) -> bool:
+    """Whether the check of ``who``'s ``verb`` (``attack``, ``strike`` or ``grab``) refuses
+    it whoever the target: no weapon ready to attack with (D-ATK-1), riding (no unarmed
+    attack, D-MOUNT-1), or holding someone already (no second grab, D-GRAB-1)."""
+    if verb == "attack":
+        return who.weapon is None or not who.ready
+    return who.mounted_on is not None or (verb == "grab" and who.holding is not None)
+
+
+def _one_side_standing(state: DieStepState) -> bool:
+    """Whether at most one side has anyone standing (the encounter is over)."""
+    side = None
+    for c in state.combatants.values():
+        if _standing(c):
+            if side is None:
+                side = c.side
+            elif c.side != side:
+                return False
+    return True
 
 
 def _standing(c: Combatant) -> bool:

@@ -203,20 +203,37 @@ def spend_refusal(
 ) -> tuple[str, str] | None:
     """Why the turn lacks the AP for an action of ``kind`` (its rule and a sentence), or
     ``None``: :func:`check_spend` without raising."""
+    short = shortfall(state, kind, moving)
+    if short is None:
+        return None
+    turn = state.turn
+    assert turn is not None
+    if short == "exclusive":
+        return "D-ACT-1", "an exclusive action must be the turn's only one: it takes all its AP"
+    if short == "ap":
+        need = cost(state, kind)
+        return "D-ACT-1", f"{who.name} has {turn.left} AP left; a {kind} action costs {need}"
+    if short == "moving":
+        return "D-MOUNT-1", "the rider's extra AP cannot be used for movement"
+    return "D-MOUNT-1", "the mount's extra AP can only be used for movement"
+
+
+def shortfall(state: DieStepState, kind: Kind, moving: bool) -> str | None:
+    """What the turn's AP lack for an action of ``kind`` (``exclusive``: not the turn's
+    first; ``ap``: too few left; ``moving`` or ``other``: the mounted pair's share for
+    movement or the rest is spent), or ``None`` when they pay for it."""
     turn = state.turn
     assert turn is not None
     if kind == "exclusive":
-        if turn.spent or turn.left < 1:
-            return "D-ACT-1", "an exclusive action must be the turn's only one: it takes all its AP"
-        return None
+        return "exclusive" if turn.spent or turn.left < 1 else None
     need = cost(state, kind)
     if need > turn.left:
-        return "D-ACT-1", f"{who.name} has {turn.left} AP left; a {kind} action costs {need}"
+        return "ap"
     if turn.partner is not None and need:
         if moving and turn.moving + need > turn.mount_cap:
-            return "D-MOUNT-1", "the rider's extra AP cannot be used for movement"
+            return "moving"
         if not moving and turn.other + need > turn.rider_cap:
-            return "D-MOUNT-1", "the mount's extra AP can only be used for movement"
+            return "other"
     return None
 
 
