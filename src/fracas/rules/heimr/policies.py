@@ -127,19 +127,23 @@ ROLLS = frozenset({"roll"})
 
 def last_challenge(view: Mapping[str, Any], who: str) -> tuple[int, int]:
     """``who``'s attack challenge as the log last showed it (with its modifiers)."""
-    found = _challenge_since(view, who, 0)
+    found = _last_of(view, who, ROLLS, _attack_challenge)
     return DEFAULT_CHALLENGE if found is None else found
 
 
-def _challenge_since(view: Mapping[str, Any], who: str, since: int) -> tuple[int, int] | None:
-    """``who``'s last attack challenge in the log's entries from ``since`` on, if any."""
-    for kind, data, _ in events_back(view, ROLLS, since):
-        if (
-            kind == "roll"
-            and data.get("who") == who
-            and " attacks " in str(data.get("purpose", ""))
-        ):
-            return _challenge_of(str(data.get("challenge", "")))
+def _last_of(
+    view: Mapping[str, Any],
+    who: str,
+    kinds: Collection[str],
+    pick: Callable[[str, Mapping[str, Any], Any], Any],
+) -> Any:
+    """What ``pick`` makes of the latest of ``who``'s events of ``kinds`` in the log that
+    it makes anything of, or ``None``."""
+    for kind, data, event in events_back(view, kinds):
+        if data.get("who") == who:
+            value = pick(kind, data, event)
+            if value is not None:
+                return value
     return None
 
 
@@ -160,57 +164,58 @@ BREATHS = frozenset({"fatigue", "upcoming", "roll"})
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
     """Whether ``who``'s last roll or breather in the log was a breather (so that a
     fighter at its base fatigue does not breathe turn after turn)."""
-    return bool(_breathed_since(view, who, 0))
+    return bool(_last_of(view, who, BREATHS, _breath))
 
 
-def _breathed_since(view: Mapping[str, Any], who: str, since: int) -> bool | None:
-    """:func:`breathed_last` in the log's entries from ``since`` on; ``None`` when they
-    show neither a breather nor an attack of ``who``'s."""
-    for kind, data, event in events_back(view, BREATHS, since):
-        if data.get("who") != who:
-            continue
-        if kind == "fatigue" and "breather" in event_text(event):
-            return True
-        if kind == "upcoming":
-            return True
-        if kind == "roll" and " attacks " in str(data.get("purpose", "")):
-            return False
-    return None
+class _Latest:
+    """By combatant, the last thing one side's log has shown of it, up to entry
+    :attr:`upto`: what ``pick`` makes of the latest of its events of ``kinds`` that it
+    makes anything of (``None``: nothing). Each entry is read once for everyone."""
 
+    __slots__ = ("found", "kinds", "log", "pick", "upto")
 
-class _LogReading:
-    """What one side's log has shown of each combatant, up to entry ``upto``: its last
-    attack challenge (:func:`last_challenge`) and whether its last roll or breather was
-    a breather (:func:`breathed_last`). Each entry is read once for every combatant."""
-
-    __slots__ = ("aims", "breathed", "log", "upto")
-
-    def __init__(self, log: object) -> None:
+    def __init__(
+        self,
+        log: object,
+        kinds: Collection[str],
+        pick: Callable[[str, Mapping[str, Any], Any], Any],
+    ) -> None:
         self.log = log
+        self.kinds = kinds
+        self.pick = pick
         self.upto = 0
-        self.aims: dict[str, tuple[int, int]] = {}
-        self.breathed: dict[str, bool] = {}
+        self.found: dict[str, Any] = {}
 
     def catch_up(self, view: Mapping[str, Any], upto: int) -> None:
         """Read the entries from :attr:`upto` to ``upto``, last first: what each shows of
         a combatant stands over what was read before."""
-        aims: dict[str, tuple[int, int]] = {}
-        breathed: dict[str, bool] = {}
-        for kind, data, event in events_back(view, BREATHS, self.upto):
+        newer: dict[str, Any] = {}
+        pick = self.pick
+        for kind, data, event in events_back(view, self.kinds, self.upto):
             who = data.get("who")
-            if not isinstance(who, str):
-                continue
-            attack = kind == "roll" and " attacks " in str(data.get("purpose", ""))
-            if attack and who not in aims:
-                aims[who] = _challenge_of(str(data.get("challenge", "")))
-            if who not in breathed:
-                if kind == "upcoming" or (kind == "fatigue" and "breather" in event_text(event)):
-                    breathed[who] = True
-                elif attack:
-                    breathed[who] = False
-        self.aims.update(aims)
-        self.breathed.update(breathed)
+            if who is not None and who not in newer:
+                value = pick(kind, data, event)
+                if value is not None:
+                    newer[who] = value
+        self.found.update(newer)
         self.upto = upto
+
+
+def _attack_challenge(kind: str, data: Mapping[str, Any], event: Any) -> tuple[int, int] | None:
+    """What :func:`last_challenge` reads of one event: an attack roll's challenge."""
+    if kind == "roll" and " attacks " in str(data.get("purpose", "")):
+        return _challenge_of(str(data.get("challenge", "")))
+    return None
+
+
+def _breath(kind: str, data: Mapping[str, Any], event: Any) -> bool | None:
+    """What :func:`breathed_last` reads of one event: a breather (``True``), an attack
+    (``False``), or neither."""
+    if kind == "upcoming" or (kind == "fatigue" and "breather" in event_text(event)):
+        return True
+    if kind == "roll" and " attacks " in str(data.get("purpose", "")):
+        return False
+    return None
 
 
 # -- the battlefield -----------------------------------------------------------------------
@@ -345,8 +350,9 @@ class DefaultPolicy(Tactical):
         # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
-        # By side, what the log has shown of each combatant as far as it was read.
-        self._read: dict[str | None, _LogReading] = {}
+        # By side and kinds of event, what the log has shown of each combatant as far
+        # as it was read.
+        self._read: dict[tuple[str | None, frozenset[str]], _Latest] = {}
         self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
@@ -365,23 +371,29 @@ class DefaultPolicy(Tactical):
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
         """:func:`last_challenge`, the log read only past where it was last read."""
-        reading = self._reading(view)
-        if reading is None:
+        latest = self._latest(view, ROLLS, _attack_challenge)
+        if latest is None:
             return last_challenge(view, actor)
-        return reading.aims.get(actor, DEFAULT_CHALLENGE)
+        found: tuple[int, int] = latest.get(actor, DEFAULT_CHALLENGE)
+        return found
 
-    def _reading(self, view: Mapping[str, Any]) -> _LogReading | None:
-        """The side's :class:`_LogReading`, brought up to this choice's log; ``None``
-        when the log cannot tell where it stands (not a playout's)."""
+    def _latest(
+        self,
+        view: Mapping[str, Any],
+        kinds: frozenset[str],
+        pick: Callable[[str, Mapping[str, Any], Any], Any],
+    ) -> dict[str, Any] | None:
+        """:class:`_Latest` of ``pick`` for the view's side, brought up to this choice's
+        log; ``None`` when the log cannot tell where it stands (not a playout's)."""
         position = self._position
         if position is None:
             return None
-        side = view.get("side")
-        reading = self._read.get(side)
-        if reading is None or reading.log is not position[0] or reading.upto > position[1]:
-            reading = self._read[side] = _LogReading(position[0])
-        reading.catch_up(view, position[1])
-        return reading
+        key = (view.get("side"), kinds)
+        latest = self._read.get(key)
+        if latest is None or latest.log is not position[0] or latest.upto > position[1]:
+            latest = self._read[key] = _Latest(position[0], kinds, pick)
+        latest.catch_up(view, position[1])
+        return latest.found
 
     def _turn(
         self,
@@ -468,10 +480,10 @@ class DefaultPolicy(Tactical):
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
         """:func:`breathed_last`, the log read only past where it was last read."""
-        reading = self._reading(view)
-        if reading is None:
+        latest = self._latest(view, BREATHS, _breath)
+        if latest is None:
             return breathed_last(view, actor)
-        return reading.breathed.get(actor, False)
+        return bool(latest.get(actor, False))
 
     @staticmethod
     def _needs_breather(

@@ -145,9 +145,9 @@ class HeimrRules(Ruleset[HeimrState]):
         VERBS.check(self._as_met(state, action), action)
 
     def is_legal(self, state: HeimrState, action: Action) -> bool:
-        return self._is_legal(state, action, _Memo(self.is_over(state)))
+        return self._is_legal(state, action, _Checking(self, state))
 
-    def _is_legal(self, state: HeimrState, action: Action, memo: _Memo) -> bool:
+    def _is_legal(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
         if self._refused(state, action, memo):
             return False
         met = self._met(state, action, memo)
@@ -160,7 +160,7 @@ class HeimrRules(Ruleset[HeimrState]):
             return False
         return True
 
-    def _refused(self, state: HeimrState, action: Action, memo: _Memo) -> bool:
+    def _refused(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
         """Whether the turn refuses ``action``: asked once per actor and verb, which with
         a breather's options (it may be taken as upcoming) are all it reads, but for a
         skill, whose refusal depends on the skill (:func:`kind_of`, :func:`free_key`)."""
@@ -174,7 +174,7 @@ class HeimrRules(Ruleset[HeimrState]):
             )
         return no
 
-    def _met(self, state: HeimrState, action: Action, memo: _Memo) -> HeimrState:
+    def _met(self, state: HeimrState, action: Action, memo: _Checking) -> HeimrState:
         """:meth:`_as_met`, worked out once per actor."""
         if not self._upcoming_due(state, action):
             return state
@@ -223,10 +223,10 @@ class HeimrRules(Ruleset[HeimrState]):
         actor: str | None,
         verbs: Collection[str] | None,
         keep: Callable[[Action], bool] | None,
-        memo: _Memo | None = None,
+        memo: _Checking | None = None,
     ) -> Iterator[Action]:
         if memo is None:
-            memo = _Memo(self.is_over(state))
+            memo = _Checking(self, state)
         if type(self).candidates is HeimrRules.candidates:
             if actor is not None and verbs is not None:
                 # A verb the turn refuses is not offered at all (its type is its own but
@@ -242,6 +242,11 @@ class HeimrRules(Ruleset[HeimrState]):
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
+        refused = memo.refused
+        # Whether any actor has an upcoming action due (H-ACT-1): only then may the state
+        # an action meets differ from this one.
+        turn = state.turn
+        upcoming = turn is not None and state.combatants[turn.actor].upcoming is not None
         for action in offered:
             if (
                 (actor is not None and action.actor != actor)
@@ -249,10 +254,21 @@ class HeimrRules(Ruleset[HeimrState]):
                 or (keep is not None and not keep(action))
             ):
                 continue
-            if self._refused(state, action, memo):
-                continue
-            checked = self._met(state, action, memo)
-            quick = _OUT_OF_HAND.get(action.verb)
+            verb = action.verb
+            if verb == "skill" or verb == "breather":
+                if self._refused(state, action, memo):
+                    continue
+            else:  # as _refused does, without a call a candidate
+                key = (action.actor, verb, ())
+                no = refused.get(key)
+                if no is None:
+                    no = refused[key] = (
+                        self._turn_refusal(state, action, memo.over, memo.able) is not None
+                    )
+                if no:
+                    continue
+            checked = self._met(state, action, memo) if upcoming else state
+            quick = _OUT_OF_HAND.get(verb)
             if quick is not None and quick(checked, action):
                 continue
             try:
@@ -652,40 +668,33 @@ _PARTS: dict[str, Callable[[HeimrRules, HeimrState, str | None, bool], Any]] = {
 }
 
 
-class _Memo:
-    """What the legality questions of one state share (:meth:`HeimrRules.checking`)."""
+class _Checking(Checking[HeimrState]):
+    """:class:`~fracas.engine.Checking` of the Heimr rules: what the questions of one
+    state share, kept as they are first worked out."""
 
     __slots__ = ("able", "met", "over", "refused")
 
-    def __init__(self, over: bool) -> None:
-        self.over = over  # whether the encounter has ended
+    ruleset: HeimrRules
+
+    def __init__(self, ruleset: HeimrRules, state: HeimrState) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.over = ruleset.is_over(state)  # whether the encounter has ended
         self.able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2)
         # Whether the turn refuses an action, by its actor, verb and (a breather's) options.
         self.refused: dict[tuple[str, str, tuple[tuple[str, str], ...]], bool] = {}
         self.met: dict[str, HeimrState] = {}  # the state after an actor's due upcoming
 
-
-class _Checking(Checking[HeimrState]):
-    """:class:`~fracas.engine.Checking` of the Heimr rules, sharing one :class:`_Memo`."""
-
-    __slots__ = ("_memo",)
-
-    ruleset: HeimrRules
-
-    def __init__(self, ruleset: HeimrRules, state: HeimrState) -> None:
-        super().__init__(ruleset, state)
-        self._memo = _Memo(ruleset.is_over(state))
-
     def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
-        return self.ruleset._legal(self.state, actor, verbs, None, self._memo)
+        return self.ruleset._legal(self.state, actor, verbs, None, self)
 
     def legal_where(
         self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
     ) -> Iterator[Action]:
-        return self.ruleset._legal(self.state, actor, verbs, keep, self._memo)
+        return self.ruleset._legal(self.state, actor, verbs, keep, self)
 
     def is_legal(self, action: Action) -> bool:
-        return self.ruleset._is_legal(self.state, action, self._memo)
+        return self.ruleset._is_legal(self.state, action, self)
 
 
 class FieldView(dict[str, Any]):
