@@ -35,6 +35,13 @@ PolicyOption = Annotated[
         "defensive, default, heimr-melee, scripted:FILE); others play the default.",
     ),
 ]
+EncounterArgument = Annotated[
+    Path | None, typer.Argument(help="An encounter file (YAML); none with --table.")
+]
+DbOption = Annotated[
+    str | None,
+    typer.Option(envvar="FRACAS_DB", help="The store of --table: a SQLAlchemy URL."),
+]
 RunsOption = Annotated[
     int, typer.Option(min=1, max=runner.MAX_RUNS, help="How many times to play it.")
 ]
@@ -174,19 +181,14 @@ def _table_spec(
 
 @app.command()
 def sim(
-    encounter: Annotated[
-        Path | None, typer.Argument(help="An encounter file (YAML); none with --table.")
-    ] = None,
+    encounter: EncounterArgument = None,
     table: Annotated[
         str | None,
         typer.Option(
             help="Play on from where this stored table stands (its dice are not touched)."
         ),
     ] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(envvar="FRACAS_DB", help="The store of --table: a SQLAlchemy URL."),
-    ] = None,
+    db: DbOption = None,
     runs: RunsOption = 1000,
     policy: PolicyOption = None,
     seed: SeedOption = 0,
@@ -244,9 +246,7 @@ def sim(
 
 @app.command(name="sweep")
 def sweep_command(
-    encounter: Annotated[
-        Path | None, typer.Argument(help="An encounter file (YAML); none with --table.")
-    ] = None,
+    encounter: EncounterArgument = None,
     table: Annotated[
         str | None,
         typer.Option(
@@ -254,10 +254,7 @@ def sweep_command(
             "a value varied is replayed as if it had held from the start."
         ),
     ] = None,
-    db: Annotated[
-        str | None,
-        typer.Option(envvar="FRACAS_DB", help="The store of --table: a SQLAlchemy URL."),
-    ] = None,
+    db: DbOption = None,
     *,
     vary: Annotated[
         list[str],
