@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,54 @@ settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _made_stores() -> Iterator[None]:
+    """A new SQLite store is a copy of one this process made with Alembic, not made again.
+
+    ``Store.open`` upgrades a new database with Alembic (~70 ms, for every test that opens
+    a store). Here, when the file to upgrade is a new, empty one, it receives the bytes of
+    a store that the real upgrade made from empty earlier in this process (the same
+    migrations, no randomness in them), so every test still plays on a store Alembic made.
+    Any other database (older revisions, PostgreSQL, files not empty) is upgraded as ever.
+    """
+    from fracas.table.store import Store
+
+    upgrade = Store.upgrade
+    made: list[bytes] = []
+
+    def new_file(store: Store) -> Path | None:
+        url = store.engine.url
+        name = url.database or ""
+        if url.get_backend_name() != "sqlite" or name in ("", ":memory:"):
+            return None
+        if name.startswith("file:"):
+            return None
+        path = Path(name)
+        fresh = path.is_file() and path.stat().st_size == 0
+        return path if fresh and not Path(f"{name}-wal").exists() else None
+
+    def copied(store: Store) -> None:
+        path = new_file(store)
+        if path is None:
+            upgrade(store)
+            return
+        if not made:
+            with tempfile.TemporaryDirectory() as folder:
+                first = Store.open(f"sqlite:///{folder}/made.db", migrate=False)
+                upgrade(first)
+                first.engine.dispose()  # checkpoints the WAL into the file
+                made.append((Path(folder) / "made.db").read_bytes())
+        store.engine.dispose()
+        with path.open("r+b") as file:  # the file made 0600 by Store.open keeps its mode
+            file.write(made[0])
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Store, "upgrade", copied)
+        yield
+    if "tests.web.webtools" in sys.modules:
+        sys.modules["tests.web.webtools"].close_portal()
 
 
 @pytest.fixture(autouse=True)

@@ -1,6 +1,7 @@
 """Killed at any moment, a table loses no acknowledged action: the tracker is killed
 (SIGKILL) part way through a scripted encounter, resumed with --table, and ends exactly
-as an uninterrupted run does."""
+as an uninterrupted run does. The killed run is a process of its own; the uninterrupted
+run, the resumption and the exports run in this one (Typer's CliRunner)."""
 
 from __future__ import annotations
 
@@ -13,27 +14,25 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from fracas.cli import app
 from fracas.table.scripts import Script
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 EXAMPLE = EXAMPLES / "heimr" / "ambush"
 
 
-def fracas(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "FRACAS_DB": f"sqlite:///{db}"}
-    return subprocess.run(
-        [sys.executable, "-m", "fracas", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def fracas(db: Path, *args: str) -> tuple[int, str]:
+    """``fracas`` run in this process on the store ``db`` (its exit code and output): only
+    the killed run needs a process of its own."""
+    done = CliRunner().invoke(app, list(args), env={"FRACAS_DB": f"sqlite:///{db}"})
+    return done.exit_code, done.output
 
 
 def export(db: Path, name: str, out: Path) -> dict[str, object]:
-    done = fracas(db, "export", name, str(out))
-    assert done.returncode == 0, done.stderr
+    code, said = fracas(db, "export", name, str(out))
+    assert code == 0, said
     data: dict[str, object] = json.loads(out.read_text(encoding="utf-8"))
     return data
 
@@ -45,8 +44,8 @@ SCRIPT = [str(EXAMPLE.with_suffix(".yaml")), "--script", str(EXAMPLE.with_suffix
 def expected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     """The export of the encounter played through uninterrupted (once for every seed)."""
     folder = tmp_path_factory.mktemp("whole")
-    whole = fracas(folder / "whole.db", "play", *SCRIPT, "--table", "ambush")
-    assert whole.returncode == 0, whole.stderr
+    code, said = fracas(folder / "whole.db", "play", *SCRIPT, "--table", "ambush")
+    assert code == 0, said
     return export(folder / "whole.db", "ambush", folder / "whole.json")
 
 
@@ -80,8 +79,8 @@ def test_a_killed_tracker_resumes_with_every_acknowledged_action(
     kept = [entry["action"] for entry in stored]  # type: ignore[attr-defined]
     assert kept[: len(acknowledged)] == acknowledged, "an acknowledged action was lost"
 
-    resumed = fracas(db, "play", "--table", "ambush", "--script", script[2])
-    assert resumed.returncode == 0, resumed.stderr
+    code, said = fracas(db, "play", "--table", "ambush", "--script", script[2])
+    assert code == 0, said
     got = export(db, "ambush", tmp_path / "resumed.json")
     played = [entry["action"] for entry in got["log"]]  # type: ignore[index, union-attr]
     assert played[: len(acknowledged)] == acknowledged

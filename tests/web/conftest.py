@@ -24,11 +24,13 @@ def postgres() -> Iterator[Cluster]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A new, empty store of each kind (a PostgreSQL database is dropped after its test)."""
+    """A new store of each kind: an empty SQLite file (tests/conftest.py fills it with a
+    store made by Alembic as it opens); a PostgreSQL database made by Alembic earlier in
+    the run, copied (dropped after its test)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'tables.db'}"
         return
     cluster: Cluster = request.getfixturevalue("postgres")
-    url = cluster.database()
+    url = cluster.database(migrated=True)
     yield url
     cluster.drop(url)

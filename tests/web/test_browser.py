@@ -166,22 +166,36 @@ def test_a_heimr_duel_to_its_end_in_the_browser(browser: object, db_url: str) ->
         until(player, "document.querySelector('#status').innerText.includes('over')")
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Server]]:
+    """One server for the encounters of each ruleset, each a table of its own in its store
+    (its URL and the server)."""
+    db_url = f"sqlite:///{tmp_path_factory.mktemp('rulesets') / 'tables.db'}"
+    Store.open(db_url).engine.dispose()
+    with running(db_url) as server:
+        yield db_url, server
+
+
 @pytest.mark.parametrize("example", ["classic/ford", "sides/mace", "tempo/feint", "diestep/charge"])
 def test_an_encounter_of_each_ruleset_in_the_browser(
-    browser: object, tmp_path: Path, example: str
+    browser: object, shared: tuple[str, Server], example: str
 ) -> None:
     """On SQLite: the browser sees the same pages on either store, and PostgreSQL is driven
     in the browser by the Heimr duel and the rounds (the suite's time is bounded)."""
-    db_url = f"sqlite:///{tmp_path / 'tables.db'}"
+    db_url, server = shared
+    name = example.replace("/", "-")
     SHOTS.mkdir(parents=True, exist_ok=True)
     script = Script.read(EXAMPLES / f"{example}.script")
-    server_cm = serve(db_url, f"{example}.yaml", seed=script.seed)
-    with server_cm as server:
-        gm = browser.new_context().new_page()  # type: ignore[attr-defined]
-        gm.set_default_timeout(WAIT)
-        gm.goto(f"{server.url}/gm/login?token={GM_TOKEN}")
-        gm.goto(f"{server.url}/gm/t/t")
-        for _, line in script.lines:
-            act(gm, line)
-        assert version(gm) == len(script.lines)
-        gm.screenshot(path=str(SHOTS / f"{example.replace('/', '-')}.png"), full_page=True)
+    store = Store.open(db_url)
+    ruleset, setup, title = encounterfile.load(EXAMPLES / f"{example}.yaml")
+    Table.start(store, name, ruleset, setup, title, seed=script.seed)
+    store.engine.dispose()
+    gm = browser.new_context().new_page()  # type: ignore[attr-defined]
+    gm.set_default_timeout(WAIT)
+    gm.goto(f"{server.url}/gm/login?token={GM_TOKEN}")
+    gm.goto(f"{server.url}/gm/t/{name}")
+    for _, line in script.lines:
+        act(gm, line)
+    assert version(gm) == len(script.lines)
+    gm.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    gm.context.close()

@@ -6,7 +6,10 @@ from __future__ import annotations
 import html
 import re
 import warnings
+from contextlib import ExitStack
 from pathlib import Path
+
+import anyio.from_thread
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2; httpx works
@@ -20,6 +23,30 @@ from fracas.web.app import create_app
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GM_TOKEN = "the-game-master-secret-for-tests"
 
+#: The one event loop (in a thread of its own) the test clients send requests through,
+#: opened on first use and closed at the end of the run (tests/conftest.py): a client
+#: outside ``with`` would otherwise start a loop and its thread for every request.
+_portal: list[anyio.from_thread.BlockingPortal] = []
+_portal_stack = ExitStack()
+
+
+def shared_portal() -> anyio.from_thread.BlockingPortal:
+    if not _portal:
+        _portal.append(_portal_stack.enter_context(anyio.from_thread.start_blocking_portal()))
+    return _portal[0]
+
+
+def close_portal() -> None:
+    _portal.clear()
+    _portal_stack.close()
+
+
+def test_client(app: object) -> TestClient:
+    """A client of ``app`` on the shared event loop (``with`` gives it one of its own)."""
+    client = TestClient(app)  # type: ignore[arg-type]
+    client.portal = shared_portal()
+    return client
+
 
 class Web:
     """An app over a fresh store, and a game master's client."""
@@ -27,7 +54,7 @@ class Web:
     def __init__(self, url: str) -> None:
         self.store = Store.open(url)
         self.app = create_app(self.store, GM_TOKEN)
-        self.gm = TestClient(self.app)
+        self.gm = test_client(self.app)
         assert self.gm.get(f"/gm/login?token={GM_TOKEN}", follow_redirects=False).status_code == 303
         self.csrf = ""
 
@@ -37,7 +64,7 @@ class Web:
 
     def client(self) -> TestClient:
         """A client without the GM's cookie (a player's browser)."""
-        return TestClient(self.app)
+        return test_client(self.app)
 
     def page(self, name: str = "t") -> str:
         response = self.gm.get(f"/gm/t/{name}")
