@@ -1,7 +1,7 @@
 """The quick paths of heimr-classic, diestep, sides and tempo give what the slow ones do:
 the lazy observation is the observation, and the legal actions listed for some verbs
-(or an actor) are those the protocol's plain listing gives, at every step of a walk
-through each example."""
+(or an actor) are those the protocol's plain listing gives, asked one at a time or of
+one ``Ruleset.checking``, at every step of a walk through each example."""
 
 from __future__ import annotations
 
@@ -82,6 +82,11 @@ def walk(name: str, rng: random.Random, steps: int, played: bool = False) -> Non
         assert list(ruleset.legal(state, actor, pair)) == [a for a in plain if a.verb in pair]
         some = [a for a in plain if len(str(a)) % 2 == 0]
         assert list(ruleset.legal_where(state, actor, None, lambda a: len(str(a)) % 2 == 0)) == some
+        checks = ruleset.checking(state)  # one state's questions, asked of one object
+        for verb in verbs[step % 2 :: 2]:
+            assert list(checks.legal(actor, {verb})) == [a for a in plain if a.verb == verb]
+        assert list(checks.legal(actor)) == plain
+        assert [a for a in plain if checks.is_legal(a)] == plain
         if step % 3 == 0:  # single actions, as a policy asks them (anyone's, any verb)
             asked = [*ruleset.candidates(state, None)]
             asked += [
