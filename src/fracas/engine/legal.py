@@ -16,7 +16,8 @@ __all__ = ["Legal", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
 
 
 class Legal(Sequence[Action]):
-    """The legal actions of ``actor`` in ``encounter``, listed lazily."""
+    """The legal actions of ``actor`` in ``encounter``, listed lazily: for one choice,
+    while the encounter does not change (what it has listed or checked is kept)."""
 
     def __init__(
         self,

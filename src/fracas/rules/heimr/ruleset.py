@@ -242,11 +242,6 @@ class HeimrRules(Ruleset[HeimrState]):
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
-        refused = memo.refused
-        # Whether any actor has an upcoming action due (H-ACT-1): only then may the state
-        # an action meets differ from this one.
-        turn = state.turn
-        upcoming = turn is not None and state.combatants[turn.actor].upcoming is not None
         for action in offered:
             if (
                 (actor is not None and action.actor != actor)
@@ -254,28 +249,8 @@ class HeimrRules(Ruleset[HeimrState]):
                 or (keep is not None and not keep(action))
             ):
                 continue
-            verb = action.verb
-            if verb == "skill" or verb == "breather":
-                if self._refused(state, action, memo):
-                    continue
-            else:  # as _refused does, without a call a candidate
-                key = (action.actor, verb, ())
-                no = refused.get(key)
-                if no is None:
-                    no = refused[key] = (
-                        self._turn_refusal(state, action, memo.over, memo.able) is not None
-                    )
-                if no:
-                    continue
-            checked = self._met(state, action, memo) if upcoming else state
-            quick = _OUT_OF_HAND.get(verb)
-            if quick is not None and quick(checked, action):
-                continue
-            try:
-                VERBS.check(checked, action)
-            except EngineError:
-                continue
-            yield action
+            if self._is_legal(state, action, memo):
+                yield action
 
     def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
         """The state ``action`` meets: the one in which the actor's due upcoming action
