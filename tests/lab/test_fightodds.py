@@ -44,6 +44,25 @@ def test_the_same_seed_gives_the_same_figures_and_a_version_is_worked_out_once()
     assert rates + found[0]["draws"] / 30 == pytest.approx(1.0)
 
 
+def test_worker_processes_and_dask_give_the_figures_of_the_job_s_own_thread() -> None:
+    """The backends a server is given (its low-priority worker process, a Dask cluster)
+    play the same batches from the same seeds: the same figures as in the job's thread."""
+    spec = spec_of("heimr/duel")
+    found = {}
+    for name, settings in (
+        ("thread", OddsSettings(runs=12, workers=0, first_batch=4, batch=4)),
+        ("pool", OddsSettings(runs=12, workers=1, first_batch=4, batch=4)),
+        ("dask", OddsSettings(runs=12, dask="local:1", first_batch=4, batch=4)),
+    ):
+        with FightOdds(settings) as odds:
+            job = odds.start("duel", 0, lambda: spec)
+            assert job.wait(WAIT) and job.state == DONE, (name, job.state, job.why)
+            found[name] = job.figures()
+    assert found["thread"] is not None and found["thread"]["runs"] == 12
+    assert found["pool"] == found["thread"]
+    assert found["dask"] == found["thread"]
+
+
 def long_job(odds: FightOdds, version: int = 0) -> tuple[SimSpec, object]:
     spec = spec_of("heimr/ambush")
     return spec, odds.start("ambush", version, lambda: spec, runs=20_000, seconds=600)
