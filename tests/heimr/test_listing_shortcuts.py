@@ -1,5 +1,6 @@
 """The shortcuts of listing legal actions list what the long way does: the Heimr rules'
-quick refusals (attacks, brawls and charges out of reach, defences with nothing to
+quick refusals (attacks, brawls and charges out of reach, steps and charges up or down
+more than one height, climbs with no free hand, defences with nothing to
 defend with) refuse only what the check refuses, in listing and in ``is_legal``;
 ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
 whichever candidates they skip checking, and ``Legal.first`` the first; and a

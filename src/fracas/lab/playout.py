@@ -193,8 +193,8 @@ def play_out(
     }
     history: list[Sequence[Event]] = [entry.events for entry in encounter.log]
     built: dict[str | None, dict[int, list[dict[str, Any]]]] = {}
-    while not encounter.is_over() and actions < max_actions:
-        actor = encounter.to_move
+    while actions < max_actions:
+        actor = encounter.to_move  # None once it is over (Ruleset.to_move)
         if actor is None:
             break
         side = None if actor == GM else sides.get(actor, actor)

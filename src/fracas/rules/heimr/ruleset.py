@@ -587,7 +587,31 @@ def _charge_out_of_reach(state: HeimrState, action: Action) -> bool:
     if target.square == charger.square:
         return True
     field = state.battlefield
-    return field.place(target.square) not in field.neighbours(charger.square)
+    to = field.place(target.square)
+    return to not in field.neighbours(charger.square) or _too_steep(state, charger, to)
+
+
+def _step_too_steep(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the move or run ``action`` into a square for its height:
+    more than one above or below the mover (H-GRID-5, H-GRID-6), whatever else holds."""
+    mover = state.combatants.get(action.actor)
+    if mover is None or action.target in (None, "out"):
+        return False
+    return _too_steep(state, mover, state.battlefield.place(action.target or ""))
+
+
+def _too_steep(state: HeimrState, who: Combatant, to: str) -> bool:
+    """Whether square ``to`` is more than one height above or below ``who``: every way
+    into it on foot is refused (:func:`fracas.rules.heimr.terrain.check_cross`)."""
+    spot = state.battlefield.squares.get(to)
+    return spot is not None and abs(spot.height - who.height) > 1
+
+
+def _no_hand_to_climb(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the climb ``action`` for the climber's hands: none is
+    free (H-POS-5), which every climb needs."""
+    climber = state.combatants.get(action.actor)
+    return climber is not None and not climber.free_hand()
 
 
 def _defence_unheld(state: HeimrState, action: Action) -> bool:
@@ -608,7 +632,10 @@ _OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
     "attack": _melee_out_of_reach,
     "brawl": _brawl_out_of_reach,
     "charge": _charge_out_of_reach,
+    "climb": _no_hand_to_climb,
     "defend": _defence_unheld,
+    "move": _step_too_steep,
+    "run": _step_too_steep,
 }
 
 
