@@ -602,7 +602,9 @@ class Fights:
             theirs = able & r.default[who]
             tired, attacks, draws, loads = self.melee_step(runs, who, pos, able & ~theirs)
             if theirs.any():
-                chosen, punches = self.default_step(runs, who, pos, theirs, tired, attacks, draws)
+                chosen, punches, stanced = self.default_step(
+                    runs, who, pos, theirs, tired, attacks, draws
+                )
                 keep = ~self.done[runs]  # a stance taken may have met the action cap
                 if not keep.all():
                     tired &= keep
@@ -626,9 +628,10 @@ class Fights:
             _flat(self.weapon)[dp[sword]] = carried[dp[sword]]
             _flat(self.off)[dp[~sword]] = carried[dp[~sword]]
             carried[dp] += 1
-            if chosen is not None:  # the default policy: the stance the weapon allows
+            if chosen is not None:  # the default policy: the stance the weapon allows, unless
+                # it took one this turn already ("defend" is a free action: once a turn)
                 restance = numpy.zeros(runs.size, dtype=bool)
-                mine = d[r.default[who[d]]]
+                mine = d[r.default[who[d]] & ~stanced[d]]
                 restance[mine] = self.take_stance(pos[mine], who[mine])
         if loads.any():  # H-ACT-8: one drawn from those counted
             lp = pos[loads]
@@ -706,12 +709,12 @@ class Fights:
         tired: Bools,
         attacks: Bools,
         draws: Bools,
-    ) -> tuple[Ints, Bools]:
+    ) -> tuple[Ints, Bools, Bools]:
         """DefaultPolicy's turn for those of ``theirs``, where everyone is in one square:
         the best defence stance it may take (a free action, counted here), then a
         breather when its ``_needs_breather`` says so, else the attack likeliest to hit,
         else a weapon drawn, else a punch. Marks ``tired``, ``attacks`` and ``draws`` in
-        place; the targets chosen (-1 for others) and who punches."""
+        place; the targets chosen (-1 for others), who punches and who took a stance."""
         odds = self.roster.odds
         assert odds is not None
         d = numpy.flatnonzero(theirs)
@@ -740,7 +743,9 @@ class Fights:
         draws[d] = draw
         punches = numpy.zeros(runs.size, dtype=bool)
         punches[d] = punch
-        return chosen, punches
+        stanced = numpy.zeros(runs.size, dtype=bool)
+        stanced[d] = changed
+        return chosen, punches, stanced
 
     def take_stance(self, pos: Ints, who: Ints) -> Bools:
         """The default policy's first choice of a turn (H-DEF-1): the best defence it may
