@@ -605,12 +605,6 @@ class Fights:
                 chosen, punches, stanced = self.default_step(
                     runs, who, pos, theirs, tired, attacks, draws
                 )
-                keep = ~self.done[runs]  # a stance taken may have met the action cap
-                if not keep.all():
-                    tired &= keep
-                    attacks &= keep
-                    draws &= keep
-                    punches &= keep
         # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
         b = numpy.flatnonzero(tired)
         if b.size:
@@ -663,10 +657,13 @@ class Fights:
             self.actions[runs[~self.done[runs]]] += 1
         self.settle(runs[two])
         going = ~self.done[runs]
+        if restance is not None and restance.any():  # "defend <kind>" after the draw
+            again = restance & going
+            self.actions[runs[again]] += 1
+            self.settle(runs[again])
+            going = ~self.done[runs]
         second = runs[two & going]
         self.actions[second] += 1
-        if restance is not None:
-            self.actions[runs[restance & two & going]] += 1
         if knocked is not None:
             going |= knocked  # the rules end its turn whether or not the fight is over
         ending, enders = runs[going], who[going]
@@ -729,10 +726,12 @@ class Fights:
         armed = self.usable(dp, dw, _flat(self.weapon)[dp]) | self.usable(
             dp, dw, _flat(self.off)[dp]
         )
-        attack = ~breather & armed
         item, _ = self.can_draw(dp, dw)  # never ammunition (the default policy's draws)
-        draw = ~breather & ~armed & item
-        punch = ~breather & ~armed & ~item
+        acts = ~breather & ~self.done[dr]  # nothing more where the stance met the action cap
+        attack = acts & armed
+        draw = acts & ~armed & item
+        punch = acts & ~armed & ~item
+        breather &= ~self.done[dr]
         chosen = numpy.full(runs.size, -1, dtype=numpy.int64)
         if attack.any():
             chosen[d[attack]] = self.likeliest(dr[attack], dw[attack])
