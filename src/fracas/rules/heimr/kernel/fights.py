@@ -1,4 +1,5 @@
-"""The changing state of many Heimr melee fights at once, and MeleePolicy's turns in them."""
+"""The changing state of many Heimr fights at once, and the turns MeleePolicy and (in one
+square) DefaultPolicy play in them."""
 
 from __future__ import annotations
 

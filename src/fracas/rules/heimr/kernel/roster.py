@@ -140,7 +140,7 @@ class Roster:
         self.dies_after = numpy.array(dies)
 
     def _place(self, state: HeimrState, people: list[Combatant], kits: list[list[Weapon]]) -> None:
-        """Where everyone stands, which never changes (``heimr-melee`` never moves):
+        """Where everyone stands, which never changes (neither policy the kernel plays moves it):
         ``reach[who, slot, other]`` whether kit ``slot`` may attack ``other`` from there
         (H-ATK-1 melee in the square, H-ATK-6 a shot within range), ``shot[who, other]``
         the distance penalty of a shot (H-ATK-6), and ``blind[who, other]`` the bit mask of
