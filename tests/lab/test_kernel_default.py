@@ -29,8 +29,8 @@ from fracas.lab.playout import play_out
 from fracas.lab.policies import policy
 from fracas.lab.stats import wilson
 from fracas.rules import find
-from fracas.rules.heimr import kernel
-from fracas.rules.heimr.kernel import Fights, Roster
+from fracas.rules.heimr import kernel, policies
+from fracas.rules.heimr.kernel import Fights, Roster, default
 from fracas.rules.heimr.policies import GmPolicy
 from fracas.rules.heimr.setup import build
 from fracas.table.encounterfile import load
@@ -155,6 +155,24 @@ def assert_replays(
     for i, seed in enumerate(seeds):
         engine, dice, ties = engine_run(spec, seed, policies, cap)
         assert replayed(spec, policies, dice, ties, seed, cap) == engine, f"run {i}"
+
+
+# -- coverage -------------------------------------------------------------------------
+
+
+def test_the_kernel_weighs_as_the_default_policy_does() -> None:
+    """The kernel restates the policy's numbers (it cannot import the policy's module):
+    exactly the same, for every challenge, threshold and fatigue a fight can ask."""
+    assert default.DEFAULT_CHALLENGE == policies.DEFAULT_CHALLENGE
+    for c in range(-12, 13):
+        for t in range(-10, 25):
+            assert default.at_least(c, t) == policies.hit_chance(c, 0, t, None), (c, t)
+        for f in range(0, 21):
+            for breathed in (False, True):
+                found = policies.DefaultPolicy._needs_breather(
+                    {}, "", c, f, lambda v, a, b=breathed: b
+                )
+                assert default.needs_breather(c, f, breathed) == found, (c, f, breathed)
 
 
 # -- coverage -------------------------------------------------------------------------

@@ -2,11 +2,13 @@
 
 In a fight where nobody moves (everyone in one square) the default policy's turn comes
 down to a few numbers: the best defence stance it may take, whether to take a breather
-(its ``_needs_breather``, read from its own function), and the attack likeliest to hit
-(:func:`fracas.rules.heimr.policies.hit_chance`, its aim the actor's last attack
-challenge). The tables below hold those numbers for every consistency and threshold a
-setup can reach, computed by the policy's own functions, so that the kernel and the
-policy cannot weigh differently.
+(its ``_needs_breather``), and the attack likeliest to hit (its ``hit_chance``, its aim
+the actor's last attack challenge). The tables below hold those numbers for every
+consistency and threshold a setup can reach. The policy's module reaches the kernel (its
+``kernel`` capability), so the kernel cannot import it back (no cycle among a package's
+modules): its constants and its two sums are restated here, from the same exact
+challenge distribution, and ``tests/lab/test_kernel_default.py`` checks that they weigh
+exactly as the policy's own functions do.
 
 >>> odds = Odds(lo=0, hi=3, max_fatigue=8)
 >>> odds.hit(numpy.array([2, 2]), numpy.array([10, 12])).tolist()  # C2: a raw 10 or more
@@ -17,22 +19,69 @@ policy cannot weigh differently.
 
 from __future__ import annotations
 
+from fractions import Fraction
+from functools import lru_cache
+
 import numpy
 import numpy.typing as npt
 
+from fracas.dice.heimr import HeimrChallenge
 from fracas.rules.heimr.kernel.dice import MAX_CONSISTENCY
-from fracas.rules.heimr.policies import DEFAULT_CHALLENGE, DefaultPolicy, hit_chance, raw_results
 
 #: The name of the policy these tables mirror.
 NAME = "default"
-#: H-DEF-1: the defences in the policy's order of preference (DefaultPolicy's DEFENCES).
-PREFERENCE = ("block", "parry", "dodge")
 #: Scores this close are a tie (fracas.rules.tactics.best).
 TIE = 1e-12
+# DefaultPolicy's numbers (fracas.rules.heimr.policies, of the same names): the attack
+# challenge assumed before the log shows one, and when a breather is worth its turn.
+DEFAULT_CHALLENGE = (2, 2)
+BREATHER_FAIL = 0.25
+BREATHER_GAIN = 0.1
+HOPELESS = 0.9
+HIGHEST_BASE_FATIGUE = 5
 
 Ints = npt.NDArray[numpy.int64]
 Bools = npt.NDArray[numpy.bool_]
 Floats = npt.NDArray[numpy.float64]
+
+
+@lru_cache(maxsize=128)
+def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of a challenge's result before potential (H-DICE-1..3)."""
+    found: dict[int, Fraction] = {}
+    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
+        found[raw] = found.get(raw, Fraction(0)) + p
+    return tuple(sorted(found.items()))
+
+
+def at_least(consistency: int, threshold: int) -> float:
+    """The chance of a result before potential of ``threshold`` or more: the policy's
+    ``hit_chance`` where a fatigue or a defence asks for that much.
+
+    >>> round(at_least(0, 5), 3), at_least(0, 7)  # C0: a d6
+    (0.333, 0.0)
+    """
+    found = (p for raw, p in raw_results(consistency) if raw >= threshold)
+    return float(sum(found, Fraction(0)))
+
+
+def fails_outright(consistency: int, fatigue: int) -> float:
+    """The policy's ``fails_outright``: a result before potential below ``fatigue``."""
+    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
+
+
+def needs_breather(consistency: int, fatigue: int, breathed: bool) -> bool:
+    """The policy's ``_needs_breather``: whether an aim of ``consistency`` at ``fatigue``
+    takes a breather; ``breathed``: whether its last breather or attack was a breather."""
+    if fatigue < 3:
+        return False
+    now = fails_outright(consistency, fatigue)
+    gain = now - fails_outright(consistency, fatigue - 2)
+    if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
+        return False
+    # at its base fatigue a breather does nothing: never two running, unless fatigue is
+    # above any base the tables give (H-FAT-3)
+    return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed
 
 
 class Odds:
@@ -44,19 +93,18 @@ class Odds:
         self.hi = min(MAX_CONSISTENCY, max(hi, DEFAULT_CHALLENGE[0]))
         rows = range(self.lo, self.hi + 1)
         raws = [raw for c in rows for raw, _ in raw_results(c)]
-        # hit(c, t): the chance of a raw result of t or more (not failing outright on a
+        # hit[c, t]: the chance of a raw result of t or more (not failing outright on a
         # fatigue of t, nor below a defence of t + potential - 1): 1 at the lowest, 0 past
         # the highest
         self.t_lo, t_hi = min(raws), max(raws) + 1
         self.table = numpy.array(
-            [[hit_chance(c, 0, t, None) for t in range(self.t_lo, t_hi + 1)] for c in rows]
+            [[at_least(c, t) for t in range(self.t_lo, t_hi + 1)] for c in rows]
         )
         self.max_fatigue = max_fatigue
-        policy_needs = DefaultPolicy._needs_breather
         self.needs = numpy.array(
             [
-                [[policy_needs({}, "", c, f, answer) for f in range(max_fatigue + 1)] for c in rows]
-                for answer in (_never, _always)
+                [[needs_breather(c, f, breathed) for f in range(max_fatigue + 1)] for c in rows]
+                for breathed in (False, True)
             ]
         )
 
@@ -70,20 +118,10 @@ class Odds:
         return found
 
     def breather(self, c: Ints, fatigue: Ints, breathed: Bools) -> Bools:
-        """``DefaultPolicy._needs_breather`` of an aim of consistency ``c``."""
+        """``_needs_breather`` of an aim of consistency ``c``."""
         f = numpy.clip(fatigue, 0, self.max_fatigue)
         found: Bools = self.needs[breathed.astype(numpy.int64), self.row(c), f]
         return found
-
-
-def _never(view: object, actor: str) -> bool:
-    """A fighter whose last breather or attack roll was no breather."""
-    return False
-
-
-def _always(view: object, actor: str) -> bool:
-    """A fighter whose last breather or attack roll was a breather."""
-    return True
 
 
 def nth_true(mask: Bools, k: Ints) -> Ints:
