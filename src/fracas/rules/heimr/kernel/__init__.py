@@ -194,6 +194,8 @@ def _default_unsupported(people: Sequence[Combatant], c: Combatant) -> str | Non
         return "it has no Brawl ability to punch with (H-ATK-8)"
     if c.guarding is not None or c.holding is not None or c.held_by is not None:
         return "it starts guarding, holding or held"
+    if c.concealed:
+        return "it conceals items it might draw (H-ACT-3)"
     return None
 
 
