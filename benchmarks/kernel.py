@@ -17,7 +17,10 @@ The win rates of both are printed too, with their 99% Wilson intervals.
 Then every example of ``examples/heimr`` the kernel covers under ``heimr-melee`` (its
 ``why_not`` says None) is played the same two ways, and its runs a CPU second and the
 ratio are tabled beside the win rates; the examples it does not cover are listed with
-the kernel's reason.
+the kernel's reason. Last, the same with the default policies (what ``fracas sim`` plays
+when no policy is named): the engine through the lab's own batches
+(:func:`fracas.lab.runner.run_batch`, ``--engine engine``), the kernel through
+``kernel.simulate`` with the default policies, where it covers the example.
 
 Run it with ``make bench`` or::
 
@@ -42,9 +45,11 @@ from typing import Any
 import numpy
 
 from fracas.engine import Encounter, RandomDice, view
+from fracas.lab import runner
 from fracas.rules.heimr import kernel
 from fracas.rules.heimr.kernel import Outcome
 from fracas.rules.heimr.melee_policy import MeleePolicy
+from fracas.rules.heimr.setup import build
 from fracas.table.encounterfile import load
 
 from report import timed, wilson99, write_section
@@ -149,12 +154,48 @@ def measure_examples(engine_runs: int, kernel_runs: int) -> list[dict[str, Any]]
     return rows
 
 
+def measure_default_examples(engine_runs: int, kernel_runs: int) -> list[dict[str, Any]]:
+    """As :func:`measure_examples`, every side playing the default policy: the engine
+    through the lab's batches, the kernel where it covers the example."""
+    rows: list[dict[str, Any]] = []
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        if path.stem in ("campaign", "troll"):
+            continue
+        spec = runner.spec_from_file(path, {}, engine="engine")
+        why = kernel.why_not("heimr", spec.setup, spec.policy_names())
+        row: dict[str, Any] = {"name": path.stem, "why": why}
+        rows.append(row)
+        if why is not None:
+            continue
+        e_seeds = runner.seeds(5000, engine_runs)
+        k_seeds = runner.seeds(6000, kernel_runs)
+        policies = spec.policy_names()
+        runner.run_batch(spec, e_seeds[:1])  # the encounter's start, made once a process
+        _, e_cpu, e_out = timed(lambda s=e_seeds, u=spec: runner.run_batch(u, s))
+        _, k_cpu, k_out = timed(
+            lambda s=k_seeds, u=spec.setup, p=policies: kernel.simulate("heimr", u, s, 2000, p)
+        )
+        side = next(iter(build(spec.setup).combatants.values())).side
+        row.update(
+            side=side,
+            engine_rate=engine_runs / e_cpu,
+            kernel_rate=kernel_runs / k_cpu,
+            engine_wins=wilson99(sum(o.winner == side for o in e_out), engine_runs),
+            kernel_wins=wilson99(sum(o.winner == side for o in k_out), kernel_runs),
+            engine_rounds=float(numpy.mean([o.rounds for o in e_out])),
+            kernel_rounds=float(numpy.mean([o.rounds for o in k_out])),
+        )
+    return rows
+
+
 def example_table(rows: list[dict[str, Any]]) -> str:
+    rounds = any("engine_rounds" in r for r in rows)
     covered = [
         f"| {r['name']} | {r['engine_rate']:,.0f} | {r['kernel_rate']:,.0f} | "
         f"{r['kernel_rate'] / r['engine_rate']:,.0f}x | {r['side']}: "
         f"{r['engine_wins'][0]:.3f} to {r['engine_wins'][1]:.3f} | "
         f"{r['kernel_wins'][0]:.3f} to {r['kernel_wins'][1]:.3f} |"
+        + (f" {r['engine_rounds']:.2f} / {r['kernel_rounds']:.2f} |" if rounds else "")
         for r in rows
         if r["why"] is None
     ]
@@ -162,8 +203,9 @@ def example_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(
         [
             "| example | engine runs a CPU second | kernel runs a CPU second | ratio "
-            "| engine 99% interval | kernel 99% interval |",
-            "|---|---|---|---|---|---|",
+            "| engine 99% interval | kernel 99% interval |"
+            + (" mean rounds, engine / kernel |" if rounds else ""),
+            "|---|---|---|---|---|---|" + ("---|" if rounds else ""),
             *covered,
             "",
             "Not covered (the kernel's reason):",
@@ -241,6 +283,17 @@ example), the kernel on {r["example_kernel_runs"]:,} runs; one timing each, by C
 the intervals are of the first combatant's side's win rate.
 
 {example_table(examples)}
+
+### Each example under the default policies
+
+Every side plays `default` (what `fracas sim` plays when no policy is named, and where
+`--engine auto` now takes the kernel): the engine through the lab's own batches
+(`runner.run_batch`, the lab's play-out loop, {r["default_engine_runs"]} runs an example),
+the kernel through `kernel.simulate` with the default policies on
+{r["example_kernel_runs"]:,} runs where it covers the example (everyone in one square);
+one timing each, by CPU time.
+
+{example_table(r["default_examples"])}
 """
 
 
@@ -250,11 +303,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--engine-runs", type=int, default=100)
     parser.add_argument("--kernel-runs", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--default-engine-runs", type=int, default=300)
     args = parser.parse_args(argv)
     began = time.perf_counter()
     results = measure(args.engine_runs, args.kernel_runs, args.repeat)
     examples = measure_examples(args.engine_runs, args.kernel_runs)
     results.update(example_engine_runs=args.engine_runs, example_kernel_runs=args.kernel_runs)
+    results.update(
+        default_engine_runs=args.default_engine_runs,
+        default_examples=measure_default_examples(args.default_engine_runs, args.kernel_runs),
+    )
     text = report(results, time.perf_counter() - began, examples)
     print(text)
     if args.write:

@@ -232,7 +232,7 @@ def test_a_side_plays_a_script_then_falls_back(tmp_path: Path) -> None:
 def test_the_kernel_asked_for_says_why_it_does_not_cover_an_encounter() -> None:
     ambush = str(ROOT / "examples/heimr/ambush.yaml")
     code, _, stderr = run("sim", ambush, "--runs", "3", "--engine", "kernel")
-    assert code == 2 and "mirrors only 'heimr-melee'" in stderr, stderr
+    assert code == 2 and "plays it only with everyone in one square" in stderr, stderr
     melee = ["--policy", "raiders=heimr-melee", "--policy", "shieldwall=heimr-melee"]
     code, _, stderr = run("sim", ambush, "--runs", "3", "--engine", "kernel", *melee)
     assert code == 2 and "terrain or concealment" in stderr and "--engine engine" in stderr

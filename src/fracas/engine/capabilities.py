@@ -31,7 +31,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -210,8 +210,8 @@ class Kernel(Protocol):
     """A fast, exact mirror of the full rules for some fights (a lab engine)."""
 
     @property
-    def policy(self) -> str:
-        """The policy every side must play for the kernel to apply."""
+    def policies(self) -> Collection[str]:
+        """The policies it mirrors: every side must play one of them for it to apply."""
         ...
 
     def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
@@ -219,10 +219,14 @@ class Kernel(Protocol):
         ...
 
     def simulate(
-        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int
+        self,
+        setup: Mapping[str, Any],
+        seeds: Sequence[Any],
+        max_actions: int,
+        policies: Mapping[str, str],
     ) -> list[Outcome]:
         """One :class:`Outcome` per seed (a NumPy ``SeedSequence``), as the engine's
-        playouts would give them."""
+        playouts would give them with ``policies`` (by side, or by combatant id)."""
         ...
 
 
@@ -247,26 +251,33 @@ class Policies(Protocol):
 
 @dataclass(frozen=True)
 class OwnKernel:
-    """A :class:`Kernel` from its parts: the ruleset it plays, the policy every side must
-    play, and its module's functions of the ruleset id (which answer for that id alone).
+    """A :class:`Kernel` from its parts: the ruleset it plays, the policies it mirrors,
+    and its module's functions of the ruleset id (which answer for that id alone).
 
-    >>> kernel = OwnKernel("heimr", "melee", lambda r, s, p: f"{r} says no", lambda *a: [])
+    >>> kernel = OwnKernel("heimr", ("melee",), lambda r, s, p: f"{r} says no", lambda *a: [])
     >>> kernel.why_not({}, {}), kernel.simulate({}, [])
     ('heimr says no', [])
     """
 
     ruleset: str
-    policy: str
+    policies: tuple[str, ...]
     why_not_of: Callable[[str, Mapping[str, Any], Mapping[str, str]], str | None]
-    simulate_of: Callable[[str, Mapping[str, Any], Sequence[Any], int], list[Outcome]]
+    simulate_of: Callable[
+        [str, Mapping[str, Any], Sequence[Any], int, Mapping[str, str] | None], list[Outcome]
+    ]
 
     def why_not(self, setup: Mapping[str, Any], policies: Mapping[str, str]) -> str | None:
         return self.why_not_of(self.ruleset, setup, policies)
 
     def simulate(
-        self, setup: Mapping[str, Any], seeds: Sequence[Any], max_actions: int = 2000
+        self,
+        setup: Mapping[str, Any],
+        seeds: Sequence[Any],
+        max_actions: int = 2000,
+        policies: Mapping[str, str] | None = None,
     ) -> list[Outcome]:
-        return self.simulate_of(self.ruleset, setup, seeds, max_actions)
+        """``policies`` ``None``: every side plays the first policy it mirrors."""
+        return self.simulate_of(self.ruleset, setup, seeds, max_actions, policies)
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,7 @@ def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
         kernel = _kernel(spec.ruleset)
         if kernel is None:
             raise ValueError(f"{spec.ruleset} has no kernel: use --engine engine")
-        return kernel.simulate(dict(spec.setup), list(batch), spec.max_actions)
+        return kernel.simulate(dict(spec.setup), list(batch), spec.max_actions, spec.policy_names())
     start = _start(spec)
     outcomes = []
     for seq in batch:

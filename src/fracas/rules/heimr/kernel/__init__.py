@@ -1,4 +1,5 @@
-"""Heimr fights, many at once: the engine's rules as ``heimr-melee`` plays them, in NumPy.
+"""Heimr fights, many at once: the engine's rules as ``heimr-melee`` and, where everyone
+stands in one square, the default policy play them, in NumPy.
 
 One call plays every run of one setup side by side. Each pass of the main loop is one
 turn of every fight still going: the same rules as :mod:`fracas.rules.heimr` (initiative
@@ -6,8 +7,13 @@ H-INIT-1, pre-rolled defences H-DEF-2, repeated-defence penalties and the parry 
 H-DEF-3, attacks H-ATK-2..5, fatigue H-FAT-1..3, injuries H-HP-1..2, the dying clock
 H-HP-5; shots H-ATK-6..7, counted ammunition H-ACT-8, blind spots H-MOD-1) with
 :class:`fracas.rules.heimr.melee_policy.MeleePolicy`'s decisions. Nobody moves under that
-policy, so where everyone stands, and whom each weapon reaches, is fixed at the start. The
-agreement tests play the same builds through the engine and compare win rates.
+policy, so where everyone stands, and whom each weapon reaches, is fixed at the start.
+:class:`fracas.rules.heimr.policies.DefaultPolicy` moves toward its enemies, so the kernel
+plays it only where everyone already stands in one square: there it takes its best
+defence stance (H-DEF-1), breathes (H-FAT-3), attacks the enemy it is likeliest to hit,
+draws a weapon, or punches (H-ATK-8, past the weapon H-ATK-9), as :mod:`.default` tables
+its numbers; either policy may play any side. The agreement tests play the same builds
+through the engine and compare win rates.
 
 Dice: a Heimr challenge is drawn in one uniform from the exact joint distribution of
 (result before potential, d6) of :meth:`fracas.dice.HeimrChallenge.joint`. Each run draws
@@ -42,6 +48,7 @@ from typing import Any
 import numpy
 
 from fracas.engine.capabilities import Outcome, OwnKernel
+from fracas.rules.heimr.kernel.default import NAME as DEFAULT
 from fracas.rules.heimr.kernel.dice import GUIDE, MAX_CONSISTENCY, ChallengeTable, challenge_table
 from fracas.rules.heimr.kernel.fights import Fights
 from fracas.rules.heimr.kernel.roster import (
@@ -67,6 +74,7 @@ __all__ = [
     "MAX_CONSISTENCY",
     "NONE",
     "PARRY",
+    "POLICIES",
     "POLICY",
     "STANCES",
     "ChallengeTable",
@@ -79,8 +87,10 @@ __all__ = [
     "why_not",
 ]
 
-#: The policy the kernel mirrors, and the only one it plays.
+#: The policy the kernel mirrors everywhere it plays (every side's, when none are named).
 POLICY = "heimr-melee"
+#: The policies it mirrors: the default one only where everyone stands in one square.
+POLICIES = (POLICY, DEFAULT)
 #: Runs played side by side at most, to bound memory (results do not depend on it).
 CHUNK = 25_000
 
@@ -94,7 +104,9 @@ def qualifies(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, 
     terrain, concealment or heights; guards, brawls and hiding are never played by the
     policy), melee weapons in hand or carried and ranged ones
     in hand (one kind of counted ammunition at most, none drawn), nobody prone, injured,
-    hidden or under an effect at the start, every side playing ``heimr-melee``.
+    hidden or under an effect at the start, every side playing ``heimr-melee``, or the
+    default policy with everyone in one square (no counted ammunition for it; its punches
+    need a Brawl ability).
 
     >>> qualifies("sides", {}, {})
     False
@@ -116,8 +128,12 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
         return "a fight needs two sides"
     for c in people:
         chosen = policies.get(c.id, policies.get(c.side))
-        if chosen != POLICY:
-            return f"{c.id} plays {chosen!r}: the kernel mirrors only {POLICY!r}"
+        if chosen not in POLICIES:
+            return f"{c.id} plays {chosen!r}: the kernel mirrors only {POLICY!r} and {DEFAULT!r}"
+        if chosen == DEFAULT:
+            problem = _default_unsupported(people, c)
+            if problem:
+                return f"{c.id} plays {DEFAULT!r}: {problem}"
     # The lowest consistency a roll can reach: repeated defences against everyone, prone,
     # after a breather; the dice tables must reach it.
     widest = max(abs(a.consistency) for c in people for a in c.stats.abilities.values())
@@ -165,23 +181,46 @@ def _unsupported(state: HeimrState, c: Combatant) -> str | None:
     return None
 
 
+def _default_unsupported(people: Sequence[Combatant], c: Combatant) -> str | None:
+    """Why the kernel cannot play ``c`` as the default policy does, or ``None``."""
+    if len({p.square for p in people}) != 1:
+        return "it moves: the kernel plays it only with everyone in one square"
+    if c.ammunition:
+        return "it counts ammunition (H-ACT-8), which the default policy never draws"
+    names = ["weapon" in i.name.lower() for i in c.carried]
+    if names != sorted(names, reverse=True):
+        return "it would draw its carried weapons in another order than the kernel"
+    if "Brawl" not in c.stats.abilities:
+        return "it has no Brawl ability to punch with (H-ATK-8)"
+    if c.guarding is not None or c.holding is not None or c.held_by is not None:
+        return "it starts guarding, holding or held"
+    if c.concealed:
+        return "it conceals items it might draw (H-ACT-3)"
+    return None
+
+
 def simulate(
     ruleset_id: str,
     setup: Mapping[str, Any],
     seeds: Sequence[numpy.random.SeedSequence],
     max_actions: int = 2000,
+    policies: Mapping[str, str] | None = None,
 ) -> list[Outcome]:
-    """Play one fight per seed; :class:`ValueError` when :func:`qualifies` would say no
-    (every side is taken to play ``heimr-melee``)."""
+    """Play one fight per seed with ``policies`` (by side, or by combatant id; ``None``:
+    every side plays ``heimr-melee``); :class:`ValueError` when :func:`qualifies` would
+    say no."""
     try:
         state = build(setup) if ruleset_id == "heimr" else None
     except ValueError as err:
         raise ValueError(f"the kernel cannot play this fight: {err}") from None
-    sides = {c.side for c in state.combatants.values()} if state else set()
-    problem = why_not(ruleset_id, setup, dict.fromkeys(sides, POLICY))
+    people = list(state.combatants.values()) if state else []
+    if policies is None:
+        policies = {c.side: POLICY for c in people}
+    problem = why_not(ruleset_id, setup, policies)
     if problem is not None or state is None:
         raise ValueError(f"the kernel cannot play this fight: {problem}")
-    roster = Roster(state)
+    default = {c.id for c in people if policies.get(c.id, policies.get(c.side)) == DEFAULT}
+    roster = Roster(state, default)
     out: list[Outcome] = []
     for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
         fights = Fights(roster, seeds[start : start + CHUNK], max_actions)
@@ -192,4 +231,4 @@ def simulate(
 
 #: The kernel as Heimr's policies capability offers it
 #: (:class:`fracas.engine.capabilities.Kernel`).
-KERNEL = OwnKernel("heimr", POLICY, why_not, simulate)
+KERNEL = OwnKernel("heimr", POLICIES, why_not, simulate)

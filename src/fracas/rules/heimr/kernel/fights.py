@@ -1,4 +1,5 @@
-"""The changing state of many Heimr melee fights at once, and MeleePolicy's turns in them."""
+"""The changing state of many Heimr fights at once, and the turns MeleePolicy and (in one
+square) DefaultPolicy play in them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from numpy.typing import NDArray
 
 from fracas.engine.capabilities import Outcome
 from fracas.rules.heimr.blindspots import PENALTY as BLIND
+from fracas.rules.heimr.kernel.default import DEFAULT_CHALLENGE, TIE, nth_true
 from fracas.rules.heimr.kernel.dice import challenge_table
 from fracas.rules.heimr.kernel.roster import (
     BLOCK,
@@ -37,6 +39,10 @@ def _flat(a: NDArray[Any]) -> NDArray[Any]:
     """The flat view of a state array (all are C-contiguous)."""
     return a.reshape(-1)
 
+
+#: The default policy's order of the defences (DefaultPolicy's DEFENCES), by kind + 1:
+#: block, parry, dodge, then none.
+_RANK = numpy.array([3, 2, 0, 1], dtype=numpy.int64)
 
 # H-DEF-2: the defence pre-rolled, by (stance + 1) * 4 + 2 * (a parry is left) + (a shield)
 _KIND = numpy.array(
@@ -96,6 +102,16 @@ class Fights:
         self.drawn = numpy.zeros(grid, dtype=bool)
         # H-MOD-1: each one's blind spot, as a bit mask of those standing in it
         self.blind_spot = numpy.zeros(grid, dtype=numpy.int64)
+        # H-DEF-2: the kind of defence each pre-rolls (the default policy changes it)
+        self.stance = numpy.broadcast_to(r.stance, grid).copy()
+        if r.any_default:  # what the default policy reads of the log, and H-ATK-9
+            # the challenge of each one's last attack roll, as the log showed it
+            self.aim_c = numpy.full(grid, DEFAULT_CHALLENGE[0], dtype=numpy.int64)
+            self.aim_p = numpy.full(grid, DEFAULT_CHALLENGE[1], dtype=numpy.int64)
+            # whether each one's last breather or attack roll was a breather
+            self.breathed = numpy.zeros(grid, dtype=bool)
+            # H-ATK-9: bit mask of those whose melee attack each dodged since their turn
+            self.dodged = numpy.zeros(grid, dtype=numpy.int64)
 
     # -- rolls -------------------------------------------------------------------
 
@@ -156,7 +172,8 @@ class Fights:
         sword_m, off_m = self.melee(who, sword), self.melee(who, off)
         parry_ok = parries < sword_m.view(numpy.int8) + off_m.view(numpy.int8)
         block_ok = _flat(self.shield)[pos]
-        choice = (r.stance[who] + 1) * 4 + parry_ok.view(numpy.int8) * 2 + block_ok.view(numpy.int8)
+        stance = _flat(self.stance)[pos]
+        choice = (stance + 1) * 4 + parry_ok.view(numpy.int8) * 2 + block_ok.view(numpy.int8)
         kind = _KIND[choice]
         out = self.out(pos)
         if out.any():
@@ -307,7 +324,12 @@ class Fights:
             shot = ~melee
             c -= (PRONE * prone[tpos] + r.shot.reshape(-1)[who * m + target]) * shot
         raw, d6 = self.roll(runs, c)
-        result = raw + r.weapon_p.reshape(-1)[weapon]
+        potential = r.weapon_p.reshape(-1)[weapon]
+        result = raw + potential
+        if r.any_default:  # the roll as the log shows it: the default policy's aim
+            _flat(self.aim_c)[pos] = c
+            _flat(self.aim_p)[pos] = potential
+            _flat(self.breathed)[pos] = False
         physical = r.weapon_phys.reshape(-1)[weapon]
         failed = physical & (raw < _flat(self.fatigue)[pos])  # H-FAT-1
         self.tire(pos, who, d6, physical if tires is None else physical & tires)
@@ -325,6 +347,29 @@ class Fights:
                 melee[go],
                 tpos[go],
             )
+        missed = self.land(runs, who, target, result, d6, melee, r.damage.reshape(-1)[weapon])
+        dodged[go] = missed
+        if r.any_default:  # H-ATK-9: a dodged melee attack lets a brawler in
+            d = numpy.flatnonzero(missed & melee)
+            _flat(self.dodged)[tpos[d]] |= 1 << who[d]
+        return dodged
+
+    def land(
+        self,
+        runs: Ints,
+        who: Ints,
+        target: Ints,
+        result: Ints,
+        d6: Ints,
+        melee: Bools,
+        damage: Ints,
+    ) -> Bools:
+        """An attack roll of ``result`` (not failed outright) against the target's defence
+        (H-ATK-3, H-DEF-2..4): on a hit ``damage`` to the body part of ``d6`` (H-HP-1..2).
+        Whether each was dodged and missed."""
+        r, m = self.roster, self.m
+        tpos = runs * m + target
+        prone = _flat(self.prone)
         kind = _flat(self.kind)[tpos]
         defends = (kind != NONE) & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
         hit = ~defends
@@ -370,10 +415,8 @@ class Fights:
                 spot[sp] |= numpy.where(inside, 0, r.blind.reshape(-1)[target[shots] * m + sw])
         h = numpy.flatnonzero(hit)
         if h.size:
-            damage = r.damage.reshape(-1)[weapon[h]]
-            self.hurt(runs[h], target[h], damage, r.part_of_d6[d6[h]])
-        dodged[go] = ~hit & (used == DODGE)
-        return dodged
+            self.hurt(runs[h], target[h], damage[h], r.part_of_d6[d6[h]])
+        return ~hit & (used == DODGE)  # type: ignore[no-any-return]
 
     def join(self, runs: Ints, a: Ints, b: Ints) -> None:
         """H-ATK-1: a melee attack puts both in one combat cluster (a cluster's label is
@@ -507,6 +550,8 @@ class Fights:
             armed |= self.usable(pos, who, _flat(self.off)[pos])
             item, ammo = self.can_draw(pos, who)
             armed |= item | ammo
+            if self.roster.any_default:  # the default policy punches when it cannot draw
+                armed |= self.roster.default[who]
             return numpy.logical_not((armed.reshape(-1, m) & ~unable).any(axis=1))
         down = self.unconscious.take(runs, axis=0)  # the dead are never legal targets
         able = numpy.zeros((runs.size, m), dtype=bool)
@@ -533,7 +578,8 @@ class Fights:
         return ok
 
     def turn(self, runs: Ints) -> None:
-        """One turn in each of ``runs``, as MeleePolicy plays it."""
+        """One turn in each of ``runs``, as the actor's policy plays it: MeleePolicy's
+        (:meth:`melee_step`) or the default policy's (:meth:`default_step`)."""
         r, m, size = self.roster, self.m, self.size
         who = _flat(self.order)[runs * m + self.index[runs]]
         pos = runs * m + who
@@ -546,6 +592,93 @@ class Fights:
         _flat(self.raised)[pos] = False
         _flat(self.blind_spot)[pos] = 0  # H-MOD-1: until the defender's next turn
         able = ~self.out(pos) & ~_flat(self.dazed)[pos]
+        chosen: Ints | None = None  # the default policy's targets (-1: MeleePolicy's)
+        punches = restance = None
+        if not r.any_default:
+            tired, attacks, draws, loads = self.melee_step(runs, who, pos, able)
+        else:
+            # H-ATK-9: a dodge of the actor's attacks lets a brawler in until its next turn
+            self.dodged[runs] &= ~(numpy.int64(1) << who)[:, None]
+            theirs = able & r.default[who]
+            tired, attacks, draws, loads = self.melee_step(runs, who, pos, able & ~theirs)
+            if theirs.any():
+                chosen, punches, stanced = self.default_step(
+                    runs, who, pos, theirs, tired, attacks, draws
+                )
+        # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
+        b = numpy.flatnonzero(tired)
+        if b.size:
+            bp, bw = pos[b], who[b]
+            fatigue = _flat(self.fatigue)
+            fatigue[bp] = numpy.maximum(r.base[bw], fatigue[bp] - r.breather)
+            _flat(self.ongoing)[bp] = True
+            if r.any_default:
+                _flat(self.breathed)[bp] = True
+        d = numpy.flatnonzero(draws)
+        if d.size:
+            dp = pos[d]
+            carried = _flat(self.carried)
+            sword = _flat(self.weapon)[dp] < 0
+            _flat(self.weapon)[dp[sword]] = carried[dp[sword]]
+            _flat(self.off)[dp[~sword]] = carried[dp[~sword]]
+            carried[dp] += 1
+            if chosen is not None:  # the default policy: the stance the weapon allows, unless
+                # it took one this turn already ("defend" is a free action: once a turn)
+                restance = numpy.zeros(runs.size, dtype=bool)
+                mine = d[r.default[who[d]] & ~stanced[d]]
+                restance[mine] = self.take_stance(pos[mine], who[mine])
+        if loads.any():  # H-ACT-8: one drawn from those counted
+            lp = pos[loads]
+            _flat(self.ammo)[lp] -= 1
+            _flat(self.drawn)[lp] = True
+        a = numpy.flatnonzero(attacks)
+        if a.size:
+            ar, aw = runs[a], who[a]
+            if chosen is None:
+                target = self.target(ar, aw)
+            else:
+                target = chosen[a]
+                melee = target < 0
+                if melee.any():
+                    target[melee] = self.target(ar[melee], aw[melee])
+            self.attack(ar, aw, target)
+        two = attacks | draws | loads  # these take a second action: the end of the turn
+        knocked = None
+        if punches is not None and chosen is not None and punches.any():
+            p = numpy.flatnonzero(punches)
+            self.punch(runs[p], who[p], chosen[p])
+            # a puncher struck down by the weapon it went past: its turn ends with it
+            knocked = numpy.zeros(runs.size, dtype=bool)
+            knocked[p] = self.out(pos[p])
+            two |= punches & ~knocked
+        if chosen is None:
+            self.actions[runs] += 1
+        else:  # not those a stance taken brought to the action cap
+            self.actions[runs[~self.done[runs]]] += 1
+        self.settle(runs[two])
+        going = ~self.done[runs]
+        if restance is not None and restance.any():  # "defend <kind>" after the draw
+            again = restance & going
+            self.actions[runs[again]] += 1
+            self.settle(runs[again])
+            going = ~self.done[runs]
+        second = runs[two & going]
+        self.actions[second] += 1
+        if knocked is not None:
+            going |= knocked  # the rules end its turn whether or not the fight is over
+        ending, enders = runs[going], who[going]
+        # the end of the turn: pre-roll the defence (H-DEF-2) and pass the turn on
+        keep = ~self.out(ending * m + enders)  # the dazed too, though they cannot use it
+        self.preroll(ending[keep], enders[keep])
+        self.advance(ending)
+        self.settle(ending)
+
+    def melee_step(
+        self, runs: Ints, who: Ints, pos: Ints, able: Bools
+    ) -> tuple[Bools, Bools, Bools, Bools]:
+        """MeleePolicy's choice for those ``able`` (its rules 2 to 5): whether each takes a
+        breather, attacks, draws a weapon or draws ammunition."""
+        r = self.roster
         tired = able & (_flat(self.fatigue)[pos] >= r.base[who] + BREATHER_GAP)
         fresh = able & ~tired
         if r.one_square:  # anyone armed reaches every enemy in the square
@@ -562,41 +695,187 @@ class Fights:
             item, ammo = self.can_draw(pos, who)
             loads = draws & ~item & ammo
             draws &= item
-        # H-FAT-3 breather, an ongoing action: it ends the turn, -2 on defence until next
-        b = numpy.flatnonzero(tired)
-        if b.size:
-            bp, bw = pos[b], who[b]
-            fatigue = _flat(self.fatigue)
-            fatigue[bp] = numpy.maximum(r.base[bw], fatigue[bp] - r.breather)
-            _flat(self.ongoing)[bp] = True
-        d = numpy.flatnonzero(draws)
-        if d.size:
-            dp = pos[d]
-            carried = _flat(self.carried)
-            sword = _flat(self.weapon)[dp] < 0
-            _flat(self.weapon)[dp[sword]] = carried[dp[sword]]
-            _flat(self.off)[dp[~sword]] = carried[dp[~sword]]
-            carried[dp] += 1
-        if loads.any():  # H-ACT-8: one drawn from those counted
-            lp = pos[loads]
-            _flat(self.ammo)[lp] -= 1
-            _flat(self.drawn)[lp] = True
-        a = numpy.flatnonzero(attacks)
-        if a.size:
-            ar, aw = runs[a], who[a]
-            self.attack(ar, aw, self.target(ar, aw))
-        two = attacks | draws | loads  # these take a second action: the end of the turn
-        self.actions[runs] += 1
-        self.settle(runs[two])
-        going = ~self.done[runs]
-        second = runs[two & going]
-        self.actions[second] += 1
-        ending, enders = runs[going], who[going]
-        # the end of the turn: pre-roll the defence (H-DEF-2) and pass the turn on
-        keep = ~self.out(ending * m + enders)  # the dazed too, though they cannot use it
-        self.preroll(ending[keep], enders[keep])
-        self.advance(ending)
-        self.settle(ending)
+        return tired, attacks, draws, loads
+
+    def default_step(
+        self,
+        runs: Ints,
+        who: Ints,
+        pos: Ints,
+        theirs: Bools,
+        tired: Bools,
+        attacks: Bools,
+        draws: Bools,
+    ) -> tuple[Ints, Bools, Bools]:
+        """DefaultPolicy's turn for those of ``theirs``, where everyone is in one square:
+        the best defence stance it may take (a free action, counted here), then a
+        breather when its ``_needs_breather`` says so, else the attack likeliest to hit,
+        else a weapon drawn, else a punch. Marks ``tired``, ``attacks`` and ``draws`` in
+        place; the targets chosen (-1 for others), who punches and who took a stance."""
+        odds = self.roster.odds
+        assert odds is not None
+        d = numpy.flatnonzero(theirs)
+        dr, dw, dp = runs[d], who[d], pos[d]
+        changed = self.take_stance(dp, dw)
+        if changed.any():  # "defend <kind>": an action of its own
+            self.actions[dr[changed]] += 1
+            self.settle(dr[changed])
+        breather = odds.breather(
+            _flat(self.aim_c)[dp], _flat(self.fatigue)[dp], _flat(self.breathed)[dp]
+        )
+        armed = self.usable(dp, dw, _flat(self.weapon)[dp]) | self.usable(
+            dp, dw, _flat(self.off)[dp]
+        )
+        item, _ = self.can_draw(dp, dw)  # never ammunition (the default policy's draws)
+        acts = ~breather & ~self.done[dr]  # nothing more where the stance met the action cap
+        attack = acts & armed
+        draw = acts & ~armed & item
+        punch = acts & ~armed & ~item
+        breather &= ~self.done[dr]
+        chosen = numpy.full(runs.size, -1, dtype=numpy.int64)
+        if attack.any():
+            chosen[d[attack]] = self.likeliest(dr[attack], dw[attack])
+        if punch.any():
+            chosen[d[punch]] = self.most_hurt(dr[punch], dw[punch])
+        tired[d] = breather
+        attacks[d] = attack
+        draws[d] = draw
+        punches = numpy.zeros(runs.size, dtype=bool)
+        punches[d] = punch
+        stanced = numpy.zeros(runs.size, dtype=bool)
+        stanced[d] = changed
+        return chosen, punches, stanced
+
+    def take_stance(self, pos: Ints, who: Ints) -> Bools:
+        """The default policy's first choice of a turn (H-DEF-1): the best defence it may
+        pre-roll, block, parry or dodge, if better than its stance. Whether it changed."""
+        stance = _flat(self.stance)
+        now = stance[pos]
+        parry = self.melee(who, _flat(self.weapon)[pos]) | self.melee(who, _flat(self.off)[pos])
+        best = numpy.where(_flat(self.shield)[pos], BLOCK, numpy.where(parry, PARRY, DODGE))
+        changed: Bools = _RANK[best + 1] < _RANK[now + 1]
+        stance[pos[changed]] = best[changed]
+        return changed
+
+    def likeliest(self, runs: Ints, who: Ints) -> Ints:
+        """The default policy's target: the living enemy its aim (its last attack roll's
+        challenge) is likeliest to hit past its pre-rolled defence, ties at random."""
+        odds = self.roster.odds
+        assert odds is not None
+        pos = runs * self.m + who
+        fatigue = _flat(self.fatigue)[pos][:, None]
+        potential = _flat(self.aim_p)[pos][:, None]
+        shown = (self.kind.take(runs, axis=0) != NONE) & ~self.failed.take(runs, axis=0)
+        need = numpy.where(
+            shown,
+            numpy.maximum(fatigue, self.result.take(runs, axis=0) - potential + 1),
+            fatigue,
+        )
+        score = odds.hit(_flat(self.aim_c)[pos][:, None], need)
+        return self.best(runs, who, score)
+
+    def most_hurt(self, runs: Ints, who: Ints) -> Ints:
+        """The default policy's punch: the living enemy with the most injuries, ties at
+        random."""
+        r = self.roster
+        return self.best(runs, who, r.popcount[self.parts.take(runs, axis=0) & 63].astype(float))
+
+    def best(self, runs: Ints, who: Ints, score: NDArray[numpy.float64]) -> Ints:
+        """The living enemy of highest ``score`` (runs x combatants), ties drawn from the
+        run's stream (fracas.rules.tactics.best)."""
+        r = self.roster
+        living = r.enemy.take(who, axis=0) & ~self.dead.take(runs, axis=0)
+        score = numpy.where(living, score, -numpy.inf)
+        top = score.max(axis=1)
+        tied = living & (score >= top[:, None] - TIE)
+        count = tied.sum(axis=1)
+        k = numpy.zeros(runs.size, dtype=numpy.int64)
+        many = count > 1
+        if many.any():
+            k[many] = self.pick(runs[many], count[many])
+        return nth_true(tied, k)
+
+    def pick(self, runs: Ints, count: Ints) -> Ints:
+        """A uniform choice among ``count`` for each run, from its stream."""
+        return numpy.minimum((self.streams.uniforms(runs) * count).astype(numpy.int64), count - 1)
+
+    def punch(self, runs: Ints, who: Ints, target: Ints) -> None:
+        """H-ATK-8: a punch (Hit 1) by each of ``who``; H-ATK-9: past the target's first
+        melee weapon first, unless it dodged the target's melee attack since the target's
+        turn began, or the target cannot act: the target strikes, a hit ends the punch."""
+        r, m, size = self.roster, self.m, self.size
+        pos, tpos = runs * m + who, runs * m + target
+        sword, off = _flat(self.weapon)[tpos], _flat(self.off)[tpos]
+        sword_m, off_m = self.melee(target, sword), self.melee(target, off)
+        slot = numpy.where(sword_m, sword, off)
+        let_in = ((_flat(self.dodged)[pos] >> target) & 1).astype(bool)
+        strikes = (sword_m | off_m) & ~let_in & ~self.out(tpos) & ~_flat(self.dazed)[tpos]
+        passed = ~strikes
+        s = numpy.flatnonzero(strikes)
+        if s.size:
+            sr, sw, st, sp, stp = runs[s], who[s], target[s], pos[s], tpos[s]
+            weapon = st * r.k + slot[s]
+            prone = _flat(self.prone)
+            raw, d6 = self.roll(sr, r.weapon_c.reshape(-1)[weapon] - PRONE * prone[stp])
+            result = raw + r.weapon_p.reshape(-1)[weapon]
+            physical = r.weapon_phys.reshape(-1)[weapon]
+            failed = physical & (raw < _flat(self.fatigue)[stp])  # H-FAT-1: no attack to dodge
+            self.tire(stp, st, d6, physical)
+            if self.cluster is not None:
+                self.join(sr, sw, st)
+            ok = failed.copy()
+            g = numpy.flatnonzero(~failed)
+            if g.size:  # the puncher dodges: its pre-rolled dodge, else one rolled now
+                gr, gw, gp = sr[g], sw[g], sp[g]
+                held = _flat(self.kind)[gp] == DODGE
+                dodge = _flat(self.result)[gp]
+                missed = _flat(self.failed)[gp]
+                dd6 = _flat(self.d6)[gp]
+                uses = _flat(self.uses)
+                f = numpy.flatnonzero(~held)
+                if f.size:
+                    fp = gp[f]
+                    code = gw[f] * r.codes + DODGE
+                    c = r.defence_c[code] - REPEAT * uses[DODGE * size + fp]
+                    c -= ONGOING * _flat(self.ongoing)[fp] + PRONE * prone[fp]
+                    draw, fd6 = self.roll(gr[f], c)
+                    dodge[f] = draw + r.defence_p[code]
+                    missed[f] = r.defence_phys[code] & (draw < _flat(self.fatigue)[fp])
+                    dd6[f] = fd6
+                uses[DODGE * size + gp] += 1
+                self.tire(gp, gw, dd6, None)
+                if held.any():
+                    self.preroll(gr[held], gw[held])  # H-DEF-2: rolled again once used
+                through = ~missed & (dodge >= result[g])
+                ok[g] = through
+                h = numpy.flatnonzero(~through)
+                if h.size:
+                    hw = weapon[g][h]
+                    self.hurt(gr[h], gw[h], r.damage.reshape(-1)[hw], r.part_of_d6[d6[g][h]])
+            passed[s] = ok
+        b = numpy.flatnonzero(passed)
+        if b.size == 0:
+            return
+        br, bw, bt, bp = runs[b], who[b], target[b], pos[b]
+        raw, d6 = self.roll(br, r.brawl_c[bw] - PRONE * _flat(self.prone)[bp])
+        physical = r.brawl_phys[bw]
+        failed = physical & (raw < _flat(self.fatigue)[bp])  # H-FAT-1
+        self.tire(bp, bw, d6, physical)
+        if self.cluster is not None:
+            self.join(br, bw, bt)
+        go = numpy.flatnonzero(~failed)
+        if go.size:
+            result = raw[go] + r.brawl_p[bw[go]]
+            melee = numpy.ones(go.size, dtype=bool)
+            self.land(
+                br[go],
+                bw[go],
+                bt[go],
+                result,
+                d6[go],
+                melee,
+                numpy.ones(go.size, dtype=numpy.int64),
+            )
 
     def settle(self, runs: Ints) -> None:
         """After an action: a fight is over when one side is left, or capped at the limit."""

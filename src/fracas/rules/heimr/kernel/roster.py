@@ -3,13 +3,14 @@ the kernel's state arrays hold."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import numpy
 import numpy.typing as npt
 
 from fracas.rules.heimr import combat, terrain
 from fracas.rules.heimr.blindspots import blind_spot, direction_of
+from fracas.rules.heimr.kernel.default import Odds
 from fracas.rules.heimr.state import Combatant, HeimrState, Shield, Weapon
 
 #: H-DEF-3 repeated defence, H-ACT-1 ongoing action, H-POS-1 prone: consistency penalties.
@@ -28,7 +29,9 @@ Bools = npt.NDArray[numpy.bool_]
 class Roster:
     """What the setup fixes: each combatant's numbers, as arrays (combatants in setup order)."""
 
-    def __init__(self, state: HeimrState) -> None:
+    def __init__(self, state: HeimrState, default: Collection[str] = ()) -> None:
+        """``default``: the ids of those who play the default policy (the others play
+        ``heimr-melee``)."""
         people = list(state.combatants.values())
         self.ids = [c.id for c in people]
         self.m = m = len(people)
@@ -81,6 +84,18 @@ class Roster:
         )
         self.first_carried = numpy.array(held)
         self.has_shield = numpy.array([c.shield is not None for c in people])
+        #: Who plays the default policy, and the numbers it weighs (only if anyone does).
+        self.default = numpy.array([c.id in default for c in people], dtype=bool)
+        self.any_default = bool(self.default.any())
+        # H-ATK-8: each one's brawl (a punch is Hit 1)
+        self.brawl_c, self.brawl_p, self.brawl_phys = _defence(people, "brawl")
+        self.odds: Odds | None = None
+        if self.any_default:
+            lowest = (
+                int(self.weapon_c.min()) - 2 * PRONE - m
+            )  # prone, at a prone target, into a cluster
+            self.odds = Odds(lowest, int(self.weapon_c.max()), int(self.max_fatigue.max()))
+            self.popcount = numpy.array([bin(i).count("1") for i in range(64)])
         self.block_c, self.block_p, self.block_phys = _defence(people, "block")
         self.dodge_c, self.dodge_p, self.dodge_phys = _defence(people, "dodge")
         # Every defence a combatant can pre-roll as one code: dodge 0, block 1, the parry
@@ -125,7 +140,7 @@ class Roster:
         self.dies_after = numpy.array(dies)
 
     def _place(self, state: HeimrState, people: list[Combatant], kits: list[list[Weapon]]) -> None:
-        """Where everyone stands, which never changes (``heimr-melee`` never moves):
+        """Where everyone stands, which never changes (neither policy the kernel plays moves it):
         ``reach[who, slot, other]`` whether kit ``slot`` may attack ``other`` from there
         (H-ATK-1 melee in the square, H-ATK-6 a shot within range), ``shot[who, other]``
         the distance penalty of a shot (H-ATK-6), and ``blind[who, other]`` the bit mask of
@@ -172,7 +187,7 @@ def _injury_effect(effects: Mapping[str, str], part: str) -> int:
 def _defence(people: list[Combatant], kind: str) -> tuple[Ints, Ints, Bools]:
     cs, ps, phys = [], [], []
     for c in people:
-        name, bonus = "Agility", 0
+        name, bonus = ("Brawl" if kind == "brawl" else "Agility"), 0
         if kind == "block":
             if not isinstance(c.shield, Shield):
                 cs.append(0)
@@ -180,7 +195,12 @@ def _defence(people: list[Combatant], kind: str) -> tuple[Ints, Ints, Bools]:
                 phys.append(False)
                 continue
             name, bonus = c.shield.ability, c.shield.potential_bonus
-        ability = c.stats.abilities[name]
+        ability = c.stats.abilities.get(name)
+        if ability is None:  # no brawl: refused by why_not for a default player
+            cs.append(0)
+            ps.append(0)
+            phys.append(False)
+            continue
         cs.append(ability.consistency)
         ps.append(ability.potential + bonus)
         phys.append(c.stats.physical(ability))

@@ -129,13 +129,15 @@ def simulate(
     setup: Mapping[str, Any],
     seeds: Sequence[numpy.random.SeedSequence],
     max_actions: int = 2000,
+    policies: Mapping[str, str] | None = None,
 ) -> list[Outcome]:
     """Play one fight per seed; :class:`ValueError` when :func:`qualifies` would say no
-    (every side is taken to play ``default``)."""
-    key = json.dumps([ruleset_id, setup], sort_keys=True, default=str)
+    (with ``policies`` ``None`` every side is taken to play ``default``)."""
+    chosen = None if policies is None else dict(policies)
+    key = json.dumps([ruleset_id, setup, chosen], sort_keys=True, default=str)
     roster = _ROSTERS.get(key)
     if roster is None:
-        roster = _roster(ruleset_id, setup)
+        roster = _roster(ruleset_id, setup, policies)
         if len(_ROSTERS) >= 8:
             _ROSTERS.clear()
         _ROSTERS[key] = roster
@@ -145,13 +147,16 @@ def simulate(
     return out
 
 
-def _roster(ruleset_id: str, setup: Mapping[str, Any]) -> Roster:
+def _roster(
+    ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str] | None = None
+) -> Roster:
     try:
         state = build(setup) if ruleset_id == "sides" else None
     except ValueError as err:
         raise ValueError(f"the kernel cannot play this fight: {err}") from None
     sides = state.sides if state else []
-    problem = why_not(ruleset_id, setup, dict.fromkeys(sides, POLICY))
+    chosen = dict.fromkeys(sides, POLICY) if policies is None else policies
+    problem = why_not(ruleset_id, setup, chosen)
     if problem is not None or state is None:
         raise ValueError(f"the kernel cannot play this fight: {problem}")
     return Roster(state)
@@ -159,4 +164,4 @@ def _roster(ruleset_id: str, setup: Mapping[str, Any]) -> Roster:
 
 #: The kernel as the sides ruleset's policies capability offers it
 #: (:class:`fracas.engine.capabilities.Kernel`).
-KERNEL = OwnKernel("sides", POLICY, why_not, simulate)
+KERNEL = OwnKernel("sides", (POLICY,), why_not, simulate)

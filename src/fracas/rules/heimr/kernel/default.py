@@ -1,0 +1,134 @@
+"""What :class:`fracas.rules.heimr.policies.DefaultPolicy` weighs, as tables the kernel reads.
+
+In a fight where nobody moves (everyone in one square) the default policy's turn comes
+down to a few numbers: the best defence stance it may take, whether to take a breather
+(its ``_needs_breather``), and the attack likeliest to hit (its ``hit_chance``, its aim
+the actor's last attack challenge). The tables below hold those numbers for every
+consistency and threshold a setup can reach. The policy's module reaches the kernel (its
+``kernel`` capability), so the kernel cannot import it back (no cycle among a package's
+modules): its constants and its two sums are restated here, from the same exact
+challenge distribution, and ``tests/lab/test_kernel_default.py`` checks that they weigh
+exactly as the policy's own functions do.
+
+>>> odds = Odds(lo=0, hi=3, max_fatigue=8)
+>>> odds.hit(numpy.array([2, 2]), numpy.array([10, 12])).tolist()  # C2: a raw 10 or more
+[0.19, 0.0]
+>>> odds.breather(numpy.array([0, 0]), numpy.array([2, 7]), numpy.array([False, False])).tolist()
+[False, True]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy
+import numpy.typing as npt
+
+from fracas.dice.heimr import HeimrChallenge
+from fracas.rules.heimr.kernel.dice import MAX_CONSISTENCY
+
+#: The name of the policy these tables mirror.
+NAME = "default"
+#: Scores this close are a tie (fracas.rules.tactics.best).
+TIE = 1e-12
+# DefaultPolicy's numbers (fracas.rules.heimr.policies, of the same names): the attack
+# challenge assumed before the log shows one, and when a breather is worth its turn.
+DEFAULT_CHALLENGE = (2, 2)
+BREATHER_FAIL = 0.25
+BREATHER_GAIN = 0.1
+HOPELESS = 0.9
+HIGHEST_BASE_FATIGUE = 5
+
+Ints = npt.NDArray[numpy.int64]
+Bools = npt.NDArray[numpy.bool_]
+Floats = npt.NDArray[numpy.float64]
+
+
+@lru_cache(maxsize=128)
+def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
+    """The exact distribution of a challenge's result before potential (H-DICE-1..3)."""
+    found: dict[int, Fraction] = {}
+    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
+        found[raw] = found.get(raw, Fraction(0)) + p
+    return tuple(sorted(found.items()))
+
+
+def at_least(consistency: int, threshold: int) -> float:
+    """The chance of a result before potential of ``threshold`` or more: the policy's
+    ``hit_chance`` where a fatigue or a defence asks for that much.
+
+    >>> round(at_least(0, 5), 3), at_least(0, 7)  # C0: a d6
+    (0.333, 0.0)
+    """
+    found = (p for raw, p in raw_results(consistency) if raw >= threshold)
+    return float(sum(found, Fraction(0)))
+
+
+def fails_outright(consistency: int, fatigue: int) -> float:
+    """The policy's ``fails_outright``: a result before potential below ``fatigue``."""
+    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
+
+
+def needs_breather(consistency: int, fatigue: int, breathed: bool) -> bool:
+    """The policy's ``_needs_breather``: whether an aim of ``consistency`` at ``fatigue``
+    takes a breather; ``breathed``: whether its last breather or attack was a breather."""
+    if fatigue < 3:
+        return False
+    now = fails_outright(consistency, fatigue)
+    gain = now - fails_outright(consistency, fatigue - 2)
+    if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
+        return False
+    # at its base fatigue a breather does nothing: never two running, unless fatigue is
+    # above any base the tables give (H-FAT-3)
+    return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed
+
+
+class Odds:
+    """The default policy's numbers for attack challenges C``lo``..C``hi`` (clamped to
+    the dice tables) and fatigue up to ``max_fatigue``."""
+
+    def __init__(self, lo: int, hi: int, max_fatigue: int) -> None:
+        self.lo = max(-MAX_CONSISTENCY, min(lo, DEFAULT_CHALLENGE[0]))
+        self.hi = min(MAX_CONSISTENCY, max(hi, DEFAULT_CHALLENGE[0]))
+        rows = range(self.lo, self.hi + 1)
+        raws = [raw for c in rows for raw, _ in raw_results(c)]
+        # hit[c, t]: the chance of a raw result of t or more (not failing outright on a
+        # fatigue of t, nor below a defence of t + potential - 1): 1 at the lowest, 0 past
+        # the highest
+        self.t_lo, t_hi = min(raws), max(raws) + 1
+        self.table = numpy.array(
+            [[at_least(c, t) for t in range(self.t_lo, t_hi + 1)] for c in rows]
+        )
+        self.max_fatigue = max_fatigue
+        self.needs = numpy.array(
+            [
+                [[needs_breather(c, f, breathed) for f in range(max_fatigue + 1)] for c in rows]
+                for breathed in (False, True)
+            ]
+        )
+
+    def row(self, c: Ints) -> Ints:
+        return numpy.clip(c, self.lo, self.hi) - self.lo
+
+    def hit(self, c: Ints, threshold: Ints) -> Floats:
+        """``hit_chance`` of challenges ``c`` needing a raw result of ``threshold``."""
+        t = numpy.clip(threshold - self.t_lo, 0, self.table.shape[1] - 1)
+        found: Floats = self.table[self.row(c), t]
+        return found
+
+    def breather(self, c: Ints, fatigue: Ints, breathed: Bools) -> Bools:
+        """``_needs_breather`` of an aim of consistency ``c``."""
+        f = numpy.clip(fatigue, 0, self.max_fatigue)
+        found: Bools = self.needs[breathed.astype(numpy.int64), self.row(c), f]
+        return found
+
+
+def nth_true(mask: Bools, k: Ints) -> Ints:
+    """The column of the ``k``-th (from 0) true entry of each row of ``mask``.
+
+    >>> mask = numpy.array([[True, False, True], [False, True, True]])
+    >>> nth_true(mask, numpy.array([1, 0])).tolist()
+    [2, 1]
+    """
+    return numpy.argmax(numpy.cumsum(mask, axis=1) > k[:, None], axis=1)  # type: ignore[no-any-return]
