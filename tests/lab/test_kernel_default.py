@@ -161,18 +161,21 @@ def assert_replays(
 
 
 def test_the_kernel_weighs_as_the_default_policy_does() -> None:
-    """The kernel restates the policy's numbers (it cannot import the policy's module):
-    exactly the same, for every challenge, threshold and fatigue a fight can ask."""
-    assert default.DEFAULT_CHALLENGE == policies.DEFAULT_CHALLENGE
+    """The kernel's tables (from the policy's own numbers, fracas.rules.heimr.weighing)
+    give what the policy works out, for every challenge, threshold and fatigue a fight
+    can ask."""
+    odds = default.Odds(lo=-12, hi=12, max_fatigue=20)
     for c in range(-12, 13):
         for t in range(-10, 25):
             assert default.at_least(c, t) == policies.hit_chance(c, 0, t, None), (c, t)
-        for f in range(0, 21):
-            for breathed in (False, True):
-                found = policies.DefaultPolicy._needs_breather(
-                    {}, "", c, f, lambda v, a, b=breathed: b
-                )
-                assert default.needs_breather(c, f, breathed) == found, (c, f, breathed)
+        every = numpy.arange(21)
+        for breathed in (False, True):
+            found = [
+                policies.DefaultPolicy._needs_breather({}, "", c, f, lambda v, a, b=breathed: b)
+                for f in range(21)
+            ]
+            tables = odds.breather(numpy.full(21, c), every, numpy.full(21, breathed))
+            assert tables.tolist() == found, (c, breathed)
 
 
 # -- coverage -------------------------------------------------------------------------

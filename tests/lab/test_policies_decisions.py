@@ -12,6 +12,7 @@ from fracas.engine import Action, Encounter, RandomDice, view
 from fracas.rules.classic import policies as classic
 from fracas.rules.diestep import policies as diestep
 from fracas.rules.heimr import policies as heimr
+from fracas.rules.heimr import weighing
 from fracas.rules.sides import policies as sides
 from fracas.rules.tempo import policies as tempo
 from fracas.table.encounterfile import load
@@ -132,7 +133,7 @@ def test_heimr_brawler_without_a_weapon_punches() -> None:
 @pytest.mark.parametrize(("fatigue", "expected"), [(1, 0.0), (2, 1 / 6 * 1 / 100)])
 def test_heimr_exact_odds_of_failing_outright(fatigue: int, expected: float) -> None:
     # C2: the d6 and two d10 all below the fatigue.
-    assert heimr.fails_outright(2, fatigue) == pytest.approx(expected)
+    assert weighing.fails_outright(2, fatigue) == pytest.approx(expected)
 
 
 # -- heimr-classic --------------------------------------------------------------------------

@@ -91,6 +91,11 @@ def distances(graph: Mapping[str, Iterable[str]], starts: Iterable[str]) -> dict
     return found
 
 
+#: Scores this close to the best tie with it (sums of float chances may differ in
+#: their last bits).
+TIE = 1e-12
+
+
 def best(
     actions: Sequence[Action], score: Callable[[Action], float], rng: numpy.random.Generator
 ) -> Action | None:
@@ -100,7 +105,7 @@ def best(
         return None
     scores = [score(a) for a in actions]
     top = max(scores)
-    tied = [a for a, s in zip(actions, scores, strict=True) if s >= top - 1e-12]
+    tied = [a for a, s in zip(actions, scores, strict=True) if s >= top - TIE]
     if len(tied) == 1:
         return tied[0]
     return tied[int(rng.integers(len(tied)))]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +25,11 @@ from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
 from fracas.engine.legal import one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
+from fracas.rules.heimr.weighing import (
+    DEFAULT_CHALLENGE,
+    hit_chance,
+    needs_breather,
+)
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -37,17 +41,6 @@ from fracas.rules.tactics import (
     with_verb,
 )
 
-#: The attack challenge assumed until the log shows the fighter's own (C2P2: a trained
-#: fighter of the seed's examples).
-DEFAULT_CHALLENGE = (2, 2)
-#: A breather is worth its turn when fatigue fails this share of attacks outright...
-BREATHER_FAIL = 0.25
-#: ... and lowering fatigue by 2 would save at least this share.
-BREATHER_GAIN = 0.1
-#: ... or when it fails this share whatever one breather saves (many are needed).
-HOPELESS = 0.9
-#: H-FAT-3: base fatigue is max(1, 4 - sta), at most 5 for the lowest stamina, -1.
-HIGHEST_BASE_FATIGUE = 5
 #: Items drawn to fight with are weapons, not their ammunition.
 AMMUNITION = ("arrow", "bolt", "quiver", "shot")
 #: The actions after which nothing but free actions is left this turn: standard actions
@@ -55,46 +48,6 @@ AMMUNITION = ("arrow", "bolt", "quiver", "shot")
 SPEND_THE_TURN = ("attack", "brawl")
 #: Defences in order of preference: each is legal only for one who can use it.
 DEFENCES = ("block", "parry", "dodge")
-
-
-@lru_cache(maxsize=256)
-def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
-    """The exact distribution of a challenge's result before potential (the dice
-    layer's joint distribution with the d6, summed over the d6), once per consistency."""
-    found: dict[int, Fraction] = {}
-    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
-        found[raw] = found.get(raw, Fraction(0)) + p
-    return tuple(sorted(found.items()))
-
-
-@lru_cache(maxsize=4096)
-def fails_outright(consistency: int, fatigue: int) -> float:
-    """The chance that a roll of ``consistency`` fails outright on ``fatigue`` (H-FAT-1).
-
-    >>> round(fails_outright(0, 3), 3)
-    0.333
-    """
-    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
-
-
-@lru_cache(maxsize=16384)
-def hit_chance(consistency: int, potential: int, fatigue: int, defence: int | None) -> float:
-    """The chance that an attack beats a pre-rolled defence of ``defence`` (``None``: it
-    failed, or there is none) without failing outright on fatigue.
-
-    >>> hit_chance(0, 0, 1, 3)
-    0.5
-    """
-    return float(
-        sum(
-            (
-                p
-                for raw, p in raw_results(consistency)
-                if raw >= fatigue and (defence is None or raw + potential > defence)
-            ),
-            Fraction(0),
-        )
-    )
 
 
 def events_back(
@@ -493,15 +446,9 @@ class DefaultPolicy(Tactical):
         fatigue: int,
         breathed: Callable[[Mapping[str, Any], str], bool] = breathed_last,
     ) -> bool:
-        if fatigue < 3:
-            return False
-        now = fails_outright(consistency, fatigue)
-        gain = now - fails_outright(consistency, fatigue - 2)
-        if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
-            return False
-        # At its base fatigue a breather does nothing: never two running, unless
-        # fatigue is above any base the tables give (H-FAT-3).
-        return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed(view, actor)
+        """:func:`~fracas.rules.heimr.weighing.needs_breather`, the log read only if it
+        matters."""
+        return needs_breather(consistency, fatigue, lambda: breathed(view, actor))
 
     @classmethod
     def _door(

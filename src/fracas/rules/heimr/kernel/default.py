@@ -4,11 +4,8 @@ In a fight where nobody moves (everyone in one square) the default policy's turn
 down to a few numbers: the best defence stance it may take, whether to take a breather
 (its ``_needs_breather``), and the attack likeliest to hit (its ``hit_chance``, its aim
 the actor's last attack challenge). The tables below hold those numbers for every
-consistency and threshold a setup can reach. The policy's module reaches the kernel (its
-``kernel`` capability), so the kernel cannot import it back (no cycle among a package's
-modules): its constants and its two sums are restated here, from the same exact
-challenge distribution, and ``tests/lab/test_kernel_default.py`` checks that they weigh
-exactly as the policy's own functions do.
+consistency and threshold a setup can reach, from the policy's own numbers
+(:mod:`fracas.rules.heimr.weighing`).
 
 >>> odds = Odds(lo=0, hi=3, max_fatigue=8)
 >>> odds.hit(numpy.array([2, 2]), numpy.array([10, 12])).tolist()  # C2: a raw 10 or more
@@ -20,38 +17,18 @@ exactly as the policy's own functions do.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy
 import numpy.typing as npt
 
-from fracas.dice.heimr import HeimrChallenge
 from fracas.rules.heimr.kernel.dice import MAX_CONSISTENCY
+from fracas.rules.heimr.weighing import DEFAULT_CHALLENGE, needs_breather, raw_results
 
 #: The name of the policy these tables mirror.
 NAME = "default"
-#: Scores this close are a tie (fracas.rules.tactics.best).
-TIE = 1e-12
-# DefaultPolicy's numbers (fracas.rules.heimr.policies, of the same names): the attack
-# challenge assumed before the log shows one, and when a breather is worth its turn.
-DEFAULT_CHALLENGE = (2, 2)
-BREATHER_FAIL = 0.25
-BREATHER_GAIN = 0.1
-HOPELESS = 0.9
-HIGHEST_BASE_FATIGUE = 5
-
 Ints = npt.NDArray[numpy.int64]
 Bools = npt.NDArray[numpy.bool_]
 Floats = npt.NDArray[numpy.float64]
-
-
-@lru_cache(maxsize=128)
-def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
-    """The exact distribution of a challenge's result before potential (H-DICE-1..3)."""
-    found: dict[int, Fraction] = {}
-    for (raw, _), p in HeimrChallenge(consistency, 0).joint().items():
-        found[raw] = found.get(raw, Fraction(0)) + p
-    return tuple(sorted(found.items()))
 
 
 def at_least(consistency: int, threshold: int) -> float:
@@ -63,25 +40,6 @@ def at_least(consistency: int, threshold: int) -> float:
     """
     found = (p for raw, p in raw_results(consistency) if raw >= threshold)
     return float(sum(found, Fraction(0)))
-
-
-def fails_outright(consistency: int, fatigue: int) -> float:
-    """The policy's ``fails_outright``: a result before potential below ``fatigue``."""
-    return float(sum((p for raw, p in raw_results(consistency) if raw < fatigue), Fraction(0)))
-
-
-def needs_breather(consistency: int, fatigue: int, breathed: bool) -> bool:
-    """The policy's ``_needs_breather``: whether an aim of ``consistency`` at ``fatigue``
-    takes a breather; ``breathed``: whether its last breather or attack was a breather."""
-    if fatigue < 3:
-        return False
-    now = fails_outright(consistency, fatigue)
-    gain = now - fails_outright(consistency, fatigue - 2)
-    if now < BREATHER_FAIL or (gain < BREATHER_GAIN and now < HOPELESS):
-        return False
-    # at its base fatigue a breather does nothing: never two running, unless fatigue is
-    # above any base the tables give (H-FAT-3)
-    return fatigue > HIGHEST_BASE_FATIGUE + 1 or not breathed
 
 
 class Odds:
@@ -103,7 +61,7 @@ class Odds:
         self.max_fatigue = max_fatigue
         self.needs = numpy.array(
             [
-                [[needs_breather(c, f, breathed) for f in range(max_fatigue + 1)] for c in rows]
+                [[_breathes(c, f, breathed) for f in range(max_fatigue + 1)] for c in rows]
                 for breathed in (False, True)
             ]
         )
@@ -122,6 +80,10 @@ class Odds:
         f = numpy.clip(fatigue, 0, self.max_fatigue)
         found: Bools = self.needs[breathed.astype(numpy.int64), self.row(c), f]
         return found
+
+
+def _breathes(consistency: int, fatigue: int, breathed: bool) -> bool:
+    return needs_breather(consistency, fatigue, lambda: breathed)
 
 
 def nth_true(mask: Bools, k: Ints) -> Ints:

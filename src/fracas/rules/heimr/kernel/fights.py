@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 
 from fracas.engine.capabilities import Outcome
 from fracas.rules.heimr.blindspots import PENALTY as BLIND
-from fracas.rules.heimr.kernel.default import DEFAULT_CHALLENGE, TIE, nth_true
+from fracas.rules.heimr.kernel.default import nth_true
 from fracas.rules.heimr.kernel.dice import challenge_table
 from fracas.rules.heimr.kernel.roster import (
     BLOCK,
@@ -33,6 +33,8 @@ from fracas.rules.heimr.kernel.roster import (
 )
 from fracas.rules.heimr.kernel.streams import Streams
 from fracas.rules.heimr.melee_policy import BREATHER_GAP
+from fracas.rules.heimr.weighing import DEFAULT_CHALLENGE
+from fracas.rules.tactics import TIE
 
 
 def _flat(a: NDArray[Any]) -> NDArray[Any]:
