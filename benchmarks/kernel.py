@@ -143,15 +143,22 @@ def measure_examples(engine_runs: int, kernel_runs: int) -> list[dict[str, Any]]
         k_seeds = numpy.random.SeedSequence(4000).spawn(kernel_runs)
         _, e_cpu, e_out = timed(lambda s=e_seeds, e=start: [play_out(e, x) for x in s])
         _, k_cpu, k_out = timed(lambda s=k_seeds, u=setup: kernel.simulate("heimr", u, s))
-        side = next(iter(people)).side
-        row.update(
-            side=side,
-            engine_rate=engine_runs / e_cpu,
-            kernel_rate=kernel_runs / k_cpu,
-            engine_wins=wilson99(sum(o.winner == side for o in e_out), engine_runs),
-            kernel_wins=wilson99(sum(o.winner == side for o in k_out), kernel_runs),
-        )
+        row.update(compared(next(iter(people)).side, e_cpu, e_out, k_cpu, k_out))
     return rows
+
+
+def compared(
+    side: str, e_cpu: float, e_out: list[Outcome], k_cpu: float, k_out: list[Outcome]
+) -> dict[str, Any]:
+    """An example's row: engine and kernel runs a CPU second, and ``side``'s win rate
+    (99% intervals)."""
+    return {
+        "side": side,
+        "engine_rate": len(e_out) / e_cpu,
+        "kernel_rate": len(k_out) / k_cpu,
+        "engine_wins": wilson99(sum(o.winner == side for o in e_out), len(e_out)),
+        "kernel_wins": wilson99(sum(o.winner == side for o in k_out), len(k_out)),
+    }
 
 
 def measure_default_examples(engine_runs: int, kernel_runs: int) -> list[dict[str, Any]]:
@@ -176,12 +183,8 @@ def measure_default_examples(engine_runs: int, kernel_runs: int) -> list[dict[st
             lambda s=k_seeds, u=spec.setup, p=policies: kernel.simulate("heimr", u, s, 2000, p)
         )
         side = next(iter(build(spec.setup).combatants.values())).side
+        row.update(compared(side, e_cpu, e_out, k_cpu, k_out))
         row.update(
-            side=side,
-            engine_rate=engine_runs / e_cpu,
-            kernel_rate=kernel_runs / k_cpu,
-            engine_wins=wilson99(sum(o.winner == side for o in e_out), engine_runs),
-            kernel_wins=wilson99(sum(o.winner == side for o in k_out), kernel_runs),
             engine_rounds=float(numpy.mean([o.rounds for o in e_out])),
             kernel_rounds=float(numpy.mean([o.rounds for o in k_out])),
         )

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy
 import pytest
+from heimr_strategies import WEAPONS, line_up
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -453,53 +454,13 @@ def test_the_kernel_replays_the_engines_dice_to_the_same_end(name: str) -> None:
 
 # -- random builds, replayed --------------------------------------------------------------
 
-WEAPONS = {
-    "Light weapon": "Knife fighting",
-    "Medium weapon": "Dueling",
-    "Great weapon": "Swordmanship",
-    "Pole arm": "Pole arms",
-    "Bow": "Archery",
-}
-
-
 #: The action cap of the random builds' fights.
 RANDOM_CAP = 300
 
 
 @st.composite
-def fighters(draw: st.DrawFn, name: str, side: str) -> dict[str, Any]:
-    sword = draw(st.sampled_from([*WEAPONS, None]))
-    two_handed = sword in ("Great weapon", "Pole arm", "Bow")
-    off = None if two_handed else draw(st.sampled_from([None, "Medium shield", "Light weapon"]))
-    if off == "Light weapon" and sword not in (None, "Light weapon"):
-        off = None  # only an either-hand weapon goes beside another (H-ATK-2)
-    trained = {
-        ability: (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
-        for ability in {WEAPONS.get(sword or "", "Knife fighting"), "Agility", "Sword and shield"}
-    }
-    stats = {a: draw(st.integers(-1, 3)) for a in ("str", "dex", "sta")}
-    return sheet(
-        name,
-        side,
-        hp=draw(st.integers(1, 7)),
-        willpower=draw(st.integers(1, 4)),
-        abilities=trained,
-        sword=sword,
-        off=off,
-        carried=draw(st.sampled_from([[], ["Light weapon"], ["Medium weapon"]])),
-        **stats,
-    )
-
-
-@st.composite
 def fights(draw: st.DrawFn) -> dict[str, Any]:
-    sides = draw(st.sampled_from([("n", "s"), ("n", "n", "s"), ("n", "s", "n", "s")]))
-    people = [draw(fighters(f"f{i}", side)) for i, side in enumerate(sides)]
-    stances = {
-        p["name"]: draw(st.sampled_from(["dodge", "block", "parry", "none"]))
-        for p in people
-        if draw(st.booleans())
-    }
+    people, stances = draw(line_up(WEAPONS, "Sword and shield", willpower=True))
     # a bow's arrows counted (H-ACT-8), or not
     arrows = {
         p["name"]: {"ammunition": {"Arrow": n}}

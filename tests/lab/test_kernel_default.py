@@ -16,6 +16,7 @@ from math import sqrt
 from pathlib import Path
 from typing import Any
 
+import heimr_strategies
 import numpy
 import pytest
 from hypothesis import given, settings
@@ -253,47 +254,13 @@ def test_mixed_policies_replay_exactly() -> None:
     )
 
 
-WEAPONS = {
-    "Light weapon": "Knife fighting",
-    "Medium weapon": "Dueling",
-    "Great weapon": "Swordmanship",
-    "Bow": "Archery",
-}
-
-
-@st.composite
-def fighters(draw: st.DrawFn, name: str, side: str) -> dict[str, Any]:
-    sword = draw(st.sampled_from([*WEAPONS, None]))
-    two_handed = sword in ("Great weapon", "Bow")
-    off = None if two_handed else draw(st.sampled_from([None, "Medium shield", "Light weapon"]))
-    if off == "Light weapon" and sword not in (None, "Light weapon"):
-        off = None  # only an either-hand weapon goes beside another (H-ATK-2)
-    trained = {
-        ability: (draw(st.integers(0, 2)), draw(st.integers(0, 2)))
-        for ability in {WEAPONS.get(sword or "", "Knife fighting"), "Agility", "Brawl"}
-    }
-    stats = {a: draw(st.integers(-1, 3)) for a in ("str", "dex", "sta")}
-    return sheet(
-        name,
-        side,
-        hp=draw(st.integers(1, 7)),
-        abilities=trained,
-        sword=sword,
-        off=off,
-        carried=draw(st.sampled_from([[], ["Light weapon"], ["Medium weapon"]])),
-        **stats,
-    )
+#: The weapons of the default policies' random builds: the agreement tests' but the pole arm.
+WEAPONS = {k: v for k, v in heimr_strategies.WEAPONS.items() if k != "Pole arm"}
 
 
 @st.composite
 def fights(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
-    sides = draw(st.sampled_from([("n", "s"), ("n", "n", "s"), ("n", "s", "n", "s")]))
-    people = [draw(fighters(f"f{i}", side)) for i, side in enumerate(sides)]
-    stances = {
-        p["name"]: draw(st.sampled_from(["dodge", "block", "parry", "none"]))
-        for p in people
-        if draw(st.booleans())
-    }
+    people, stances = draw(heimr_strategies.line_up(WEAPONS, "Brawl"))
     fatigue = {
         p["name"]: {"fatigue": draw(st.integers(1, 7))} for p in people if draw(st.booleans())
     }
