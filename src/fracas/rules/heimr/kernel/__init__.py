@@ -42,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -208,7 +209,35 @@ def simulate(
 ) -> list[Outcome]:
     """Play one fight per seed with ``policies`` (by side, or by combatant id; ``None``:
     every side plays ``heimr-melee``); :class:`ValueError` when :func:`qualifies` would
-    say no."""
+    say no. What a setup fixes is worked out once a process (a simulation's batches, a
+    sweep's repeated cells ask again)."""
+    key = json.dumps(
+        [ruleset_id, setup, None if policies is None else dict(policies)],
+        sort_keys=True,
+        default=str,
+    )
+    roster = _ROSTERS.get(key)
+    if roster is None:
+        roster = _roster(ruleset_id, setup, policies)
+        if len(_ROSTERS) >= 8:
+            _ROSTERS.clear()
+        _ROSTERS[key] = roster
+    out: list[Outcome] = []
+    for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
+        fights = Fights(roster, seeds[start : start + CHUNK], max_actions)
+        fights.begin()
+        out += fights.play()
+    return out
+
+
+#: Rosters made, by setup and policies (as JSON): never changed by the fights they start.
+_ROSTERS: dict[str, Roster] = {}
+
+
+def _roster(
+    ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, str] | None
+) -> Roster:
+    """What ``setup`` fixes for the kernel, once :func:`why_not` has no objection."""
     try:
         state = build(setup) if ruleset_id == "heimr" else None
     except ValueError as err:
@@ -220,13 +249,7 @@ def simulate(
     if problem is not None or state is None:
         raise ValueError(f"the kernel cannot play this fight: {problem}")
     default = {c.id for c in people if policies.get(c.id, policies.get(c.side)) == DEFAULT}
-    roster = Roster(state, default)
-    out: list[Outcome] = []
-    for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
-        fights = Fights(roster, seeds[start : start + CHUNK], max_actions)
-        fights.begin()
-        out += fights.play()
-    return out
+    return Roster(state, default)
 
 
 #: The kernel as Heimr's policies capability offers it
