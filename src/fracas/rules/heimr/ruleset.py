@@ -174,6 +174,12 @@ class HeimrRules(Ruleset[HeimrState]):
             )
         return no
 
+    def _refused_whole(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
+        """Whether every candidate of ``action``'s actor and verb is refused for what the
+        actor is (:data:`_WHOLE_VERB`), whatever its target and options."""
+        quick = _WHOLE_VERB.get(action.verb)
+        return quick is not None and quick(self._met(state, action, memo), action)
+
     def _met(self, state: HeimrState, action: Action, memo: _Checking) -> HeimrState:
         """:meth:`_as_met`, worked out once per actor."""
         if not self._upcoming_due(state, action):
@@ -230,12 +236,16 @@ class HeimrRules(Ruleset[HeimrState]):
         if type(self).candidates is HeimrRules.candidates:
             if actor is not None and verbs is not None:
                 # A verb the turn refuses is not offered at all (its type is its own but
-                # for a breather's or a skill's, which their options may change).
+                # for a breather's or a skill's, which their options may change), nor
+                # one whose quick refusal reads the actor alone.
                 verbs = frozenset(
                     v
                     for v in verbs
                     if v in ("breather", "skill")
-                    or not self._refused(state, Action(actor, v), memo)
+                    or not (
+                        self._refused(state, Action(actor, v), memo)
+                        or self._refused_whole(state, Action(actor, v), memo)
+                    )
                 )
                 if not verbs:
                     return
@@ -626,6 +636,12 @@ def _defence_unheld(state: HeimrState, action: Action) -> bool:
         return not any(w is not None and w.melee for w in (who.sword_hand, who.off_hand))
     return False
 
+
+#: By verb, a cheap test that the rules' check refuses every action of that verb of an
+#: actor (it reads the actor alone): a listing offers none of them.
+_WHOLE_VERB: dict[str, Callable[[HeimrState, Action], bool]] = {
+    "climb": _no_hand_to_climb,
+}
 
 #: By verb, a cheap test that the rules' check refuses an action (never one it accepts).
 _OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
