@@ -1,7 +1,9 @@
 """The shortcuts of listing legal actions list what the long way does: the Heimr rules'
 quick refusals (attacks, brawls and charges out of reach, steps and charges up or down
 more than one height, climbs with no free hand, defences with nothing to
-defend with) refuse only what the check refuses, in listing and in ``is_legal``;
+defend with; and a verb left out of a listing whole: attacks and brawls with no foe in
+the square, climbs with no free hand) refuse only what the check refuses, in listing and
+in ``is_legal``;
 ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
 whichever candidates they skip checking, and ``Legal.first`` the first; and a
 ``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked

@@ -175,8 +175,8 @@ class HeimrRules(Ruleset[HeimrState]):
         return no
 
     def _refused_whole(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
-        """Whether every candidate of ``action``'s actor and verb is refused for what the
-        actor is (:data:`_WHOLE_VERB`), whatever its target and options."""
+        """Whether every candidate of ``action``'s actor and verb that the listing offers
+        is refused (:data:`_WHOLE_VERB`), whatever its target and options."""
         quick = _WHOLE_VERB.get(action.verb)
         return quick is not None and quick(self._met(state, action, memo), action)
 
@@ -637,9 +637,37 @@ def _defence_unheld(state: HeimrState, action: Action) -> bool:
     return False
 
 
-#: By verb, a cheap test that the rules' check refuses every action of that verb of an
-#: actor (it reads the actor alone): a listing offers none of them.
+def _no_foe_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether :func:`_melee_out_of_reach` refuses every attack the listing offers the
+    actor: no foe in its square, and a melee weapon to strike with."""
+    attacker = state.combatants.get(action.actor)
+    if attacker is None or _foe_in_square(state, attacker):
+        return False
+    return any(w.melee for w in combat.usable_weapons(state, attacker))
+
+
+def _no_foe_to_brawl(state: HeimrState, action: Action) -> bool:
+    """Whether :func:`_brawl_out_of_reach` refuses every brawl the listing offers the
+    actor: no foe in its square."""
+    brawler = state.combatants.get(action.actor)
+    return brawler is not None and not _foe_in_square(state, brawler)
+
+
+def _foe_in_square(state: HeimrState, c: Combatant) -> bool:
+    """Whether one the listing offers ``c`` as a target (of another side, not dead) stands
+    in ``c``'s square."""
+    return any(
+        o.square == c.square and o.side != c.side and not o.dead and o.id != c.id
+        for o in state.combatants.values()
+    )
+
+
+#: By verb, a cheap test that the rules' check refuses every action of that verb that a
+#: listing offers an actor (it reads the actor and its foes' squares alone): the
+#: listing offers none of them.
 _WHOLE_VERB: dict[str, Callable[[HeimrState, Action], bool]] = {
+    "attack": _no_foe_in_reach,
+    "brawl": _no_foe_to_brawl,
     "climb": _no_hand_to_climb,
 }
 
