@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy
 from numpy.random import SeedSequence
 
-from fracas.engine import Encounter, RandomDice, capabilities, collector
+from fracas.engine import Encounter, RandomDice, capabilities
 from fracas.engine.capabilities import Kernel
 from fracas.lab.playout import Outcome, play_out
 from fracas.lab.policies import Policy, available, gm_policy, policy
@@ -161,11 +161,9 @@ def run_batch(spec: SimSpec, batch: Sequence[SeedSequence]) -> list[Outcome]:
     for seq in batch:
         dice_seed, rng = streams(seq)
         encounter = start.copy(dice=RandomDice(dice_seed), playout=True)
-        with collector.paused():  # a run's objects are freed with it: no cycles to find
-            outcome = play_out(
-                encounter, _policies(spec), gm_policy(spec.ruleset), rng, spec.max_actions
-            )
-        outcomes.append(outcome)
+        outcomes.append(
+            play_out(encounter, _policies(spec), gm_policy(spec.ruleset), rng, spec.max_actions)
+        )
     return outcomes
 
 

@@ -237,7 +237,8 @@ class HeimrRules(Ruleset[HeimrState]):
             if actor is not None and verbs is not None:
                 # A verb the turn refuses is not offered at all (its type is its own but
                 # for a breather's or a skill's, which their options may change), nor
-                # one whose quick refusal reads the actor alone.
+                # one whose every candidate is refused for the actor and where its foes
+                # stand (_WHOLE_VERB).
                 verbs = frozenset(
                     v
                     for v in verbs
@@ -589,7 +590,8 @@ def _brawl_out_of_reach(state: HeimrState, action: Action) -> bool:
 
 def _charge_out_of_reach(state: HeimrState, action: Action) -> bool:
     """Whether the check refuses the charge ``action`` for its squares: the target in
-    the charger's own square (H-ACT-4) or in one not bordering it (H-GRID-2)."""
+    the charger's own square (H-ACT-4), in one not bordering it (H-GRID-2), or in one
+    more than one height above or below the charger (H-GRID-5, H-GRID-6)."""
     charger = state.combatants.get(action.actor)
     target = state.combatants.get(action.target or "")
     if charger is None or target is None or target.square is None:
