@@ -208,6 +208,36 @@ def test_the_kernel_names_the_policies_it_mirrors() -> None:
     assert kernel.why_not("heimr", counted, {"n": "heimr-melee", "s": "default"}) is None
 
 
+def test_what_the_default_policy_would_do_beyond_the_kernel_is_refused() -> None:
+    """Above the ground of its square the policy jumps down after attacking (H-GRID-6),
+    and an item it takes for ammunition it never draws: neither is the kernel's."""
+    trained = {"Dueling": (2, 2), "Brawl": (1, 1), "Agility": (1, 1)}
+    people = [
+        sheet("a", "n", hp=6, abilities=trained, sword="Medium weapon"),
+        sheet("b", "s", hp=6, abilities=trained, sword="Medium weapon"),
+    ]
+    everyone_default = {"n": "default", "s": "default"}
+    raised = setup(
+        people,
+        place={"a": {"height": 1}, "b": {"height": 1}},
+        battlefield={"columns": 3, "rows": 3, "squares": {"B2": {"height": 0, "top": 2}}},
+    )
+    assert "jump down" in (kernel.why_not("heimr", raised, everyone_default) or "")
+    assert kernel.why_not("heimr", raised, {"n": "heimr-melee", "s": "heimr-melee"}) is None
+    people[0] = sheet("a", "n", hp=6, abilities=trained, carried=["Shotel"])
+    shotel = setup(people)
+    shotel["campaign"]["weapons"] = {
+        "Shotel": {
+            "range": "melee",
+            "damage": 2,
+            "potential_bonus": 3,
+            "wielding": "either-hand",
+            "abilities": ["Dueling"],
+        }
+    }
+    assert "ammunition" in (kernel.why_not("heimr", shotel, everyone_default) or "")
+
+
 @pytest.mark.parametrize("name", COVERED)
 def test_auto_plays_the_covered_examples_on_the_kernel(name: str) -> None:
     path = EXAMPLES / f"{name}.yaml"

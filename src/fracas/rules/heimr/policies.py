@@ -27,6 +27,7 @@ from fracas.engine.legal import one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.weighing import (
     DEFAULT_CHALLENGE,
+    ammunition_named,
     hit_chance,
     needs_breather,
 )
@@ -41,8 +42,6 @@ from fracas.rules.tactics import (
     with_verb,
 )
 
-#: Items drawn to fight with are weapons, not their ammunition.
-AMMUNITION = ("arrow", "bolt", "quiver", "shot")
 #: The actions after which nothing but free actions is left this turn: standard actions
 #: that go with no other (H-ACT-1, H-ACT-2), the only ones the policy takes and goes on.
 SPEND_THE_TURN = ("attack", "brawl")
@@ -547,11 +546,7 @@ def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
     >>> str(_weapon_to_draw([Action.parse(t) for t in ("e draw quiver", "e draw Axe")]))
     'e draw Axe'
     """
-    draws = [
-        a
-        for a in with_verb(legal, "draw")
-        if not any(word in (a.target or "").lower() for word in AMMUNITION)
-    ]
+    draws = [a for a in with_verb(legal, "draw") if not ammunition_named(a.target or "")]
     named = [a for a in draws if "weapon" in (a.target or "").lower()]
     found = named or draws
     return found[0] if found else None

@@ -1,6 +1,7 @@
 """What Heimr's default policy weighs, worked out exactly from the challenge's dice: the
 chance that a roll fails outright on fatigue (H-FAT-1), the chance that an attack beats a
-pre-rolled defence (H-ATK-4), and when a breather is worth its turn (H-FAT-3).
+pre-rolled defence (H-ATK-4), and when a breather is worth its turn (H-FAT-3); and the
+items it takes for ammunition, never drawn to fight with.
 
 :mod:`fracas.rules.heimr.policies` decides with these one choice at a time;
 :mod:`fracas.rules.heimr.kernel` reads them as tables for many runs at once.
@@ -30,6 +31,19 @@ BREATHER_GAIN = 0.1
 HOPELESS = 0.9
 #: H-FAT-3: base fatigue is max(1, 4 - sta), at most 5 for the lowest stamina, -1.
 HIGHEST_BASE_FATIGUE = 5
+#: Words that make an item ammunition to the policy: drawn to fight with, it is a weapon.
+AMMUNITION = ("arrow", "bolt", "quiver", "shot")
+
+
+def ammunition_named(name: str) -> bool:
+    """Whether the policy takes an item called ``name`` for ammunition (never drawn to
+    fight with).
+
+    >>> ammunition_named("quiver of arrows"), ammunition_named("Axe")
+    (True, False)
+    """
+    lowered = name.lower()
+    return any(word in lowered for word in AMMUNITION)
 
 
 @lru_cache(maxsize=256)
@@ -88,11 +102,13 @@ def needs_breather(consistency: int, fatigue: int, breathed: Callable[[], bool])
 
 
 __all__ = [
+    "AMMUNITION",
     "BREATHER_FAIL",
     "BREATHER_GAIN",
     "DEFAULT_CHALLENGE",
     "HIGHEST_BASE_FATIGUE",
     "HOPELESS",
+    "ammunition_named",
     "fails_outright",
     "hit_chance",
     "needs_breather",

@@ -65,6 +65,7 @@ from fracas.rules.heimr.kernel.roster import (
 )
 from fracas.rules.heimr.setup import build
 from fracas.rules.heimr.state import Combatant, HeimrState, Weapon
+from fracas.rules.heimr.weighing import ammunition_named
 
 __all__ = [
     "BLOCK",
@@ -132,7 +133,7 @@ def why_not(ruleset_id: str, setup: Mapping[str, Any], policies: Mapping[str, st
         if chosen not in POLICIES:
             return f"{c.id} plays {chosen!r}: the kernel mirrors only {POLICY!r} and {DEFAULT!r}"
         if chosen == DEFAULT:
-            problem = _default_unsupported(people, c)
+            problem = _default_unsupported(state, c)
             if problem:
                 return f"{c.id} plays {DEFAULT!r}: {problem}"
     # The lowest consistency a roll can reach: repeated defences against everyone, prone,
@@ -182,12 +183,16 @@ def _unsupported(state: HeimrState, c: Combatant) -> str | None:
     return None
 
 
-def _default_unsupported(people: Sequence[Combatant], c: Combatant) -> str | None:
+def _default_unsupported(state: HeimrState, c: Combatant) -> str | None:
     """Why the kernel cannot play ``c`` as the default policy does, or ``None``."""
-    if len({p.square for p in people}) != 1:
+    if len({p.square for p in state.combatants.values()}) != 1:
         return "it moves: the kernel plays it only with everyone in one square"
+    if c.height != state.battlefield.squares[c.square].height:
+        return "it stands above the ground of its square, and would jump down (H-GRID-6)"
     if c.ammunition:
         return "it counts ammunition (H-ACT-8), which the default policy never draws"
+    if any(ammunition_named(i.name) for i in c.carried):
+        return "it carries an item the default policy takes for ammunition and never draws"
     names = ["weapon" in i.name.lower() for i in c.carried]
     if names != sorted(names, reverse=True):
         return "it would draw its carried weapons in another order than the kernel"
