@@ -31,11 +31,12 @@ False
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from fracas.engine.actions import Action
 from fracas.engine.errors import EngineError
@@ -43,6 +44,8 @@ from fracas.engine.odds import AttackOdds, NoOdds
 
 if TYPE_CHECKING:
     from fracas.engine.encounter import Encounter
+
+T = TypeVar("T")
 
 __all__ = [
     "NAMED_ROLLS",
@@ -72,6 +75,7 @@ __all__ = [
     "battlefield",
     "carry",
     "commands",
+    "made_once",
     "odds",
     "policies",
     "posts",
@@ -247,6 +251,36 @@ class Policies(Protocol):
     def kernel(self) -> Kernel | None:
         """A fast engine for some fights, or ``None``."""
         ...
+
+
+def made_once(
+    kept: dict[str, T],
+    ruleset_id: str,
+    setup: Mapping[str, Any],
+    policies: Mapping[str, str] | None,
+    make: Callable[[], T],
+) -> T:
+    """``make()`` for a kernel's setup and policies, kept in ``kept`` by them (as JSON;
+    a few at most): what a setup fixes, worked out once a process, not once a batch.
+
+    >>> kept: dict[str, list[int]] = {}
+    >>> made_once(kept, "r", {"a": 1}, None, lambda: [1]) is made_once(
+    ...     kept, "r", {"a": 1}, None, lambda: [2])
+    True
+    """
+    chosen = None if policies is None else dict(policies)
+    key = json.dumps([ruleset_id, setup, chosen], sort_keys=True, default=str)
+    found = kept.get(key)
+    if found is None:
+        found = make()
+        if len(kept) >= KEPT_SETUPS:
+            kept.clear()
+        kept[key] = found
+    return found
+
+
+#: The setups a kernel keeps what it made of (:func:`made_once`).
+KEPT_SETUPS = 8
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,12 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy
 
-from fracas.engine.capabilities import Outcome, OwnKernel
+from fracas.engine.capabilities import Outcome, OwnKernel, made_once
 from fracas.rules.heimr.kernel.default import NAME as DEFAULT
 from fracas.rules.heimr.kernel.dice import GUIDE, MAX_CONSISTENCY, ChallengeTable, challenge_table
 from fracas.rules.heimr.kernel.fights import Fights
@@ -216,17 +215,9 @@ def simulate(
     every side plays ``heimr-melee``); :class:`ValueError` when :func:`qualifies` would
     say no. What a setup fixes is worked out once a process (a simulation's batches, a
     sweep's repeated cells ask again)."""
-    key = json.dumps(
-        [ruleset_id, setup, None if policies is None else dict(policies)],
-        sort_keys=True,
-        default=str,
+    roster = made_once(
+        _ROSTERS, ruleset_id, setup, policies, lambda: _roster(ruleset_id, setup, policies)
     )
-    roster = _ROSTERS.get(key)
-    if roster is None:
-        roster = _roster(ruleset_id, setup, policies)
-        if len(_ROSTERS) >= 8:
-            _ROSTERS.clear()
-        _ROSTERS[key] = roster
     out: list[Outcome] = []
     for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
         fights = Fights(roster, seeds[start : start + CHUNK], max_actions)

@@ -30,13 +30,12 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy
 
-from fracas.engine.capabilities import Outcome, OwnKernel
+from fracas.engine.capabilities import Outcome, OwnKernel, made_once
 from fracas.rules.sides.kernel.fights import MELEE_RANGE, Fights
 from fracas.rules.sides.kernel.roster import Roster, damage_pmf
 from fracas.rules.sides.setup import build
@@ -133,14 +132,9 @@ def simulate(
 ) -> list[Outcome]:
     """Play one fight per seed; :class:`ValueError` when :func:`qualifies` would say no
     (with ``policies`` ``None`` every side is taken to play ``default``)."""
-    chosen = None if policies is None else dict(policies)
-    key = json.dumps([ruleset_id, setup, chosen], sort_keys=True, default=str)
-    roster = _ROSTERS.get(key)
-    if roster is None:
-        roster = _roster(ruleset_id, setup, policies)
-        if len(_ROSTERS) >= 8:
-            _ROSTERS.clear()
-        _ROSTERS[key] = roster
+    roster = made_once(
+        _ROSTERS, ruleset_id, setup, policies, lambda: _roster(ruleset_id, setup, policies)
+    )
     out: list[Outcome] = []
     for start in range(0, len(seeds), CHUNK):  # each run has its own stream: any split
         out += Fights(roster, seeds[start : start + CHUNK], max_actions).play()
