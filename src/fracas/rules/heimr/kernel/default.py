@@ -16,13 +16,11 @@ consistency and threshold a setup can reach, from the policy's own numbers
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy
 import numpy.typing as npt
 
 from fracas.rules.heimr.kernel.dice import MAX_CONSISTENCY
-from fracas.rules.heimr.weighing import DEFAULT_CHALLENGE, needs_breather, raw_results
+from fracas.rules.heimr.weighing import DEFAULT_CHALLENGE, hit_chance, needs_breather, raw_results
 
 #: The name of the policy these tables mirror.
 NAME = "default"
@@ -38,8 +36,7 @@ def at_least(consistency: int, threshold: int) -> float:
     >>> round(at_least(0, 5), 3), at_least(0, 7)  # C0: a d6
     (0.333, 0.0)
     """
-    found = (p for raw, p in raw_results(consistency) if raw >= threshold)
-    return float(sum(found, Fraction(0)))
+    return hit_chance(consistency, 0, threshold, None)
 
 
 class Odds:
