@@ -204,6 +204,58 @@ class TempoTables(Model):
     def verb(self, action: str) -> str:
         return self.verb_names[action]
 
+    # -- what legality reads again and again, worked out once --------------------------
+
+    @cached_property
+    def own_turn(self) -> dict[str, tuple[tuple[str, str, ActionSpec], ...]]:
+        """By status, the actions of one's own turn it allows (T-STAT-1): the proactive
+        ones, then Recover Stamina, each as name, verb and row, in table order."""
+        turn = [n for n, spec in self.actions.items() if spec.kind == "proactive"]
+        turn.append("Recover Stamina")
+        return {
+            status: tuple(
+                (n, self.verb(n), self.actions[n])
+                for n in turn
+                if status in self.actions[n].statuses
+            )
+            for status in self.statuses
+        }
+
+    @cached_property
+    def answers(self) -> dict[str, tuple[str, ...]]:
+        """By action, the reactions that answer it (T-ACT-2), in table order."""
+        return {
+            name: tuple(
+                r
+                for r, spec in self.actions.items()
+                if spec.kind == "reactive" and name in spec.response_to
+            )
+            for name in self.actions
+        }
+
+    @cached_property
+    def _replacements(self) -> dict[tuple[str, str], dict[str, int]]:
+        return {}
+
+    def replacement_options(self, mine: str, theirs: str) -> Mapping[str, int]:
+        """T-ACT-3: what may replace the proactive ``mine`` after the reaction ``theirs``,
+        with the bonus (the feint's Counter-Attack after a Parry: +3)."""
+        key = (mine, theirs)
+        found = self._replacements.get(key)
+        if found is None:
+            found = {
+                name: 0
+                for name, spec in self.actions.items()
+                if spec.kind == "counter-tempo"
+                and theirs in spec.response_to
+                and mine in spec.replacement_for
+            }
+            for extra in self.actions[mine].replacements:
+                if extra.reaction == theirs:
+                    found[extra.action] = extra.bonus
+            self._replacements[key] = found
+        return found
+
     def cost(self, action: str, weapon: Weapon | None) -> int:
         """The AP cost of ``action`` made with ``weapon`` (``None``: unarmed)."""
         ap = self.actions[action].ap
