@@ -144,6 +144,11 @@ class TempoRules(Ruleset[TempoState]):
             exchange.replace(state, action, name, dice, events)
         return events
 
+    def is_legal(self, state: TempoState, action: Action) -> bool:
+        if action.verb == PASS and state.exchange is None and state.rolled:
+            return action.actor == table.GM and super().is_legal(state, action)  # T-ROUND-2
+        return super().is_legal(state, action)
+
     def checking(self, state: TempoState) -> Checking[TempoState]:
         return _Checking(self, state)
 
