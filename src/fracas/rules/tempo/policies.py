@@ -51,6 +51,8 @@ class DefaultPolicy(Tactical):
 
     #: Whether there is anything to choose from is asked of these plain actions first.
     probes = ("pass", "recover")
+    #: The verbs of one's own turn, listed together when the first is asked for.
+    verbs_together = frozenset({"feint", *OWN_TURN, "recover"})
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
