@@ -116,6 +116,13 @@ def _assert_same(rules: TempoRules, state: TempoState, pick: random.Random) -> N
             assert legality.reactions(state, ex, who) == _slow_reactions(state, ex, who)
         if ex.reaction is not None:
             assert legality.affordable_replacements(state, ex) == _slow_replacements(state, ex)
+            looks = legality.shown(state, ex.proactive)
+            opens = any(
+                legality.replacement_options(state, name, ex.reaction.action)
+                for name, spec in state.tables.actions.items()
+                if (spec.declared_as or name) == looks
+            )
+            assert legality.counter_window(state, ex) == opens
     candidates = list(rules.candidates(state, None))
     every_verb = sorted({*state.tables.verbs, legality.PASS})
     checking = rules.checking(state)

@@ -246,12 +246,7 @@ def counter_window(state: TempoState, ex: Exchange) -> bool:
     too (its actor passes) and the opponent cannot tell it from a feint."""
     if ex.reaction is None:
         return False
-    looks = shown(state, ex.proactive)
-    return any(
-        replacement_options(state, name, ex.reaction.action)
-        for name, spec in state.tables.actions.items()
-        if (spec.declared_as or name) == looks
-    )
+    return state.tables.counter_window(shown(state, ex.proactive), ex.reaction.action)
 
 
 def affordable_replacements(state: TempoState, ex: Exchange) -> dict[str, int]:

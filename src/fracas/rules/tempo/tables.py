@@ -237,6 +237,23 @@ class TempoTables(Model):
     def _replacements(self) -> dict[tuple[str, str], dict[str, int]]:
         return {}
 
+    @cached_property
+    def _windows(self) -> dict[tuple[str, str], bool]:
+        return {}
+
+    def counter_window(self, looks: str, theirs: str) -> bool:
+        """Whether any action that looks like ``looks`` may be replaced after the reaction
+        ``theirs`` (see :func:`.legality.counter_window`)."""
+        key = (looks, theirs)
+        found = self._windows.get(key)
+        if found is None:
+            found = self._windows[key] = any(
+                self.replacement_options(name, theirs)
+                for name, spec in self.actions.items()
+                if (spec.declared_as or name) == looks
+            )
+        return found
+
     def replacement_options(self, mine: str, theirs: str) -> Mapping[str, int]:
         """T-ACT-3: what may replace the proactive ``mine`` after the reaction ``theirs``,
         with the bonus (the feint's Counter-Attack after a Parry: +3)."""
