@@ -156,8 +156,6 @@ def _stirred(state: TempoState, pick: random.Random) -> TempoState:
         c.hp = pick.choice([-1, 0, 1, c.hp, c.max_hp])
         c.weapons = pick.sample(WEAPONS, pick.randint(0, 2))
         c.reach = {cid for cid in ids if pick.random() < 0.5}
-    if new.combatants[new.current].hp <= 0 and new.exchange is None:
-        new.combatants[new.current].hp = 1  # the turn's actor stands, as play keeps it
     ex = new.exchange
     if ex is not None:
         actor = new.combatants[ex.proactive.who]

@@ -9,8 +9,9 @@ answered, and refused, as the Melee Attack it looks like.
 
 What the listing asks again and again (which reactions are open, may this be paid for)
 it asks of quick predicates that build no refusal (:func:`default_weapon`,
-:func:`affordable`, :func:`reactions`); they answer exactly as the explaining functions
-do, which ``tests/tempo/test_tempo_quick_legality.py`` holds them to.
+:func:`affordable`, :func:`reactions`, :meth:`TempoTables.offers`); they answer exactly
+as the explaining functions do, which ``tests/tempo/test_tempo_quick_legality.py``
+holds them to.
 """
 
 from __future__ import annotations
@@ -86,20 +87,8 @@ def cost(state: TempoState, action: str, weapon_name: str | None) -> int:
 
 def default_weapon(state: TempoState, who: Combatant, action: str) -> tuple[bool, str | None]:
     """:func:`weapon_for` with no choice, as ``(fits, weapon)``: ``(False, None)`` where it
-    would refuse, without building the refusal."""
-    spec = state.tables.actions[action]
-    weapons = state.tables.weapons
-    if spec.weapon is not None:
-        for name in who.weapons:
-            if weapons[name].kind == spec.weapon:
-                return True, name
-        return False, None
-    if spec.ap != "weapon":
-        return True, None
-    for name in who.weapons:  # Grapple: the melee weapon in hand, else unarmed
-        if weapons[name].kind == "melee":
-            return True, name
-    return True, None
+    would refuse, without building the refusal (:meth:`TempoTables.default_weapon`)."""
+    return state.tables.default_weapon(action, who.weapons)
 
 
 def affordable(
@@ -209,12 +198,12 @@ def reactions(state: TempoState, ex: Exchange, who: Combatant) -> list[str]:
         or who.id in ex.passed
     ):
         return []
-    tables = state.tables
+    if who.hp <= 0:  # down
+        return []
+    declared = shown(state, proactive)
     found = []
-    for name in tables.answers[shown(state, proactive)]:
-        spec = tables.actions[name]
-        fits, chosen = default_weapon(state, who, name)
-        if not fits or not affordable(state, who, spec, name, chosen):
+    for name, _, spec, cost in state.tables.offers("reactive", who.status, tuple(who.weapons)):
+        if declared not in spec.response_to or cost > who.ap:
             continue
         if spec.reach and not threatens(state, ex, who):
             continue

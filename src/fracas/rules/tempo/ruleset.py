@@ -247,14 +247,13 @@ def _own_turn_legal(
     state: TempoState, who: Combatant, verbs: Collection[str] | None
 ) -> Iterator[Action]:
     """The candidates of :meth:`TempoRules._own_turn` that :func:`.legality.check`
-    accepts, in their order, without building a refusal: each action is one
-    :func:`.legality.default_weapon` and one :func:`.legality.affordable`, then its
-    targets (the opponents standing, T-MOVE-1's reach where the action asks for it)."""
-    for name, verb, spec in state.tables.own_turn.get(who.status, ()):
-        if verbs is not None and verb not in verbs:
-            continue
-        fits, chosen = legality.default_weapon(state, who, name)
-        if not fits or not legality.affordable(state, who, spec, name, chosen):
+    accepts, in their order, without building a refusal: those its status and weapons
+    allow (:meth:`.TempoTables.offers`) and its AP pay for, at their targets (the
+    opponents standing, within reach where the action asks for it: T-MOVE-1)."""
+    if who.hp <= 0:  # down
+        return
+    for _, verb, spec, cost in state.tables.offers("turn", who.status, tuple(who.weapons)):
+        if (verbs is not None and verb not in verbs) or cost > who.ap:
             continue
         if spec.target == "opponent":
             for other in state.combatants.values():

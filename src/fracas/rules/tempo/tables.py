@@ -14,9 +14,9 @@ Everything is validated and cross-checked here, so the rules read trusted data.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -31,7 +31,7 @@ from fracas.yamlfile import (
     validate,
 )
 
-__all__ = ["ActionSpec", "Row", "Sheet", "TempoTables", "Weapon", "verb_of"]
+__all__ = ["ActionSpec", "Offer", "Row", "Sheet", "TempoTables", "Weapon", "verb_of"]
 
 DATA_FILES = ("statuses.yaml", "actions.yaml", "armoury.yaml", "characters.yaml")
 NAMED_DTS = ("Combat Defence", "Combat Defence (Armoured)", "Grapple Defence")
@@ -206,32 +206,53 @@ class TempoTables(Model):
 
     # -- what legality reads again and again, worked out once --------------------------
 
-    @cached_property
-    def own_turn(self) -> dict[str, tuple[tuple[str, str, ActionSpec], ...]]:
-        """By status, the actions of one's own turn it allows (T-STAT-1): the proactive
-        ones, then Recover Stamina, each as name, verb and row, in table order."""
-        turn = [n for n, spec in self.actions.items() if spec.kind == "proactive"]
-        turn.append("Recover Stamina")
-        return {
-            status: tuple(
-                (n, self.verb(n), self.actions[n])
-                for n in turn
-                if status in self.actions[n].statuses
-            )
-            for status in self.statuses
-        }
+    def default_weapon(self, action: str, weapons: Sequence[str]) -> tuple[bool, str | None]:
+        """The weapon of ``weapons`` that ``action`` is made with when none is chosen, as
+        ``(fits, weapon)``: the first of the kind it asks for (``(False, None)``: none),
+        else for an action costing "By Weapon" the first melee weapon (else unarmed),
+        else ``None``."""
+        spec = self.actions[action]
+        if spec.weapon is not None:
+            for name in weapons:
+                if self.weapons[name].kind == spec.weapon:
+                    return True, name
+            return False, None
+        if spec.ap != "weapon":
+            return True, None
+        for name in weapons:  # Grapple: the melee weapon in hand, else unarmed
+            if self.weapons[name].kind == "melee":
+                return True, name
+        return True, None
+
+    def offers(
+        self, kind: Literal["turn", "reactive"], status: str, weapons: tuple[str, ...]
+    ) -> tuple[Offer, ...]:
+        """The actions of ``kind`` open to one with ``status`` (T-STAT-1) and ``weapons``
+        (the weapon each asks for), each with its default weapon and AP cost, in table
+        order; ``"turn"`` is the proactive actions and then Recover Stamina."""
+        key = (kind, status, weapons)
+        found = self._offers.get(key)
+        if found is None:
+            if kind == "turn":
+                names = [n for n, spec in self.actions.items() if spec.kind == "proactive"]
+                names.append("Recover Stamina")
+            else:
+                names = [n for n, spec in self.actions.items() if spec.kind == kind]
+            offered = []
+            for name in names:
+                spec = self.actions[name]
+                fits, chosen = self.default_weapon(name, weapons)
+                if fits and status in spec.statuses:
+                    used = None if chosen is None else self.weapons[chosen]
+                    offered.append(Offer(name, self.verb(name), spec, self.cost(name, used)))
+            if len(self._offers) >= MAX_OFFERS:
+                self._offers.clear()
+            found = self._offers[key] = tuple(offered)
+        return found
 
     @cached_property
-    def answers(self) -> dict[str, tuple[str, ...]]:
-        """By action, the reactions that answer it (T-ACT-2), in table order."""
-        return {
-            name: tuple(
-                r
-                for r, spec in self.actions.items()
-                if spec.kind == "reactive" and name in spec.response_to
-            )
-            for name in self.actions
-        }
+    def _offers(self) -> dict[tuple[str, str, tuple[str, ...]], tuple[Offer, ...]]:
+        return {}
 
     @cached_property
     def _replacements(self) -> dict[tuple[str, str], dict[str, int]]:
@@ -365,6 +386,19 @@ class TempoTables(Model):
                 yield (*at, "weapons", i), unknown_name("weapon", weapon, self.weapons)
         if sheet.armour is not None and sheet.armour not in self.armour:
             yield (*at, "armour"), unknown_name("armour", sheet.armour, self.armour)
+
+
+class Offer(NamedTuple):
+    """An action open to a combatant (:meth:`TempoTables.offers`)."""
+
+    name: str
+    verb: str
+    spec: ActionSpec
+    cost: int  # AP, with the default weapon
+
+
+#: Combinations of status and weapons whose offers are kept (then they are worked out anew).
+MAX_OFFERS = 1000
 
 
 def verb_of(action: str) -> str:
