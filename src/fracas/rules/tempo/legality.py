@@ -196,9 +196,8 @@ def reactions(state: TempoState, ex: Exchange, who: Combatant) -> list[str]:
         state.combatants[proactive.who].side == who.side  # not an opponent
         or (ex.target is not None and ex.target != who.id)
         or who.id in ex.passed
+        or who.hp <= 0  # down
     ):
-        return []
-    if who.hp <= 0:  # down
         return []
     declared = shown(state, proactive)
     found = []
