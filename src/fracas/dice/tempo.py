@@ -80,9 +80,18 @@ class PrismaticCheck(Mechanic):
         return tuple(f"{c} d6" for c in COLOURS)
 
     def roll(self, rng: Rng) -> Roll:
+        getrandbits = getattr(rng, "getrandbits", None)
         faces: list[int] = []
         for _ in range(MAX_REROLLS + 1):
-            throw = [draw(rng, 6) for _ in range(POOL)]
+            if getrandbits is None:
+                throw = [draw(rng, 6) for _ in range(POOL)]
+            else:  # draw's rejection sampling of a d6, each face drawn as it would draw it
+                throw = []
+                for _ in range(POOL):
+                    r = getrandbits(3)
+                    while r >= 6:
+                        r = getrandbits(3)
+                    throw.append(r + 1)
             faces.extend(throw)
             if 6 in throw:
                 return self.read(tuple(faces))

@@ -25,7 +25,7 @@ from fracas.rules.tempo.legality import (
     distance_of,
     movement_of,
     reaction_bonus,
-    reactors,
+    reactions,
     replacement_options,
     shown,
     target_of,
@@ -168,10 +168,11 @@ def _open(state: TempoState) -> Exchange:
 
 
 def _advance(state: TempoState, dice: DiceSource, events: list[Event]) -> None:
-    """Close a window nobody can use: no reactor left, or nothing to replace with."""
+    """Close a window nobody can use: no reactor left (:func:`.legality.reactors`), or
+    nothing to replace with."""
     ex = _open(state)
     if ex.reaction is None:
-        if not reactors(state, ex):
+        if not any(reactions(state, ex, state.combatants[cid]) for cid in state.order):
             resolve(state, dice, events)
         return
     if not counter_window(state, ex):

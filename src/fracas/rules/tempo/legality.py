@@ -6,9 +6,17 @@ that say who may react and how the actor may replace its action share its tests,
 what the tracker offers is exactly what :func:`check` lets through. Reactions are
 checked against what the proactive action was declared as, so a secret feint is
 answered, and refused, as the Melee Attack it looks like.
+
+What the listing asks again and again (which reactions are open, may this be paid for)
+it asks of quick predicates that build no refusal (:func:`default_weapon`,
+:func:`affordable`, :func:`reactions`, :meth:`TempoTables.offers`); they answer exactly
+as the explaining functions do, which ``tests/tempo/test_tempo_quick_legality.py``
+holds them to.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from fracas.engine import Action, IllegalAction
 from fracas.rules.tempo.state import Combatant, Declared, Exchange, TempoState
@@ -75,6 +83,29 @@ def weapon(state: TempoState, name: str | None) -> Weapon | None:
 
 def cost(state: TempoState, action: str, weapon_name: str | None) -> int:
     return state.tables.cost(action, weapon(state, weapon_name))
+
+
+def default_weapon(state: TempoState, who: Combatant, action: str) -> tuple[bool, str | None]:
+    """:func:`weapon_for` with no choice, as ``(fits, weapon)``: ``(False, None)`` where it
+    would refuse, without building the refusal (:meth:`TempoTables.default_weapon`)."""
+    return state.tables.default_weapon(action, who.weapons)
+
+
+def affordable(
+    state: TempoState,
+    who: Combatant,
+    spec: ActionSpec,
+    action: str,
+    weapon_name: str | None,
+    paid: int = 0,
+) -> bool:
+    """Whether :func:`refusal` lets ``who`` take ``action`` (its row ``spec``) now."""
+    if who.hp <= 0 or who.status not in spec.statuses:  # down, or a status that forbids it
+        return False
+    ap = spec.ap
+    if ap == "weapon":
+        ap = state.tables.cost(action, weapon(state, weapon_name))
+    return max(0, ap - paid) <= who.ap
 
 
 def refusal(
@@ -158,19 +189,28 @@ def window_refusal(state: TempoState, ex: Exchange, who: Combatant) -> IllegalAc
 
 
 def reactions(state: TempoState, ex: Exchange, who: Combatant) -> list[str]:
-    """The reactions ``who`` may declare now (with its default weapons)."""
-    if window_refusal(state, ex, who) is not None:
+    """The reactions ``who`` may declare now (with its default weapons): those that
+    :func:`window_refusal` and :func:`reaction_refusal` let through, in table order."""
+    proactive = ex.proactive
+    if (
+        state.combatants[proactive.who].side == who.side  # not an opponent
+        or (ex.target is not None and ex.target != who.id)
+        or who.id in ex.passed
+        or who.hp <= 0  # down
+    ):
         return []
+    declared = shown(state, proactive)
     found = []
-    for name, spec in state.tables.actions.items():
-        if spec.kind != "reactive":
+    for name, _, spec, cost in state.tables.offers("reactive", who.status, tuple(who.weapons)):
+        if declared not in spec.response_to or cost > who.ap:
             continue
-        try:
-            chosen = weapon_for(state, who, name, None)
-        except IllegalAction:
+        if spec.reach and not threatens(state, ex, who):
             continue
-        if reaction_refusal(state, ex, who, name, chosen) is None:
-            found.append(name)
+        if spec.beyond_attack_speed:
+            used = weapon(state, proactive.weapon)
+            if ex.distance <= (used.speed if used is not None and used.speed is not None else 0):
+                continue
+        found.append(name)
     return found
 
 
@@ -182,20 +222,10 @@ def reactors(state: TempoState, ex: Exchange) -> list[str]:
 # -- the counter-tempo window ------------------------------------------------------------------
 
 
-def replacement_options(state: TempoState, mine: str, theirs: str) -> dict[str, int]:
+def replacement_options(state: TempoState, mine: str, theirs: str) -> Mapping[str, int]:
     """T-ACT-3: what may replace the proactive ``mine`` after the reaction ``theirs``,
     with the bonus (the feint's Counter-Attack after a Parry: +3)."""
-    options = {
-        name: 0
-        for name, spec in state.tables.actions.items()
-        if spec.kind == "counter-tempo"
-        and theirs in spec.response_to
-        and mine in spec.replacement_for
-    }
-    for extra in state.tables.actions[mine].replacements:
-        if extra.reaction == theirs:
-            options[extra.action] = extra.bonus
-    return options
+    return state.tables.replacement_options(mine, theirs)
 
 
 def counter_window(state: TempoState, ex: Exchange) -> bool:
@@ -204,12 +234,7 @@ def counter_window(state: TempoState, ex: Exchange) -> bool:
     too (its actor passes) and the opponent cannot tell it from a feint."""
     if ex.reaction is None:
         return False
-    looks = shown(state, ex.proactive)
-    return any(
-        replacement_options(state, name, ex.reaction.action)
-        for name, spec in state.tables.actions.items()
-        if (spec.declared_as or name) == looks
-    )
+    return state.tables.counter_window(shown(state, ex.proactive), ex.reaction.action)
 
 
 def affordable_replacements(state: TempoState, ex: Exchange) -> dict[str, int]:
@@ -217,13 +242,11 @@ def affordable_replacements(state: TempoState, ex: Exchange) -> dict[str, int]:
     if ex.reaction is None:
         return {}
     actor = state.combatants[ex.proactive.who]
+    actions = state.tables.actions
     found = {}
     for name, bonus in replacement_options(state, ex.proactive.action, ex.reaction.action).items():
-        try:
-            chosen = weapon_for(state, actor, name, None)
-        except IllegalAction:
-            continue
-        if refusal(state, actor, name, chosen, ex.paid) is None:
+        fits, chosen = default_weapon(state, actor, name)
+        if fits and affordable(state, actor, actions[name], name, chosen, ex.paid):
             found[name] = bonus
     return found
 

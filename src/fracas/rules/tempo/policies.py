@@ -13,7 +13,9 @@ and parries a counter-attack; it lets go only what it cannot answer.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 import numpy
@@ -49,6 +51,8 @@ class DefaultPolicy(Tactical):
 
     #: Whether there is anything to choose from is asked of these plain actions first.
     probes = ("pass", "recover")
+    #: The verbs of one's own turn, listed together when the first is asked for.
+    verbs_together = frozenset({"feint", *OWN_TURN, "recover"})
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
@@ -56,12 +60,12 @@ class DefaultPolicy(Tactical):
         if not legal:
             raise ValueError("no legal action to choose from")
         state = view["state"]
-        people = combatants(view)
         if state.get("exchange") is not None:
             ex = state["exchange"]
             if ex.get("phase") == "counter":
                 return first(legal, *REPLACEMENTS) or first(legal, "pass") or legal[0]
             return self._answer(legal, rng)
+        people = combatants(view)  # read only on one's own turn
 
         def weakest(action: Action) -> float:
             foe = people.get(action.target or "", {})
@@ -82,9 +86,21 @@ class DefaultPolicy(Tactical):
         that a feint cannot count on drawing the parry; other moves by their answer."""
         blows = [a for a in legal if a.verb in BLOW_ANSWERS]
         if blows:
-            weights = numpy.array([BLOW_ANSWERS[a.verb] for a in blows])
-            return blows[int(rng.choice(len(blows), p=weights / weights.sum()))]
+            return blows[weighted(rng, [BLOW_ANSWERS[a.verb] for a in blows])]
         return first(legal, *ANSWERS) or first(legal, "pass") or legal[0]
+
+
+def weighted(rng: numpy.random.Generator, weights: Sequence[float]) -> int:
+    """An index drawn in proportion to ``weights``: the one ``rng.choice(len(weights),
+    p=weights / sum)`` draws, from the same one uniform number, without NumPy's arrays.
+
+    >>> weighted(numpy.random.default_rng(3), [0.25, 0.25, 0.5])
+    0
+    """
+    total = sum(weights)
+    cdf = list(accumulate(w / total for w in weights))
+    last = cdf[-1]
+    return bisect_right([c / last for c in cdf], rng.random())
 
 
 class GmPolicy(GameMaster):

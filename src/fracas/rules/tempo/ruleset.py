@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, Event, IllegalAction, Parts, Ruleset
+from fracas.engine import (
+    Action,
+    Checking,
+    DiceSource,
+    Event,
+    IllegalAction,
+    Parts,
+    Ruleset,
+)
 from fracas.rules.tempo import exchange, legality, setup, table, turns
 from fracas.rules.tempo.legality import PASS, shown
 from fracas.rules.tempo.state import Combatant, Exchange, TempoState
@@ -136,6 +144,32 @@ class TempoRules(Ruleset[TempoState]):
             exchange.replace(state, action, name, dice, events)
         return events
 
+    def is_legal(self, state: TempoState, action: Action) -> bool:
+        if action.verb == PASS and state.exchange is None and state.rolled:
+            return action.actor == table.GM and super().is_legal(state, action)  # T-ROUND-2
+        return super().is_legal(state, action)
+
+    def checking(self, state: TempoState) -> Checking[TempoState]:
+        return _Checking(self, state)
+
+    def legal(
+        self, state: TempoState, actor: str | None, verbs: Collection[str] | None = None
+    ) -> Iterator[Action]:
+        """:meth:`Ruleset.legal`, from quick predicates: in an exchange every candidate is
+        legal (each is proposed only where :func:`.legality.check` accepts it), and in a
+        turn each is asked of :func:`_own_turn_legal` instead of the full check."""
+        if state.over or not state.rolled:
+            yield from super().legal(state, actor, verbs)  # the game master's initiative
+            return
+        if state.exchange is None:
+            who = state.combatants[state.current]
+            if actor in (None, who.id):
+                yield from _own_turn_legal(state, who, verbs)
+            return
+        for action in self.proposed(state, actor, verbs):
+            if verbs is None or action.verb in verbs:
+                yield action
+
     # -- offering ----------------------------------------------------------------------
 
     def candidates(self, state: TempoState, actor: str | None) -> Iterator[Action]:
@@ -207,6 +241,63 @@ class TempoRules(Ruleset[TempoState]):
     def observe_lazily(self, state: TempoState, side: str | None) -> Mapping[str, Any]:
         """:meth:`observe`, each part worked out when it is read."""
         return Parts(_PARTS, self, state, side)
+
+
+def _own_turn_legal(
+    state: TempoState, who: Combatant, verbs: Collection[str] | None
+) -> Iterator[Action]:
+    """The candidates of :meth:`TempoRules._own_turn` that :func:`.legality.check`
+    accepts, in their order, without building a refusal: those its status and weapons
+    allow (:meth:`.TempoTables.offers`) and its AP pay for, at their targets (the
+    opponents standing, within reach where the action asks for it: T-MOVE-1)."""
+    if who.hp <= 0:  # down
+        return
+    for _, verb, spec, cost in state.tables.offers("turn", who.status, tuple(who.weapons)):
+        if (verbs is not None and verb not in verbs) or cost > who.ap:
+            continue
+        if spec.target == "opponent":
+            for other in state.combatants.values():
+                if (
+                    other.side != who.side
+                    and other.hp > 0  # standing
+                    and (not spec.reach or other.id in who.reach)
+                ):
+                    yield Action(who.id, verb, other.id)
+            continue
+        target = who.engaged_with if spec.target == "engaged" else None
+        if not spec.reach or target is None or target in who.reach:
+            yield Action(who.id, verb)
+
+
+class _Checking(Checking[TempoState]):
+    """The legality questions of one tempo state: its legal actions listed once (for
+    everyone), each question answered from the listing."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, ruleset: TempoRules, state: TempoState) -> None:
+        super().__init__(ruleset, state)
+        self._legal: dict[Action, None] | None = None
+
+    def _listed(self) -> dict[Action, None]:
+        if self._legal is None:
+            self._legal = dict.fromkeys(self.ruleset.legal(self.state, None))
+        return self._legal
+
+    def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
+        return (
+            a
+            for a in self._listed()
+            if (actor is None or a.actor == actor) and (verbs is None or a.verb in verbs)
+        )
+
+    def legal_where(
+        self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
+    ) -> Iterator[Action]:
+        return (a for a in self.legal(actor, verbs) if keep(a))
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self._listed() or self.ruleset.is_legal(self.state, action)
 
 
 #: Each part of what a side observes (:meth:`TempoRules.observe`), as the function

@@ -14,9 +14,9 @@ Everything is validated and cross-checked here, so the rules read trusted data.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -31,7 +31,7 @@ from fracas.yamlfile import (
     validate,
 )
 
-__all__ = ["ActionSpec", "Row", "Sheet", "TempoTables", "Weapon", "verb_of"]
+__all__ = ["ActionSpec", "Offer", "Row", "Sheet", "TempoTables", "Weapon", "verb_of"]
 
 DATA_FILES = ("statuses.yaml", "actions.yaml", "armoury.yaml", "characters.yaml")
 NAMED_DTS = ("Combat Defence", "Combat Defence (Armoured)", "Grapple Defence")
@@ -204,6 +204,96 @@ class TempoTables(Model):
     def verb(self, action: str) -> str:
         return self.verb_names[action]
 
+    # -- what legality reads again and again, worked out once --------------------------
+
+    def default_weapon(self, action: str, weapons: Sequence[str]) -> tuple[bool, str | None]:
+        """The weapon of ``weapons`` that ``action`` is made with when none is chosen, as
+        ``(fits, weapon)``: the first of the kind it asks for (``(False, None)``: none),
+        else for an action costing "By Weapon" the first melee weapon (else unarmed),
+        else ``None``."""
+        spec = self.actions[action]
+        if spec.weapon is not None:
+            for name in weapons:
+                if self.weapons[name].kind == spec.weapon:
+                    return True, name
+            return False, None
+        if spec.ap != "weapon":
+            return True, None
+        for name in weapons:  # Grapple: the melee weapon in hand, else unarmed
+            if self.weapons[name].kind == "melee":
+                return True, name
+        return True, None
+
+    def offers(
+        self, kind: Literal["turn", "reactive"], status: str, weapons: tuple[str, ...]
+    ) -> tuple[Offer, ...]:
+        """The actions of ``kind`` open to one with ``status`` (T-STAT-1) and ``weapons``
+        (the weapon each asks for), each with its default weapon and AP cost, in table
+        order; ``"turn"`` is the proactive actions and then Recover Stamina."""
+        key = (kind, status, weapons)
+        found = self._offers.get(key)
+        if found is None:
+            if kind == "turn":
+                names = [n for n, spec in self.actions.items() if spec.kind == "proactive"]
+                names.append("Recover Stamina")
+            else:
+                names = [n for n, spec in self.actions.items() if spec.kind == kind]
+            offered = []
+            for name in names:
+                spec = self.actions[name]
+                fits, chosen = self.default_weapon(name, weapons)
+                if fits and status in spec.statuses:
+                    used = None if chosen is None else self.weapons[chosen]
+                    offered.append(Offer(name, self.verb(name), spec, self.cost(name, used)))
+            if len(self._offers) >= MAX_OFFERS:
+                self._offers.clear()
+            found = self._offers[key] = tuple(offered)
+        return found
+
+    @cached_property
+    def _offers(self) -> dict[tuple[str, str, tuple[str, ...]], tuple[Offer, ...]]:
+        return {}
+
+    @cached_property
+    def _replacements(self) -> dict[tuple[str, str], dict[str, int]]:
+        return {}
+
+    @cached_property
+    def _windows(self) -> dict[tuple[str, str], bool]:
+        return {}
+
+    def counter_window(self, looks: str, theirs: str) -> bool:
+        """Whether any action that looks like ``looks`` may be replaced after the reaction
+        ``theirs`` (see :func:`.legality.counter_window`)."""
+        key = (looks, theirs)
+        found = self._windows.get(key)
+        if found is None:
+            found = self._windows[key] = any(
+                self.replacement_options(name, theirs)
+                for name, spec in self.actions.items()
+                if (spec.declared_as or name) == looks
+            )
+        return found
+
+    def replacement_options(self, mine: str, theirs: str) -> Mapping[str, int]:
+        """T-ACT-3: what may replace the proactive ``mine`` after the reaction ``theirs``,
+        with the bonus (the feint's Counter-Attack after a Parry: +3)."""
+        key = (mine, theirs)
+        found = self._replacements.get(key)
+        if found is None:
+            found = {
+                name: 0
+                for name, spec in self.actions.items()
+                if spec.kind == "counter-tempo"
+                and theirs in spec.response_to
+                and mine in spec.replacement_for
+            }
+            for extra in self.actions[mine].replacements:
+                if extra.reaction == theirs:
+                    found[extra.action] = extra.bonus
+            self._replacements[key] = found
+        return found
+
     def cost(self, action: str, weapon: Weapon | None) -> int:
         """The AP cost of ``action`` made with ``weapon`` (``None``: unarmed)."""
         ap = self.actions[action].ap
@@ -296,6 +386,19 @@ class TempoTables(Model):
                 yield (*at, "weapons", i), unknown_name("weapon", weapon, self.weapons)
         if sheet.armour is not None and sheet.armour not in self.armour:
             yield (*at, "armour"), unknown_name("armour", sheet.armour, self.armour)
+
+
+class Offer(NamedTuple):
+    """An action open to a combatant (:meth:`TempoTables.offers`)."""
+
+    name: str
+    verb: str
+    spec: ActionSpec
+    cost: int  # AP, with the default weapon
+
+
+#: Combinations of status and weapons whose offers are kept (then they are worked out anew).
+MAX_OFFERS = 1000
 
 
 def verb_of(action: str) -> str:
