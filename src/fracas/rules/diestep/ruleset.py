@@ -18,12 +18,23 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
+from fracas.engine import (
+    Action,
+    Checking,
+    DiceSource,
+    EngineError,
+    Event,
+    IllegalAction,
+    Parts,
+    Ruleset,
+)
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
+from fracas.rules.diestep.quick import QUICK
 from fracas.rules.diestep.state import (
     Combatant,
     DefenceWindow,
     DieStepState,
+    Turn,
 )
 from fracas.rules.diestep.tables import Campaign, package_data
 from fracas.rules.diestep.verbs import GM, KINDS, VERBS, kind_for, provocation
@@ -164,6 +175,22 @@ class DieStepRules(Ruleset[DieStepState]):
             return _Checks(self, state).is_legal(state, action)
         return super().is_legal(state, action)
 
+    def checking(self, state: DieStepState) -> Checking[DieStepState]:
+        """The questions of one state while a fight is under way, with what they share
+        (whose turn, whether each actor can act, what the turn's AP pay for, the open
+        attack's defences) worked out once for all of them (:class:`_Fighting`)."""
+        own = DieStepRules
+        if (
+            type(self).legal is not own.legal
+            or type(self).legal_where is not own.legal_where
+            or type(self).is_legal is not own.is_legal
+            or not state.started
+            or state.over
+            or GM in state.combatants
+        ):
+            return super().checking(state)  # a subclass checks its own way
+        return _Fighting(self, state)
+
     def _check_no_window(self, state: DieStepState) -> None:
         if state.windows:
             raise IllegalAction(
@@ -250,10 +277,23 @@ class DieStepRules(Ruleset[DieStepState]):
         of every candidate alike (whose turn, whether the actor can act, what the turn's
         AP pay for) is worked out once for the listing (:class:`_Checks`), and a verb
         whose every action the turn's AP cannot pay is not even proposed."""
+        return self._listing(state, actor, verbs, keep, None)
+
+    def _listing(
+        self,
+        state: DieStepState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+        checks: _Checks | None,
+    ) -> Iterator[Action]:
+        """:meth:`legal_where`, with the :class:`_Checks` of the state when a listing of
+        it has made them already (:meth:`checking`)."""
         offered = verbs
         defences = None
         if state.started and not state.over and GM not in state.combatants:
-            checks = _Checks(self, state)
+            if checks is None:
+                checks = _Checks(self, state)
             is_legal = checks.is_legal
             if state.windows:
                 defences = checks.defences(state)  # offered and checked alike
@@ -404,7 +444,7 @@ class _Checks:
     candidate's own verb check runs as there. Not for a state whose combatants include
     one called ``gm``, nor before the fight or after it."""
 
-    __slots__ = ("_defences", "_members", "_ready", "_refusals", "_rules")
+    __slots__ = ("_defences", "_gates", "_members", "_ready", "_refusals", "_rules")
 
     def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
         self._rules = rules
@@ -414,13 +454,40 @@ class _Checks:
         self._defences: dict[str, str] | None = None
         #: By actor and verb: what is left to ask of each action (see :meth:`_ready_for`).
         self._ready: dict[tuple[str, str], int] = {}
+        self._gates: dict[str, int] = {}  # by verb, for the turn's pair (see :meth:`gate`)
 
     def is_legal(self, state: DieStepState, action: Action) -> bool:
         key = (action.actor, action.verb)
         ready = self._ready.get(key)
         if ready is None:
             ready = self._ready[key] = self._ready_for(state, action)
+        return self.accepts(state, action, ready)
+
+    def gate(self, state: DieStepState, verb: str) -> int:
+        """What is left to ask of an action of the turn with ``verb`` (one of those
+        :meth:`DieStepRules._turn_offers` proposes) by an able member of the turn's
+        pair, as :meth:`_ready_for` would answer: the same for either member."""
+        ready = self._gates.get(verb)
+        if ready is None:
+            paid, moving = _turn_kind(verb)
+            if verb in KINDS:
+                ready = _WHOLE
+            elif paid is not None and self._refused(state, paid, moving):
+                ready = _REFUSED
+            else:
+                ready = _VERB_CHECK
+            self._gates[verb] = ready
+        return ready
+
+    def accepts(self, state: DieStepState, action: Action, ready: int) -> bool:
+        """:meth:`is_legal` of ``action``, whose actor's and verb's :meth:`ready` is
+        ``ready``."""
         if ready == _VERB_CHECK:
+            quick = QUICK.get(action.verb)
+            if quick is not None and not action.options:
+                found = quick(state, state.combatants[action.actor], action)
+                if found is not None:
+                    return found
             return _verb_allows(state, action)
         if ready == _REFUSED:
             return False
@@ -497,6 +564,163 @@ class _Checks:
         return frozenset(verbs).difference(unpaid) if unpaid else verbs
 
 
+class _Fighting(Checking[DieStepState]):
+    """:class:`~fracas.engine.Checking` of a fight under way: one :class:`_Checks` for
+    every question of the state; a window's answers are listed straight from the open
+    window (each is what :meth:`DieStepRules.check` accepts of it: the open attack's
+    defences and its target's ``take``, or the first waiting's opportunity attacks on
+    the provoker and its pair, and ``pass``)."""
+
+    __slots__ = ("_checks",)
+
+    ruleset: DieStepRules
+
+    def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
+        super().__init__(rules, state)
+        self._checks = _Checks(rules, state)
+
+    def is_legal(self, action: Action) -> bool:
+        return self._checks.is_legal(self.state, action)
+
+    def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
+        return self._where(actor, verbs, None)
+
+    def legal_where(
+        self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
+    ) -> Iterator[Action]:
+        return self._where(actor, verbs, keep)
+
+    def _where(
+        self,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> Iterator[Action]:
+        state = self.state
+        if actor is None:
+            return self.ruleset._listing(state, actor, verbs, keep, self._checks)
+        if not state.windows:
+            turn = state.turn
+            if turn is None or actor not in turn.members():
+                return iter(())  # D-ACT-1: only the turn's pair acts, or answers a window
+            return iter(self._turn(state.who(actor), turn, verbs, keep))
+        found = self._answers(actor)
+        return iter(
+            [a for a in found if (verbs is None or a.verb in verbs) and (keep is None or keep(a))]
+        )
+
+    def _turn(
+        self,
+        who: Combatant,
+        turn: Turn,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> list[Action]:
+        """The legal actions of ``who``, of the turn's pair, in the order
+        :meth:`DieStepRules._offers` proposes them; the candidates of a verb the turn
+        refuses whatever its target (:meth:`_Checks.gate`) are not even made."""
+        if not who.able:
+            return []  # D-ACT-1: no actions at all
+        state, checks = self.state, self._checks
+        gate, accepts = checks.gate, checks.accepts
+        actor = who.id
+        asked = _OFFERED if verbs is None else verbs
+        found: list[Action] = []
+        if "end" in asked and actor == turn.actor:
+            ready = gate(state, "end")
+            action = Action(actor, "end")
+            if (keep is None or keep(action)) and accepts(state, action, ready):
+                found.append(action)
+        if not _STRIKES.isdisjoint(asked):
+            strikes = [
+                (verb, ready)
+                for verb in ("attack", "strike", "grab")
+                if verb in asked
+                and not _refused_whoever(who, verb)
+                and (ready := gate(state, verb)) != _REFUSED
+            ]
+            ranged = who.weapon is not None and not who.weapon.melee
+            for other in state.combatants.values() if strikes else ():
+                if other.side == who.side or other.out:
+                    continue
+                near = other.region == who.region
+                for verb, ready in strikes:
+                    if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
+                        action = Action(actor, verb, other.id)
+                        if (keep is None or keep(action)) and accepts(state, action, ready):
+                            found.append(action)
+        if not _SIMPLE_SET.isdisjoint(asked):
+            for simple in _SIMPLE:
+                if simple in asked and (ready := gate(state, simple)) != _REFUSED:
+                    action = Action(actor, simple)
+                    if (keep is None or keep(action)) and accepts(state, action, ready):
+                        found.append(action)
+        if not _MOVES.isdisjoint(asked):
+            moves = [
+                (how, ready)
+                for how in _MOVES_IN_ORDER
+                if how in asked and (ready := gate(state, how)) != _REFUSED
+            ]
+            body = movement.mover(state, who) if moves else who
+            for region in state.regions[body.region].borders if moves else ():
+                for how, ready in moves:
+                    action = Action(actor, how, region)
+                    if (keep is None or keep(action)) and accepts(state, action, ready):
+                        found.append(action)
+            if "run" in asked and (ready := gate(state, "run")) != _REFUSED:
+                away = movement.distances(state, body.region)
+                for far in state.regions:
+                    if away.get(far) == 2:
+                        action = Action(actor, "run", far)
+                        if (keep is None or keep(action)) and accepts(state, action, ready):
+                            found.append(action)
+        for verb in ("mount", "dismount"):
+            if verb in asked and (ready := gate(state, verb)) != _REFUSED:
+                targets = (
+                    [m.id for m in state.combatants.values() if m.sheet.mount and m.rider is None]
+                    if verb == "mount"
+                    else [None]
+                )
+                for target in targets:
+                    action = Action(actor, verb, target)
+                    if (keep is None or keep(action)) and accepts(state, action, ready):
+                        found.append(action)
+        return found
+
+    def _answers(self, actor: str) -> list[Action]:
+        """``actor``'s legal answers to the open window, in the order they are offered."""
+        state = self.state
+        top = state.windows[-1]
+        if isinstance(top, DefenceWindow):
+            found = []
+            defences = self._checks.defences(state) or {}
+            for how, by in defences.items():
+                if by == actor and not (how == "dodge" and state.who(by).mounted_on):
+                    found.append(Action(by, how))  # D-MOUNT-1: a rider does not dodge
+            if top.attack.target == actor:
+                found.append(Action(actor, "take"))
+            return found
+        if top.waiting[0] != actor:
+            return []
+        provoker = state.who(top.provoker)
+        return [
+            *(
+                Action(actor, "opportunity", target)
+                for target in (provoker.id, provoker.mounted_on, provoker.rider)
+                if target is not None
+            ),
+            Action(actor, "pass"),
+        ]
+
+
+@lru_cache(maxsize=64)
+def _turn_kind(verb: str) -> tuple[turns.Kind | None, bool]:
+    """The kind of AP a turn pays for ``verb`` (``None``: none, or not the verb's own
+    kind) and whether it moves."""
+    found = VERBS[verb]
+    return _PAID.get(found.kind), found.has("moving")
+
+
 @lru_cache(maxsize=256)
 def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
     """Those of ``verbs`` the turn pays for in AP whose kind is the verb's own (not one a
@@ -557,6 +781,10 @@ _REFUSED, _VERB_CHECK, _DEFENCE, _WHOLE = range(4)
 #: The kinds of action a turn pays for in AP (D-ACT-1).
 _PAID: dict[str, turns.Kind] = {k: k for k in ("major", "minor", "exclusive", "free")}
 _MOVES = frozenset({"move", "run", "crawl", "drag"})
+_MOVES_IN_ORDER = ("move", "run", "crawl", "drag")
+#: The turn's verbs with no target, in the order they are offered.
+_SIMPLE = ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone", "stand")
+_SIMPLE_SET = frozenset(_SIMPLE)
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
     {
