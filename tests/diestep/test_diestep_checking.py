@@ -78,8 +78,10 @@ def _odd_actions(state: DieStepState, actor: str) -> Iterator[Action]:
         for verb in ("move", "run", "crawl", "drag"):
             yield Action(actor, verb, region)
         yield Action(actor, "run", region, (("via", next(iter(state.regions))),))
-    for verb in ("end", "take", "pass", "block", "parry", "dodge", "escape", "hold", "draw"):
+    plain = ("end", "take", "pass", "block", "parry", "dodge", "escape", "hold", "release")
+    for verb in (*plain, "down", "crush", "throw", "draw", "prone", "stand", "dismount"):
         yield Action(actor, verb)
+        yield Action(actor, verb, next(iter(state.combatants)))
         yield Action(actor, verb, None, (("x", "1"),))
     yield Action(actor, "attack", next(iter(state.combatants)), (("nonlethal", "maybe"),))
     yield Action(actor, "spell", next(iter(state.combatants)))

@@ -112,6 +112,38 @@ def _opportunity(state: DieStepState, who: Combatant, action: Action) -> bool:
     return action.target in (provoker.id, provoker.mounted_on, provoker.rider)
 
 
+def _escape(state: DieStepState, who: Combatant, action: Action) -> bool:
+    """``actions._check_escape``: held, with the AP of a major action left."""
+    turn = state.turn
+    return who.held_by is not None and (turn is None or turn.left >= state.tables.costs["major"])
+
+
+def _holding(state: DieStepState, who: Combatant, action: Action) -> bool:
+    """The checks of ``hold``, ``release``, ``down``, ``crush`` and ``throw``: holding
+    someone (fully, to crush or throw; not yet down, to force down); a hold not yet
+    sustained, nor a grab made, this turn."""
+    if who.holding is None:
+        return False
+    verb = action.verb
+    if verb == "hold":
+        turn = state.turn
+        return turn is None or not (turn.grabbed or turn.sustained)
+    if verb == "release":
+        return True
+    held = state.who(who.holding)
+    return not held.prone if verb == "down" else held.hold == "full"
+
+
+def _draw(state: DieStepState, who: Combatant, action: Action) -> bool:
+    """``actions._check_draw``: a weapon or shield not ready."""
+    return not who.ready and (who.weapon is not None or who.shield)
+
+
+def _posture(state: DieStepState, who: Combatant, action: Action) -> bool:
+    """``actions._check_posture``: not riding, and not down (standing) already."""
+    return who.mounted_on is None and who.prone != (action.verb == "prone")
+
+
 #: The quick answer of each verb that has one.
 QUICK: dict[str, Quick] = {
     "attack": _attack,
@@ -124,4 +156,13 @@ QUICK: dict[str, Quick] = {
     "take": _take,
     "pass": _opportunity,
     "opportunity": _opportunity,
+    "escape": _escape,
+    "hold": _holding,
+    "release": _holding,
+    "down": _holding,
+    "crush": _holding,
+    "throw": _holding,
+    "draw": _draw,
+    "prone": _posture,
+    "stand": _posture,
 }
