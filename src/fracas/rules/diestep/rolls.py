@@ -30,8 +30,11 @@ def net(sources: Sequence[Source]) -> int:
     return (total > 0) - (total < 0)
 
 
-#: The dice rolled so far, by sides, ranks and net advantage (a die is immutable).
-_MECHANICS: dict[tuple[int, int, int], DieStep] = {}
+#: The dice rolled so far, by sides, ranks and net advantage (a die is immutable), each
+#: with its notation.
+_MECHANICS: dict[tuple[int, int, int], tuple[DieStep, str]] = {}
+#: Who sees a roll's detail: the roller's side, by side (one set for every roll).
+_SIDES: dict[str, frozenset[str]] = {}
 
 
 def roll(
@@ -47,14 +50,18 @@ def roll(
 
     ``who`` is ``None`` for a die nobody owns (a difficulty die).
     """
-    key = (sides, ranks, net(sources))
-    mechanic = _MECHANICS.get(key)
-    if mechanic is None:
-        mechanic = _MECHANICS[key] = DieStep(shift(sides, ranks), key[2])
+    total = 0
+    for _, v in sources:
+        total += v
+    key = (sides, ranks, (total > 0) - (total < 0))
+    found = _MECHANICS.get(key)
+    if found is None:
+        made = DieStep(shift(sides, ranks), key[2])
+        found = _MECHANICS[key] = (made, made.notation())
+    mechanic, notation = found
     name = who.name if who is not None else "the game master"
     result = dice.roll(mechanic, f"{name}: {what}")
     reasons = tuple(sources)
-    notation = mechanic.notation()
 
     def render() -> str:  # the words, written only if the log is read
         shifted = f" {ranks:+d} ranks" if ranks else ""
@@ -71,9 +78,9 @@ def roll(
         "die": notation,
         "faces": list(result.faces),
         "result": result.result,
-        "why": [
-            f"{reason} ({'adv' if v > 0 else 'dis'})" if v else reason for reason, v in reasons
-        ],
+        "why": [f"{reason} ({'adv' if v > 0 else 'dis'})" if v else reason for reason, v in reasons]
+        if reasons
+        else [],
     }
     if who is None:
         events.append(Event.deferred("roll", render, data))
@@ -84,12 +91,24 @@ def roll(
             "roll",
             render,
             data,
-            detail=frozenset({who.side}),
+            detail=side_only(who.side),
             outline=f"{name} rolls {what}: {result.result}",
             outline_data={"who": who.id, "what": what, "result": result.result},
         )
     )
     return result.result
+
+
+def side_only(side: str) -> frozenset[str]:
+    """The one side that sees an event's detail, as a set shared by every such event.
+
+    >>> side_only("riders") is side_only("riders")
+    True
+    """
+    found = _SIDES.get(side)
+    if found is None:
+        found = _SIDES[side] = frozenset({side})
+    return found
 
 
 def conditions(who: Combatant, physical: bool) -> list[Source]:

@@ -14,7 +14,6 @@ is over; the end of the encounter brings the survival rolls (D-KO-1).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -34,10 +33,11 @@ from fracas.rules.diestep.state import (
     Combatant,
     DefenceWindow,
     DieStepState,
+    OpportunityWindow,
     Turn,
 )
 from fracas.rules.diestep.tables import Campaign, package_data
-from fracas.rules.diestep.verbs import GM, KINDS, VERBS, kind_for, provocation
+from fracas.rules.diestep.verbs import GM, KINDS, PROVOKES, VERBS, kind_for
 from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 _REGISTERED = (table,)  # its verbs register on import
@@ -203,11 +203,14 @@ class DieStepRules(Ruleset[DieStepState]):
         verb = VERBS[action.verb]
         events: list[Event] = []
         fighting = state.started and not state.over and action.actor != GM
-        kind = kind_for(state, action)
+        special = KINDS.get(action.verb)  # kind_for, with the verb at hand
+        kind = special(state, action) if special is not None else verb.kind
         provoked = None
-        if fighting and kind in ("major", "minor", "exclusive", "free"):
-            turns.spend(state, kind, verb.has("moving"))
-            provoked = provocation(state, action)
+        paid = _PAID.get(kind) if fighting else None
+        if paid is not None:
+            turns.spend(state, paid, verb.has("moving"))
+            provokes = PROVOKES.get(action.verb)
+            provoked = provokes(state, action) if provokes is not None else None
             if kind == "exclusive":  # D-OA-1: an exclusive action provokes
                 who = state.who(action.actor)
                 more = combat.opportunists(state, actions.pair(state, who), {who.region})
@@ -236,11 +239,12 @@ class DieStepRules(Ruleset[DieStepState]):
             provoker = state.who(top.provoker)
             waiting = () if provoker.out else tuple(c for c in top.waiting if _can_oa(state, c))
             if waiting:
-                state.windows[-1] = replace(top, waiting=waiting)
+                if waiting != top.waiting:
+                    state.windows[-1] = OpportunityWindow(top.provoker, waiting, top.action)
                 return
             state.windows.pop()
             if top.action is not None and not provoker.out:
-                stored = Action.parse(top.action)
+                stored = _parsed(top.action)
                 VERBS[stored.verb].apply(state, stored, dice, events)
         if not state.started or state.over:
             return
@@ -711,6 +715,12 @@ class _Fighting(Checking[DieStepState]):
             ),
             Action(actor, "pass"),
         ]
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Action:
+    """A provoking action stored in its window, read again (an action is immutable)."""
+    return Action.parse(text)
 
 
 @lru_cache(maxsize=64)

@@ -16,7 +16,7 @@ from typing import Literal
 
 from fracas.engine import DiceSource, Event, IllegalAction
 from fracas.rules.diestep import grapple
-from fracas.rules.diestep.rolls import DIS, conditions, roll
+from fracas.rules.diestep.rolls import DIS, conditions, roll, side_only
 from fracas.rules.diestep.state import Combatant, DieStepState, Turn
 
 Kind = Literal["major", "minor", "exclusive", "free"]
@@ -154,7 +154,7 @@ def start_turn(state: DieStepState, events: list[Event]) -> None:
             "turn",
             f"round {state.round}: {who.name}'s turn{with_mount}, {pool} AP",
             {"who": who.id, "round": state.round, "ap": pool},
-            detail=frozenset({who.side}),  # AP are the own side's
+            detail=side_only(who.side),  # AP are the own side's
             outline=f"round {state.round}: {who.name}'s turn{with_mount}",
             outline_data={"who": who.id, "round": state.round},
         )
