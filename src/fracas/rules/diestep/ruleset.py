@@ -458,7 +458,7 @@ class _Checks:
         self._defences: dict[str, str] | None = None
         #: By actor and verb: what is left to ask of each action (see :meth:`_ready_for`).
         self._ready: dict[tuple[str, str], int] = {}
-        self._gates: dict[str, int] = {}  # by verb, for the turn's pair (see :meth:`gate`)
+        self._gates: Mapping[str, int] | None = None  # for the turn's pair: see gate()
 
     def is_legal(self, state: DieStepState, action: Action) -> bool:
         key = (action.actor, action.verb)
@@ -468,20 +468,13 @@ class _Checks:
         return self.accepts(state, action, ready)
 
     def gate(self, state: DieStepState, verb: str) -> int:
-        """What is left to ask of an action of the turn with ``verb`` (one of those
-        :meth:`DieStepRules._turn_offers` proposes) by an able member of the turn's
-        pair, as :meth:`_ready_for` would answer: the same for either member."""
-        ready = self._gates.get(verb)
-        if ready is None:
-            paid, moving = _turn_kind(verb)
-            if verb in KINDS:
-                ready = _WHOLE
-            elif paid is not None and self._refused(state, paid, moving):
-                ready = _REFUSED
-            else:
-                ready = _VERB_CHECK
-            self._gates[verb] = ready
-        return ready
+        """What is left to ask of an action with ``verb`` by an able member of the turn's
+        pair while no window is open, as :meth:`_ready_for` would answer: the same for
+        either member (:func:`_turn_gates`)."""
+        gates = self._gates
+        if gates is None:
+            gates = self._gates = _turn_gates(state)
+        return gates[verb]
 
     def accepts(self, state: DieStepState, action: Action, ready: int) -> bool:
         """:meth:`is_legal` of ``action``, whose actor's and verb's :meth:`ready` is
@@ -518,12 +511,7 @@ class _Checks:
             return _REFUSED
         if not who.able:
             return _REFUSED
-        if action.verb in KINDS:
-            return _WHOLE
-        paid = _PAID.get(verb.kind)
-        if paid is not None and self._refused(state, paid, verb.has("moving")):
-            return _REFUSED
-        return _VERB_CHECK
+        return self.gate(state, action.verb)
 
     def _defends(self, state: DieStepState, who: Combatant, how: str) -> bool:
         """Whether the check of ``block``, ``parry`` and ``dodge`` accepts ``who``'s
@@ -584,7 +572,14 @@ class _Fighting(Checking[DieStepState]):
         self._checks = _Checks(rules, state)
 
     def is_legal(self, action: Action) -> bool:
-        return self._checks.is_legal(self.state, action)
+        state = self.state
+        verb = action.verb
+        if verb in _ANSWERING and not action.options:
+            # D-ACT-1: the answers to a window are asked only of their own check
+            who = state.combatants.get(action.actor)
+            if who is not None:
+                return QUICK[verb](state, who, action) is True
+        return self._checks.is_legal(state, action)
 
     def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
         return self._where(actor, verbs, None)
@@ -723,12 +718,49 @@ def _parsed(text: str) -> Action:
     return Action.parse(text)
 
 
-@lru_cache(maxsize=64)
-def _turn_kind(verb: str) -> tuple[turns.Kind | None, bool]:
-    """The kind of AP a turn pays for ``verb`` (``None``: none, or not the verb's own
-    kind) and whether it moves."""
-    found = VERBS[verb]
-    return _PAID.get(found.kind), found.has("moving")
+#: :func:`_turn_gates` by what decides them: the turn's AP spent and left, its pair's
+#: shares of them, and what the actions cost.
+_GATES: dict[tuple[int, ...], Mapping[str, int]] = {}
+
+
+def _turn_gates(state: DieStepState) -> Mapping[str, int]:
+    """For every verb, what is left to ask of an action with it by an able member of the
+    turn's pair while no window is open (after :meth:`_Checks._ready_for`'s other
+    questions): the whole check (a kind a rule works out per action), nothing (the
+    turn's AP cannot pay for its kind: :func:`turns.shortfall`) or its verb's check.
+    Shared by every state whose turn has the same AP."""
+    turn = state.turn
+    assert turn is not None
+    costs = state.tables.costs
+    key = (
+        turn.spent,
+        turn.pool,
+        turn.partner is None,
+        turn.moving,
+        turn.other,
+        turn.rider_cap,
+        turn.mount_cap,
+        costs["major"],
+        costs["minor"],
+    )
+    found = _GATES.get(key)
+    if found is None:
+        if len(_GATES) >= 4096:
+            _GATES.clear()
+        refused: dict[tuple[turns.Kind, bool], bool] = {}
+        gates = {}
+        for name, verb in VERBS.items():
+            paid, moving = _PAID.get(verb.kind), verb.has("moving")
+            if name in KINDS:
+                gates[name] = _WHOLE
+            elif paid is None:
+                gates[name] = _VERB_CHECK
+            else:
+                if (paid, moving) not in refused:
+                    refused[paid, moving] = turns.shortfall(state, paid, moving) is not None
+                gates[name] = _REFUSED if refused[paid, moving] else _VERB_CHECK
+        found = _GATES[key] = gates
+    return found
 
 
 @lru_cache(maxsize=256)
@@ -785,6 +817,9 @@ _EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
 
 
 _STRIKES = frozenset({"attack", "strike", "grab"})
+#: The answers to a window with a quick check (kind ``answer`` or ``interrupt``, not a
+#: defence): :meth:`DieStepRules.check` asks nothing else of them.
+_ANSWERING = frozenset({"take", "pass", "opportunity"})
 #: What :class:`_Checks` has left to ask of an action: nothing (refused), its verb's
 #: check, the open attack's defences, or the whole of :meth:`DieStepRules.check`.
 _REFUSED, _VERB_CHECK, _DEFENCE, _WHOLE = range(4)
