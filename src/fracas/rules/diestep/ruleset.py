@@ -563,22 +563,38 @@ class _Fighting(Checking[DieStepState]):
     defences and its target's ``take``, or the first waiting's opportunity attacks on
     the provoker and its pair, and ``pass``)."""
 
-    __slots__ = ("_checks",)
+    __slots__ = ("_made",)
 
     ruleset: DieStepRules
 
     def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
-        super().__init__(rules, state)
-        self._checks = _Checks(rules, state)
+        self.ruleset = rules
+        self.state = state
+        self._made: _Checks | None = None
+
+    @property
+    def _checks(self) -> _Checks:
+        made = self._made
+        if made is None:
+            made = self._made = _Checks(self.ruleset, self.state)
+        return made
 
     def is_legal(self, action: Action) -> bool:
         state = self.state
         verb = action.verb
-        if verb in _ANSWERING and not action.options:
-            # D-ACT-1: the answers to a window are asked only of their own check
+        if not action.options and (verb in _ANSWERING or verb == "end"):
             who = state.combatants.get(action.actor)
-            if who is not None:
+            if who is not None and verb != "end":
+                # D-ACT-1: the answers to a window are asked only of their own check
                 return QUICK[verb](state, who, action) is True
+            turn = state.turn
+            if who is not None and turn is not None and not state.windows:
+                # D-ACT-1: the turn's own actor ends it, if it can act
+                return (
+                    action.actor == turn.actor
+                    and who.able
+                    and _turn_gates(state)["end"] != _REFUSED
+                )
         return self._checks.is_legal(state, action)
 
     def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
