@@ -64,9 +64,7 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
     """Open a defence window, or resolve at once against the passive defence."""
     attacker, target = state.who(attack.attacker), state.who(attack.target)
     options = defences(state, attack)
-    what = {"spell": "casts at", "grab": "tries to grab", "opportunity": "strikes at"}.get(
-        attack.kind, "attacks"
-    )
+    what = _DECLARED.get(attack.kind, "attacks")
     if not options:
         events.append(
             Event(
@@ -86,6 +84,10 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
             {"attacker": attacker.id, "target": target.id, "kind": attack.kind},
         )
     )
+
+
+#: How the log words the declaration of an attack of each kind (else "attacks").
+_DECLARED = {"spell": "casts at", "grab": "tries to grab", "opportunity": "strikes at"}
 
 
 def attack_sources(

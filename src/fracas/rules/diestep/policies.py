@@ -12,6 +12,7 @@ fight.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy
@@ -23,6 +24,7 @@ from fracas.rules.tactics import (
     GameMaster,
     Tactical,
     best,
+    combatants,
     distances,
     find,
     first,
@@ -37,7 +39,12 @@ def die(person: Mapping[str, Any], attribute: str) -> int:
     >>> die({"dice": {"att": "d10"}}, "att"), die({}, "ref")
     (10, 6)
     """
-    text = str((person.get("dice") or {}).get(attribute, "d6"))
+    return _sides(str((person.get("dice") or {}).get(attribute, "d6")))
+
+
+@lru_cache(maxsize=64)
+def _sides(text: str) -> int:
+    """The sides of a die as the view names it (``"d8"`` -> 8), 6 when unreadable."""
     try:
         return int(text.lstrip("d"))
     except ValueError:
@@ -62,9 +69,11 @@ class DefaultPolicy(Tactical):
     ) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        if self._answering(legal, actor_of(legal)):  # a window to answer
-            return self._answer(legal, lambda: self.acting(view, legal)[1])
-        _, me, people = self.acting(view, legal)
+        actor = actor_of(legal)
+        if self._answering(legal, actor):  # a window to answer
+            return self._answer(legal, lambda: combatants(view).get(actor, {}))
+        people = combatants(view)
+        me = people.get(actor, {})
         return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
 
     @staticmethod
@@ -139,6 +148,10 @@ class DefaultPolicy(Tactical):
                 return found_all[0]
             if found_all:
                 return best(found_all, weakest, rng)
+        steps = with_verb(legal, "move")
+        others = [a for v in ("run", "crawl") for a in with_verb(legal, v)]
+        if not steps and not others:
+            return first(legal, "end")  # nowhere to go: the map is not even read
         here = me.get("region")
         graph = undirected(view["state"].get("regions", {}))
         away = distances(graph, [str(p.get("region")) for p in enemies().values()])
@@ -149,8 +162,8 @@ class DefaultPolicy(Tactical):
 
         # Moves first; else runs and crawls in the order the rules list them (read from
         # the whole listing only when one of them would do).
-        moves = [a for a in with_verb(legal, "move") if nearer(a)]
-        if not moves and any(nearer(a) for v in ("run", "crawl") for a in with_verb(legal, v)):
+        moves = [a for a in steps if nearer(a)]
+        if not moves and any(nearer(a) for a in others):
             moves = [a for a in legal if a.verb in ("run", "crawl") and nearer(a)]
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
