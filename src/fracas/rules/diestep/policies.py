@@ -83,10 +83,8 @@ class DefaultPolicy(Tactical):
         asked first of all (:attr:`probes`), so a turn asks nothing more."""
         if one_of(legal, Action(actor, "end")) is not None:
             return False
-        return (
-            one_of(legal, Action(actor, "take")) is not None
-            or one_of(legal, Action(actor, "pass")) is not None
-        )
+        # listed with the other answers (verbs_together), which an answer reads next
+        return first(legal, "take", "pass") is not None
 
     @staticmethod
     def _answer(

@@ -179,16 +179,13 @@ class DieStepRules(Ruleset[DieStepState]):
         """The questions of one state while a fight is under way, with what they share
         (whose turn, whether each actor can act, what the turn's AP pay for, the open
         attack's defences) worked out once for all of them (:class:`_Fighting`)."""
-        own = DieStepRules
         if (
-            type(self).legal is not own.legal
-            or type(self).legal_where is not own.legal_where
-            or type(self).is_legal is not own.is_legal
-            or not state.started
+            not state.started
             or state.over
             or GM in state.combatants
+            or not _checks_as_its_own(type(self))  # a subclass checks its own way
         ):
-            return super().checking(state)  # a subclass checks its own way
+            return super().checking(state)
         return _Fighting(self, state)
 
     def _check_no_window(self, state: DieStepState) -> None:
@@ -438,6 +435,18 @@ class DieStepRules(Ruleset[DieStepState]):
     def observe_lazily(self, state: DieStepState, side: str | None) -> Mapping[str, Any]:
         """:meth:`observe`, each part worked out when it is read."""
         return Parts(_PARTS, self, state, side)
+
+
+@lru_cache(maxsize=16)
+def _checks_as_its_own(rules: type[DieStepRules]) -> bool:
+    """Whether ``rules`` checks legality as :class:`DieStepRules` does (a subclass may
+    override it), so that its :meth:`~DieStepRules.checking` may be :class:`_Fighting`."""
+    own = DieStepRules
+    return (
+        rules.legal is own.legal
+        and rules.legal_where is own.legal_where
+        and rules.is_legal is own.is_legal
+    )
 
 
 class _Checks:
