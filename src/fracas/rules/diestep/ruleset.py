@@ -488,18 +488,9 @@ class _Checks:
     def accepts(self, state: DieStepState, action: Action, ready: int) -> bool:
         """:meth:`is_legal` of ``action``, whose actor's and verb's :meth:`ready` is
         ``ready``."""
-        if ready == _VERB_CHECK:
-            quick = QUICK.get(action.verb)
-            if quick is not None and not action.options:
-                found = quick(state, state.combatants[action.actor], action)
-                if found is not None:
-                    return found
-            return _verb_allows(state, action)
-        if ready == _REFUSED:
-            return False
         if ready == _DEFENCE:
             return self._defends(state, state.who(action.actor), action.verb)
-        return Ruleset.is_legal(self._rules, state, action)
+        return _accepts(self._rules, state, action, ready)
 
     def _ready_for(self, state: DieStepState, action: Action) -> int:
         """What is left to ask of ``action`` once what :meth:`DieStepRules.check` asks of
@@ -597,7 +588,9 @@ class _Fighting(Checking[DieStepState]):
                 # D-ACT-1: the answers to a window are asked only of their own check
                 return QUICK[verb](state, who, action) is True
             turn = state.turn
-            if who is not None and turn is not None and not state.windows:
+            if who is not None and state.windows:
+                return False  # D-ACT-1: nothing but the answers while a window is open
+            if who is not None and turn is not None:
                 # D-ACT-1: the turn's own actor ends it, if it can act
                 return (
                     action.actor == turn.actor
@@ -645,15 +638,15 @@ class _Fighting(Checking[DieStepState]):
         refuses whatever its target (:meth:`_Checks.gate`) are not even made."""
         if not who.able:
             return []  # D-ACT-1: no actions at all
-        state, checks = self.state, self._checks
-        gate, accepts = checks.gate, checks.accepts
+        state, rules = self.state, self.ruleset
+        gates = _turn_gates(state)
         actor = who.id
         asked = _OFFERED if verbs is None else verbs
         found: list[Action] = []
         if "end" in asked and actor == turn.actor:
-            ready = gate(state, "end")
+            ready = gates["end"]
             action = Action(actor, "end")
-            if (keep is None or keep(action)) and accepts(state, action, ready):
+            if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                 found.append(action)
         if not _STRIKES.isdisjoint(asked):
             strikes = [
@@ -661,7 +654,7 @@ class _Fighting(Checking[DieStepState]):
                 for verb in ("attack", "strike", "grab")
                 if verb in asked
                 and not _refused_whoever(who, verb)
-                and (ready := gate(state, verb)) != _REFUSED
+                and (ready := gates[verb]) != _REFUSED
             ]
             ranged = who.weapon is not None and not who.weapon.melee
             for other in state.combatants.values() if strikes else ():
@@ -671,35 +664,35 @@ class _Fighting(Checking[DieStepState]):
                 for verb, ready in strikes:
                     if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
                         action = Action(actor, verb, other.id)
-                        if (keep is None or keep(action)) and accepts(state, action, ready):
+                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                             found.append(action)
         if not _SIMPLE_SET.isdisjoint(asked):
             for simple in _SIMPLE:
-                if simple in asked and (ready := gate(state, simple)) != _REFUSED:
+                if simple in asked and (ready := gates[simple]) != _REFUSED:
                     action = Action(actor, simple)
-                    if (keep is None or keep(action)) and accepts(state, action, ready):
+                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                         found.append(action)
         if not _MOVES.isdisjoint(asked):
             moves = [
                 (how, ready)
                 for how in _MOVES_IN_ORDER
-                if how in asked and (ready := gate(state, how)) != _REFUSED
+                if how in asked and (ready := gates[how]) != _REFUSED
             ]
             body = movement.mover(state, who) if moves else who
             for region in state.regions[body.region].borders if moves else ():
                 for how, ready in moves:
                     action = Action(actor, how, region)
-                    if (keep is None or keep(action)) and accepts(state, action, ready):
+                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                         found.append(action)
-            if "run" in asked and (ready := gate(state, "run")) != _REFUSED:
+            if "run" in asked and (ready := gates["run"]) != _REFUSED:
                 away = movement.distances(state, body.region)
                 for far in state.regions:
                     if away.get(far) == 2:
                         action = Action(actor, "run", far)
-                        if (keep is None or keep(action)) and accepts(state, action, ready):
+                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                             found.append(action)
         for verb in ("mount", "dismount"):
-            if verb in asked and (ready := gate(state, verb)) != _REFUSED:
+            if verb in asked and (ready := gates[verb]) != _REFUSED:
                 targets = (
                     [m.id for m in state.combatants.values() if m.sheet.mount and m.rider is None]
                     if verb == "mount"
@@ -707,7 +700,7 @@ class _Fighting(Checking[DieStepState]):
                 )
                 for target in targets:
                     action = Action(actor, verb, target)
-                    if (keep is None or keep(action)) and accepts(state, action, ready):
+                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                         found.append(action)
         return found
 
@@ -717,7 +710,10 @@ class _Fighting(Checking[DieStepState]):
         top = state.windows[-1]
         if isinstance(top, DefenceWindow):
             found = []
-            defences = self._checks.defences(state) or {}
+            made = self._made  # the defences, when a check has worked them out already
+            defences = made.defences(state) if made is not None else None
+            if defences is None:
+                defences = combat.defences(state, top.attack)
             for how, by in defences.items():
                 if by == actor and not (how == "dodge" and state.who(by).mounted_on):
                     found.append(Action(by, how))  # D-MOUNT-1: a rider does not dodge
@@ -799,6 +795,21 @@ def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
         if verb is not None and paid is not None:
             found.append((name, paid, verb.has("moving")))
     return tuple(found)
+
+
+def _accepts(rules: DieStepRules, state: DieStepState, action: Action, ready: int) -> bool:
+    """Whether :meth:`DieStepRules.check` accepts ``action``, of which only what
+    ``ready`` says is left to ask (not the defences: :meth:`_Checks.accepts`)."""
+    if ready == _VERB_CHECK:
+        quick = QUICK.get(action.verb)
+        if quick is not None and not action.options:
+            found = quick(state, state.combatants[action.actor], action)
+            if found is not None:
+                return found
+        return _verb_allows(state, action)
+    if ready == _REFUSED:
+        return False
+    return Ruleset.is_legal(rules, state, action)
 
 
 def _verb_allows(state: DieStepState, action: Action) -> bool:
