@@ -19,7 +19,7 @@ import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import actor_of, one_of
+from fracas.engine.legal import Legal, actor_of, one_of
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -29,7 +29,6 @@ from fracas.rules.tactics import (
     find,
     first,
     undirected,
-    with_verb,
 )
 
 
@@ -49,6 +48,20 @@ def _sides(text: str) -> int:
         return int(text.lstrip("d"))
     except ValueError:
         return 6
+
+
+def _listed(legal: Sequence[Action], verb: str) -> Sequence[Action]:
+    """The actions of ``legal`` with ``verb``, as ``tactics.with_verb`` gives them, asked
+    of a :class:`Legal` straight: the policy asks a dozen a choice."""
+    if isinstance(legal, Legal):
+        return legal.verb(verb)
+    return [a for a in legal if a.verb == verb]
+
+
+def _end(legal: Sequence[Action]) -> Action | None:
+    """The first legal ``end`` (``first(legal, "end")``)."""
+    found = _listed(legal, "end")
+    return found[0] if found else None
 
 
 class DefaultPolicy(Tactical):
@@ -74,7 +87,7 @@ class DefaultPolicy(Tactical):
             return self._answer(legal, lambda: combatants(view).get(actor, {}))
         people = combatants(view)
         me = people.get(actor, {})
-        return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
+        return self._turn(view, legal, rng, me, people) or _end(legal) or legal[0]
 
     @staticmethod
     def _answering(legal: Sequence[Action], actor: str) -> bool:
@@ -84,7 +97,7 @@ class DefaultPolicy(Tactical):
         if one_of(legal, Action(actor, "end")) is not None:
             return False
         # listed with the other answers (verbs_together), which an answer reads next
-        return first(legal, "take", "pass") is not None
+        return bool(_listed(legal, "take") or _listed(legal, "pass"))
 
     @staticmethod
     def _answer(
@@ -92,13 +105,15 @@ class DefaultPolicy(Tactical):
     ) -> Action:
         """The answer to a window; ``me`` (what the view shows of the one answering, or a
         function giving it) is read only to choose between a parry and a dodge."""
-        opportunity = first(legal, "opportunity")
-        if opportunity is not None:
-            return opportunity
-        block = first(legal, "block")
-        if block is not None:
-            return block
-        parry, dodge = first(legal, "parry"), first(legal, "dodge")
+        opportunity = _listed(legal, "opportunity")
+        if opportunity:
+            return opportunity[0]
+        block = _listed(legal, "block")
+        if block:
+            return block[0]
+        parries, dodges = _listed(legal, "parry"), _listed(legal, "dodge")
+        parry = parries[0] if parries else None
+        dodge = dodges[0] if dodges else None
         if parry is not None and dodge is not None:
             person = me() if callable(me) else me
             if die(person, "att") >= die(person, "ref"):
@@ -141,15 +156,15 @@ class DefaultPolicy(Tactical):
             return hurt + (1.0 if foe.get("prone") else 0.0)
 
         for verb in ("attack", "grab" if me.get("weapon") is None else "", "strike"):
-            found_all = with_verb(legal, verb) if verb else []
+            found_all = _listed(legal, verb) if verb else []
             if len(found_all) == 1:  # no choice: nothing to weigh, no tie to break
                 return found_all[0]
             if found_all:
                 return best(found_all, weakest, rng)
-        steps = with_verb(legal, "move")
-        others = [a for v in ("run", "crawl") for a in with_verb(legal, v)]
+        steps = _listed(legal, "move")
+        others = [*_listed(legal, "run"), *_listed(legal, "crawl")]
         if not steps and not others:
-            return first(legal, "end")  # nowhere to go: the map is not even read
+            return _end(legal)  # nowhere to go: the map is not even read
         here = me.get("region")
         graph = undirected(view["state"].get("regions", {}))
         away = distances(graph, [str(p.get("region")) for p in enemies().values()])
@@ -165,7 +180,7 @@ class DefaultPolicy(Tactical):
             moves = [a for a in legal if a.verb in ("run", "crawl") and nearer(a)]
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
-        return first(legal, "end")
+        return _end(legal)
 
 
 class GmPolicy(GameMaster):
