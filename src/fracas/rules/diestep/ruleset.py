@@ -437,6 +437,22 @@ class DieStepRules(Ruleset[DieStepState]):
         return Parts(_PARTS, self, state, side)
 
 
+#: The actions a fight offers, each made once: the same words, the same action (an
+#: action is immutable, and one a listing gives again is found again at once).
+_ACTIONS: dict[tuple[str, str, str | None], Action] = {}
+
+
+def _action(actor: str, verb: str, target: str | None = None) -> Action:
+    """``Action(actor, verb, target)``, made once (:data:`_ACTIONS`, bounded)."""
+    key = (actor, verb, target)
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= 8192:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = Action(actor, verb, target)
+    return found
+
+
 @lru_cache(maxsize=16)
 def _checks_as_its_own(rules: type[DieStepRules]) -> bool:
     """Whether ``rules`` checks legality as :class:`DieStepRules` does (a subclass may
@@ -645,7 +661,7 @@ class _Fighting(Checking[DieStepState]):
         found: list[Action] = []
         if "end" in asked and actor == turn.actor:
             ready = gates["end"]
-            action = Action(actor, "end")
+            action = _action(actor, "end")
             if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                 found.append(action)
         if not _STRIKES.isdisjoint(asked):
@@ -663,13 +679,13 @@ class _Fighting(Checking[DieStepState]):
                 near = other.region == who.region
                 for verb, ready in strikes:
                     if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
-                        action = Action(actor, verb, other.id)
+                        action = _action(actor, verb, other.id)
                         if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                             found.append(action)
         if not _SIMPLE_SET.isdisjoint(asked):
             for simple in _SIMPLE:
                 if simple in asked and (ready := gates[simple]) != _REFUSED:
-                    action = Action(actor, simple)
+                    action = _action(actor, simple)
                     if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                         found.append(action)
         if not _MOVES.isdisjoint(asked):
@@ -681,14 +697,14 @@ class _Fighting(Checking[DieStepState]):
             body = movement.mover(state, who) if moves else who
             for region in state.regions[body.region].borders if moves else ():
                 for how, ready in moves:
-                    action = Action(actor, how, region)
+                    action = _action(actor, how, region)
                     if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                         found.append(action)
             if "run" in asked and (ready := gates["run"]) != _REFUSED:
                 away = movement.distances(state, body.region)
                 for far in state.regions:
                     if away.get(far) == 2:
-                        action = Action(actor, "run", far)
+                        action = _action(actor, "run", far)
                         if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                             found.append(action)
         for verb in ("mount", "dismount"):
@@ -699,7 +715,7 @@ class _Fighting(Checking[DieStepState]):
                     else [None]
                 )
                 for target in targets:
-                    action = Action(actor, verb, target)
+                    action = _action(actor, verb, target)
                     if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
                         found.append(action)
         return found
@@ -716,20 +732,20 @@ class _Fighting(Checking[DieStepState]):
                 defences = combat.defences(state, top.attack)
             for how, by in defences.items():
                 if by == actor and not (how == "dodge" and state.who(by).mounted_on):
-                    found.append(Action(by, how))  # D-MOUNT-1: a rider does not dodge
+                    found.append(_action(by, how))  # D-MOUNT-1: a rider does not dodge
             if top.attack.target == actor:
-                found.append(Action(actor, "take"))
+                found.append(_action(actor, "take"))
             return found
         if top.waiting[0] != actor:
             return []
         provoker = state.who(top.provoker)
         return [
             *(
-                Action(actor, "opportunity", target)
+                _action(actor, "opportunity", target)
                 for target in (provoker.id, provoker.mounted_on, provoker.rider)
                 if target is not None
             ),
-            Action(actor, "pass"),
+            _action(actor, "pass"),
         ]
 
 
