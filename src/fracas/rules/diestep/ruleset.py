@@ -853,10 +853,7 @@ _PARTS: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
         else state.turn.left
     ),
     "regions": lambda rules, state, side: {n: list(r.borders) for n, r in state.regions.items()},
-    "combatants": lambda rules, state, side: {
-        cid: Parts(_SEEN_FULL if side is None or side == c.side else _SEEN, c)
-        for cid, c in state.combatants.items()
-    },
+    "combatants": lambda rules, state, side: _People(state, side),
 }
 
 #: :data:`_PARTS` as :meth:`DieStepRules.observe` gives them: plain dicts, ready for JSON.
@@ -895,6 +892,39 @@ _TURN_VERBS = frozenset(
 )
 #: Every verb :meth:`DieStepRules._offers` proposes in a turn.
 _OFFERED = _TURN_VERBS | {"end"}
+
+
+class _People(Mapping[str, Parts]):
+    """What a side sees of each combatant (:data:`_SEEN`, or :data:`_SEEN_FULL` of its
+    own), each one's worked out when it is first read: a policy that looks at its own
+    fighter reads no other."""
+
+    __slots__ = ("_seen", "_side", "_state")
+
+    def __init__(self, state: DieStepState, side: str | None) -> None:
+        self._state = state
+        self._side = side
+        self._seen: dict[str, Parts] = {}
+
+    def __getitem__(self, cid: str) -> Parts:
+        found = self._seen.get(cid)
+        if found is None:
+            c = self._state.combatants[cid]
+            full = self._side is None or self._side == c.side
+            found = self._seen[cid] = Parts(_SEEN_FULL if full else _SEEN, c)
+        return found
+
+    def get(self, cid: str, default: Any = None) -> Any:
+        return self[cid] if cid in self._state.combatants else default
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._state.combatants
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._state.combatants)
+
+    def __len__(self) -> int:
+        return len(self._state.combatants)
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
