@@ -1,6 +1,7 @@
-"""The quick legality of a fight under way (``DieStepRules.checking``: the turn's
-listings made straight from the state, a window's answers from the open window, the
-quick checks of :mod:`fracas.rules.diestep.quick`) answers as the full check does.
+"""The quick paths of a fight under way give what the plain ones do: the quick legality
+(``DieStepRules.checking``: the turn's listings made straight from the state, a window's
+answers from the open window, the quick checks of :mod:`fracas.rules.diestep.quick`)
+answers as the full check does, and a die-step roll draws what the generic roll draws.
 
 Positions come from both examples, played by the default policies and by random legal
 actions in turn; at each, every actor's listing (all verbs, each verb alone, the
@@ -20,6 +21,8 @@ from typing import Any
 import numpy
 import pytest
 
+from fracas.dice import DieStep
+from fracas.dice.core import Mechanic
 from fracas.engine import Action, Encounter, EngineError, RandomDice
 from fracas.engine.legal import Legal
 from fracas.lab.playout import LazyView
@@ -117,3 +120,14 @@ def _assert_same(enc: Encounter[Any]) -> int:
 def test_the_quick_answers_are_the_full_checks(name: str) -> None:
     asked = sum(_assert_same(enc) for seed in range(4) for enc in _positions(name, seed))
     assert asked > 1000
+
+
+@pytest.mark.rule("D-DIE-1")
+def test_a_die_step_roll_draws_what_the_generic_roll_draws() -> None:
+    for sides in (2, 3, 6, 20, 60):
+        for advantage in (-1, 0, 1):
+            die = DieStep(sides, advantage)
+            quick, plain = random.Random(sides), random.Random(sides)
+            for _ in range(50):
+                assert die.roll(quick) == Mechanic.roll(die, plain)
+            assert quick.random() == plain.random()  # the same draws, no more

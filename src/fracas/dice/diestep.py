@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Rng, Roll, draw, normalize
+from fracas.dice.core import Mechanic, Rng, Roll, normalize
 from fracas.dice.errors import DiceError
 from fracas.dice.pmf import best_of_two, uniform
 from fracas.dice.scanner import Scanner
@@ -83,13 +83,24 @@ class DieStep(Mechanic):
         return DieStep(shift(self.sides, ranks), self.advantage)
 
     def roll(self, rng: Rng) -> Roll:
-        """:meth:`Mechanic.roll` read straight off one die, or two kept high or low."""
+        """:meth:`Mechanic.roll` read straight off one die, or two kept high or low: the
+        faces :func:`~fracas.dice.core.draw` gives, drawn here by the same rejection."""
         sides = self.sides
-        first = draw(rng, sides)
+        getrandbits = getattr(rng, "getrandbits", None)
+        if getrandbits is None:
+            return super().roll(rng)
+        k = sides.bit_length()
+        first = getrandbits(k)
+        while first >= sides:
+            first = getrandbits(k)
+        first = int(first) + 1
         advantage = self.advantage
         if not advantage:
             return Roll(first, (first,), (sides,), {}, self)
-        second = draw(rng, sides)
+        second = getrandbits(k)
+        while second >= sides:
+            second = getrandbits(k)
+        second = int(second) + 1
         kept = max(first, second) if advantage > 0 else min(first, second)
         return Roll(kept, (first, second), (sides, sides), {}, self)
 

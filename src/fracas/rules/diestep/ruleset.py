@@ -218,7 +218,7 @@ class DieStepRules(Ruleset[DieStepState]):
             waiting, before, why = provoked
             who = state.who(action.actor)
             if before:
-                combat.provoke(state, who, waiting, str(action), why, events)
+                combat.provoke(state, who, waiting, _text(action), why, events)
             else:
                 verb.apply(state, action, dice, events)
                 combat.provoke(state, who, waiting, None, why, events)
@@ -753,6 +753,12 @@ class _Fighting(Checking[DieStepState]):
 def _parsed(text: str) -> Action:
     """A provoking action stored in its window, read again (an action is immutable)."""
     return Action.parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _text(action: Action) -> str:
+    """A provoking action as its window stores it (:func:`_parsed` reads it again)."""
+    return str(action)
 
 
 #: :func:`_turn_gates` by what decides them: the turn's AP spent and left, its pair's
