@@ -233,13 +233,14 @@ def opportunists(
     ids = {p.id for p in provokers}
     sides = {p.side for p in provokers}
     out = []
-    for cid in state.order or list(state.combatants):
-        c = state.who(cid)
+    combatants = state.combatants
+    for cid in state.order or list(combatants):
+        c = combatants[cid]
         if cid in ids or c.side in sides or (only is not None and cid != only):
             continue
         if c.region not in regions or not c.able or c.melee_weapon() is None:
             continue
-        if ids & set(c.unaware_of) or not can_interrupt(state, c):
+        if not ids.isdisjoint(c.unaware_of) or not can_interrupt(state, c):
             continue
         out.append(cid)
     return tuple(out)

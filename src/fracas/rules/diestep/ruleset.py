@@ -180,13 +180,13 @@ class DieStepRules(Ruleset[DieStepState]):
         (whose turn, whether each actor can act, what the turn's AP pay for, the open
         attack's defences) worked out once for all of them (:class:`_Fighting`)."""
         if (
-            not state.started
-            or state.over
-            or GM in state.combatants
-            or not _checks_as_its_own(type(self))  # a subclass checks its own way
+            state.started
+            and not state.over
+            and GM not in state.combatants
+            and (type(self) is DieStepRules or _checks_as_its_own(type(self)))
         ):
-            return super().checking(state)
-        return _Fighting(self, state)
+            return _Fighting(self, state)
+        return super().checking(state)  # (a subclass may check its own way)
 
     def _check_no_window(self, state: DieStepState) -> None:
         if state.windows:
@@ -579,7 +579,7 @@ class _Fighting(Checking[DieStepState]):
     defences and its target's ``take``, or the first waiting's opportunity attacks on
     the provoker and its pair, and ``pass``)."""
 
-    __slots__ = ("_made",)
+    __slots__ = ("_gates", "_made")
 
     ruleset: DieStepRules
 
@@ -587,6 +587,14 @@ class _Fighting(Checking[DieStepState]):
         self.ruleset = rules
         self.state = state
         self._made: _Checks | None = None
+        self._gates: Mapping[str, int] | None = None
+
+    def _turn_gates(self) -> Mapping[str, int]:
+        """:func:`_turn_gates` of the state, looked up once."""
+        gates = self._gates
+        if gates is None:
+            gates = self._gates = _turn_gates(self.state)
+        return gates
 
     @property
     def _checks(self) -> _Checks:
@@ -611,7 +619,7 @@ class _Fighting(Checking[DieStepState]):
                 return (
                     action.actor == turn.actor
                     and who.able
-                    and _turn_gates(state)["end"] != _REFUSED
+                    and self._turn_gates()["end"] != _REFUSED
                 )
         return self._checks.is_legal(state, action)
 
@@ -655,7 +663,7 @@ class _Fighting(Checking[DieStepState]):
         if not who.able:
             return []  # D-ACT-1: no actions at all
         state, rules = self.state, self.ruleset
-        gates = _turn_gates(state)
+        gates = self._turn_gates()
         actor = who.id
         asked = _OFFERED if verbs is None else verbs
         found: list[Action] = []
