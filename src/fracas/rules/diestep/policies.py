@@ -136,7 +136,8 @@ class DefaultPolicy(Tactical):
             found = first(legal, "hold", "crush", "throw")
             if found is not None:
                 return found
-        if "weapon not ready" in me.get("effects", ()) and (found := find(legal, "draw")):
+        unready = "weapon not ready" in me.get("effects", ())
+        if unready and (found := find(legal, "draw")):
             return found
         if me.get("prone") and (found := find(legal, "stand")) is not None:
             return found
@@ -155,7 +156,9 @@ class DefaultPolicy(Tactical):
             hurt = sum(1 for e in foe.get("effects", ()) if "wounded" in e or "stunned" in e)
             return hurt + (1.0 if foe.get("prone") else 0.0)
 
-        for verb in ("attack", "grab" if me.get("weapon") is None else "", "strike"):
+        # D-ATK-1: no weapon attack without a weapon ready (not even asked for)
+        armed = me.get("weapon") is not None
+        for verb in ("attack" if armed and not unready else "", "" if armed else "grab", "strike"):
             found_all = _listed(legal, verb) if verb else []
             if len(found_all) == 1:  # no choice: nothing to weigh, no tie to break
                 return found_all[0]
