@@ -86,6 +86,8 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
     )
 
 
+#: How the log names an attack's roll, by its die and kind (a few of each).
+_WHAT: dict[tuple[str, str], str] = {}
 #: How the log words the declaration of an attack of each kind (else "attacks").
 _DECLARED = {"spell": "casts at", "grab": "tries to grab", "opportunity": "strikes at"}
 
@@ -189,7 +191,9 @@ def resolve(
 ) -> None:
     """Roll the attack, then ``by``'s defence ``how``; successes decide (D-ATK-2)."""
     attacker, target = state.who(attack.attacker), state.who(attack.target)
-    what = f"{attack.die.upper()} ({attack.kind})"
+    what = _WHAT.get((attack.die, attack.kind))
+    if what is None:
+        what = _WHAT[attack.die, attack.kind] = f"{attack.die.upper()} ({attack.kind})"
     rolled = roll(
         dice,
         attacker,

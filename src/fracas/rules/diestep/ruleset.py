@@ -1015,7 +1015,7 @@ def _one_side_standing(state: DieStepState) -> bool:
     """Whether at most one side has anyone standing (the encounter is over)."""
     side = None
     for c in state.combatants.values():
-        if _standing(c):
+        if not (c.dead or c.knocked_out or c.helpless or c.stunned_encounter):  # _standing
             if side is None:
                 side = c.side
             elif c.side != side:
