@@ -67,8 +67,10 @@ def _end(legal: Sequence[Action]) -> Action | None:
 class DefaultPolicy(Tactical):
     """diestep's default tactical policy (see the module's docstring)."""
 
-    #: Whether there is anything to choose from is asked of these plain actions first.
-    probes = ("end", "take", "pass")
+    #: Whether there is anything to choose from is asked of these plain actions first:
+    #: ``end`` in a turn; a window's answers are listed then, and again by the rules from
+    #: what they kept when the policy asks for them.
+    probes = ("end",)
     #: Listed together when the first of them is asked: the answers to a window (only
     #: they are offered while one is open), and the turn's actions looked at when there
     #: is no weapon attack to make (one listing, not one a verb).

@@ -579,7 +579,7 @@ class _Fighting(Checking[DieStepState]):
     defences and its target's ``take``, or the first waiting's opportunity attacks on
     the provoker and its pair, and ``pass``)."""
 
-    __slots__ = ("_gates", "_made")
+    __slots__ = ("_answered", "_gates", "_made")
 
     ruleset: DieStepRules
 
@@ -588,6 +588,7 @@ class _Fighting(Checking[DieStepState]):
         self.state = state
         self._made: _Checks | None = None
         self._gates: Mapping[str, int] | None = None
+        self._answered: dict[str, list[Action]] = {}  # each one's answers to the window
 
     def _turn_gates(self) -> Mapping[str, int]:
         """:func:`_turn_gates` of the state, looked up once."""
@@ -645,7 +646,9 @@ class _Fighting(Checking[DieStepState]):
             if turn is None or actor not in turn.members():
                 return iter(())  # D-ACT-1: only the turn's pair acts, or answers a window
             return iter(self._turn(state.who(actor), turn, verbs, keep))
-        found = self._answers(actor)
+        found = self._answered.get(actor)
+        if found is None:
+            found = self._answered[actor] = self._answers(actor)
         return iter(
             [a for a in found if (verbs is None or a.verb in verbs) and (keep is None or keep(a))]
         )
