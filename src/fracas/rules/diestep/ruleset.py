@@ -573,11 +573,14 @@ class _Checks:
 
 
 class _Fighting(Checking[DieStepState]):
-    """:class:`~fracas.engine.Checking` of a fight under way: one :class:`_Checks` for
-    every question of the state; a window's answers are listed straight from the open
-    window (each is what :meth:`DieStepRules.check` accepts of it: the open attack's
-    defences and its target's ``take``, or the first waiting's opportunity attacks on
-    the provoker and its pair, and ``pass``)."""
+    """:class:`~fracas.engine.Checking` of a fight under way, kept for the questions of
+    one state (a policy's one choice): what the turn's AP refuse is looked up once
+    (:func:`_turn_gates`); the turn's listings are made straight from the state, each
+    candidate asked only its verb's quick check (:mod:`.quick`); a window's answers are
+    listed straight from the open window, once (each is what :meth:`DieStepRules.check`
+    accepts of it: the open attack's defences and its target's ``take``, or the first
+    waiting's opportunity attacks on the provoker and its pair, and ``pass``); anything
+    else is asked of one :class:`_Checks`."""
 
     __slots__ = ("_answered", "_gates", "_made")
 
