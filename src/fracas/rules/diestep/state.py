@@ -71,7 +71,9 @@ class Combatant:
     @property
     def able(self) -> bool:
         """Able to act at all: not out, helpless or stunned."""
-        return not (self.out or self.helpless or self.stunned or self.stunned_encounter)
+        return not (
+            self.dead or self.knocked_out or self.helpless or self.stunned or self.stunned_encounter
+        )
 
     @property
     def badly_wounded(self) -> bool:
