@@ -120,6 +120,8 @@ def side_only(side: str) -> frozenset[str]:
     """
     found = _SIDES.get(side)
     if found is None:
+        if len(_SIDES) >= 1024:  # sides of every campaign a server has played: kept bounded
+            _SIDES.clear()
         found = _SIDES[side] = frozenset({side})
     return found
 
