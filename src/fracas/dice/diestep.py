@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
-from fracas.dice.core import Mechanic, Roll, normalize
+from fracas.dice.core import Mechanic, Rng, Roll, normalize
 from fracas.dice.errors import DiceError
 from fracas.dice.pmf import best_of_two, uniform
 from fracas.dice.scanner import Scanner
@@ -73,8 +73,7 @@ class DieStep(Mechanic):
         return cls(sides, (advantage > 0) - (advantage < 0))
 
     def notation(self) -> str:
-        suffix = {1: " adv", -1: " dis", 0: ""}[self.advantage]
-        return f"d{self.sides}{suffix}"
+        return f"d{self.sides}{_SUFFIX[self.advantage]}"
 
     def dice(self) -> tuple[int, ...]:
         return (self.sides,) * (2 if self.advantage else 1)
@@ -82,6 +81,28 @@ class DieStep(Mechanic):
     def shifted(self, ranks: int) -> DieStep:
         """The same roll with the die moved ``ranks`` along the ladder."""
         return DieStep(shift(self.sides, ranks), self.advantage)
+
+    def roll(self, rng: Rng) -> Roll:
+        """:meth:`Mechanic.roll` read straight off one die, or two kept high or low: the
+        faces :func:`~fracas.dice.core.draw` gives, drawn here by the same rejection."""
+        sides = self.sides
+        getrandbits = getattr(rng, "getrandbits", None)
+        if getrandbits is None:
+            return super().roll(rng)
+        k = sides.bit_length()
+        first = getrandbits(k)
+        while first >= sides:
+            first = getrandbits(k)
+        first = int(first) + 1
+        advantage = self.advantage
+        if not advantage:
+            return Roll(first, (first,), (sides,), {}, self)
+        second = getrandbits(k)
+        while second >= sides:
+            second = getrandbits(k)
+        second = int(second) + 1
+        kept = max(first, second) if advantage > 0 else min(first, second)
+        return Roll(kept, (first, second), (sides, sides), {}, self)
 
     def read(self, faces: tuple[int, ...]) -> Roll:
         if self.advantage > 0:
@@ -107,6 +128,10 @@ class DieStep(Mechanic):
         if self.advantage:
             w = best_of_two(w, highest=self.advantage > 0)
         return normalize(w)
+
+
+#: The notation's word for each net advantage.
+_SUFFIX = {1: " adv", -1: " dis", 0: ""}
 
 
 def successes(attack: int, defence: int) -> int:

@@ -64,9 +64,7 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
     """Open a defence window, or resolve at once against the passive defence."""
     attacker, target = state.who(attack.attacker), state.who(attack.target)
     options = defences(state, attack)
-    what = {"spell": "casts at", "grab": "tries to grab", "opportunity": "strikes at"}.get(
-        attack.kind, "attacks"
-    )
+    what = _DECLARED.get(attack.kind, "attacks")
     if not options:
         events.append(
             Event(
@@ -86,6 +84,12 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
             {"attacker": attacker.id, "target": target.id, "kind": attack.kind},
         )
     )
+
+
+#: How the log names an attack's roll, by its die and kind (a few of each).
+_WHAT: dict[tuple[str, str], str] = {}
+#: How the log words the declaration of an attack of each kind (else "attacks").
+_DECLARED = {"spell": "casts at", "grab": "tries to grab", "opportunity": "strikes at"}
 
 
 def attack_sources(
@@ -187,7 +191,9 @@ def resolve(
 ) -> None:
     """Roll the attack, then ``by``'s defence ``how``; successes decide (D-ATK-2)."""
     attacker, target = state.who(attack.attacker), state.who(attack.target)
-    what = f"{attack.die.upper()} ({attack.kind})"
+    what = _WHAT.get((attack.die, attack.kind))
+    if what is None:
+        what = _WHAT[attack.die, attack.kind] = f"{attack.die.upper()} ({attack.kind})"
     rolled = roll(
         dice,
         attacker,
@@ -231,13 +237,14 @@ def opportunists(
     ids = {p.id for p in provokers}
     sides = {p.side for p in provokers}
     out = []
-    for cid in state.order or list(state.combatants):
-        c = state.who(cid)
+    combatants = state.combatants
+    for cid in state.order or list(combatants):
+        c = combatants[cid]
         if cid in ids or c.side in sides or (only is not None and cid != only):
             continue
         if c.region not in regions or not c.able or c.melee_weapon() is None:
             continue
-        if ids & set(c.unaware_of) or not can_interrupt(state, c):
+        if not ids.isdisjoint(c.unaware_of) or not can_interrupt(state, c):
             continue
         out.append(cid)
     return tuple(out)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from fracas.dice import successes
 from fracas.engine import DiceSource, Event
 from fracas.rules.diestep import grapple
-from fracas.rules.diestep.rolls import ADV, Source, conditions, roll
+from fracas.rules.diestep.rolls import ADV, Source, conditions, roll, side_only
 from fracas.rules.diestep.state import Combatant, DieStepState
 
 
@@ -48,7 +48,7 @@ def damage(
             "damage",
             f"{target.name} takes {amount} {kind} damage ({target.hp}/{most} HP)",
             {"who": target.id, "damage": amount, "lethal": lethal, "hp": target.hp},
-            detail=frozenset({target.side}),  # hit points are the own side's
+            detail=side_only(target.side),  # hit points are the own side's
             outline=f"{target.name} takes {amount} {kind} damage",
             outline_data={"who": target.id, "damage": amount, "lethal": lethal},
         )

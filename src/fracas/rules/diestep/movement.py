@@ -87,24 +87,31 @@ def mover(state: DieStepState, who: Combatant) -> Combatant:
 
 def check_free_to_move(state: DieStepState, who: Combatant, crawling: bool = False) -> None:
     """D-PRONE-1, D-GRAB-1: what stops a character (or its pair) from moving."""
+    refused = free_to_move_refusal(state, who, crawling)
+    if refused is not None:
+        raise IllegalAction(*refused)
+
+
+def free_to_move_refusal(
+    state: DieStepState, who: Combatant, crawling: bool = False
+) -> tuple[str, str] | None:
+    """What stops ``who`` (or its pair) from moving, as a rule and a sentence, or
+    ``None``: :func:`check_free_to_move` without raising."""
     body = mover(state, who)
     if body.prone and not crawling:
-        raise IllegalAction("D-PRONE-1", f"{body.name} is not standing: crawl or stand up")
+        return "D-PRONE-1", f"{body.name} is not standing: crawl or stand up"
     if crawling and not body.prone:
-        raise IllegalAction("D-PRONE-1", f"{body.name} is standing: only the fallen crawl")
-    for c in {who.id: who, body.id: body}.values():
+        return "D-PRONE-1", f"{body.name} is standing: only the fallen crawl"
+    for c in (who,) if body is who else (who, body):
         if c.held_by is not None:
-            raise IllegalAction("D-GRAB-1", f"{c.name} is grabbed and cannot move: escape first")
+            return "D-GRAB-1", f"{c.name} is grabbed and cannot move: escape first"
         if c.holding is not None:
             target = state.who(c.holding)
             if target.hold == "full":
-                raise IllegalAction(
-                    "D-GRAB-1", f"{c.name} holds {target.name}: drag them or let go first"
-                )
+                return "D-GRAB-1", f"{c.name} holds {target.name}: drag them or let go first"
             if not grapple.much_larger(state, c, target):
-                raise IllegalAction(
-                    "D-GRAB-1", f"{c.name} cannot move without letting go of {target.name}"
-                )
+                return "D-GRAB-1", f"{c.name} cannot move without letting go of {target.name}"
+    return None
 
 
 def run_regions(state: DieStepState, who: Combatant) -> int:

@@ -12,22 +12,23 @@ fight.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import actor_of, one_of
+from fracas.engine.legal import Legal, actor_of, one_of
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
     best,
+    combatants,
     distances,
     find,
     first,
     undirected,
-    with_verb,
 )
 
 
@@ -37,18 +38,39 @@ def die(person: Mapping[str, Any], attribute: str) -> int:
     >>> die({"dice": {"att": "d10"}}, "att"), die({}, "ref")
     (10, 6)
     """
-    text = str((person.get("dice") or {}).get(attribute, "d6"))
+    return _sides(str((person.get("dice") or {}).get(attribute, "d6")))
+
+
+@lru_cache(maxsize=64)
+def _sides(text: str) -> int:
+    """The sides of a die as the view names it (``"d8"`` -> 8), 6 when unreadable."""
     try:
         return int(text.lstrip("d"))
     except ValueError:
         return 6
 
 
+def _listed(legal: Sequence[Action], verb: str) -> Sequence[Action]:
+    """The actions of ``legal`` with ``verb``, as ``tactics.with_verb`` gives them, asked
+    of a :class:`Legal` straight: the policy asks a dozen a choice."""
+    if isinstance(legal, Legal):
+        return legal.verb(verb)
+    return [a for a in legal if a.verb == verb]
+
+
+def _end(legal: Sequence[Action]) -> Action | None:
+    """The first legal ``end`` (``first(legal, "end")``)."""
+    found = _listed(legal, "end")
+    return found[0] if found else None
+
+
 class DefaultPolicy(Tactical):
     """diestep's default tactical policy (see the module's docstring)."""
 
-    #: Whether there is anything to choose from is asked of these plain actions first.
-    probes = ("end", "take", "pass")
+    #: Whether there is anything to choose from is asked of these plain actions first:
+    #: ``end`` in a turn; a window's answers are listed then, and again by the rules from
+    #: what they kept when the policy asks for them.
+    probes = ("end",)
     #: Listed together when the first of them is asked: the answers to a window (only
     #: they are offered while one is open), and the turn's actions looked at when there
     #: is no weapon attack to make (one listing, not one a verb).
@@ -62,10 +84,12 @@ class DefaultPolicy(Tactical):
     ) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        if self._answering(legal, actor_of(legal)):  # a window to answer
-            return self._answer(legal, lambda: self.acting(view, legal)[1])
-        _, me, people = self.acting(view, legal)
-        return self._turn(view, legal, rng, me, people) or first(legal, "end") or legal[0]
+        actor = actor_of(legal)
+        if self._answering(legal, actor):  # a window to answer
+            return self._answer(legal, lambda: combatants(view).get(actor, {}))
+        people = combatants(view)
+        me = people.get(actor, {})
+        return self._turn(view, legal, rng, me, people) or _end(legal) or legal[0]
 
     @staticmethod
     def _answering(legal: Sequence[Action], actor: str) -> bool:
@@ -74,10 +98,8 @@ class DefaultPolicy(Tactical):
         asked first of all (:attr:`probes`), so a turn asks nothing more."""
         if one_of(legal, Action(actor, "end")) is not None:
             return False
-        return (
-            one_of(legal, Action(actor, "take")) is not None
-            or one_of(legal, Action(actor, "pass")) is not None
-        )
+        # listed with the other answers (verbs_together), which an answer reads next
+        return bool(_listed(legal, "take") or _listed(legal, "pass"))
 
     @staticmethod
     def _answer(
@@ -85,13 +107,15 @@ class DefaultPolicy(Tactical):
     ) -> Action:
         """The answer to a window; ``me`` (what the view shows of the one answering, or a
         function giving it) is read only to choose between a parry and a dodge."""
-        opportunity = first(legal, "opportunity")
-        if opportunity is not None:
-            return opportunity
-        block = first(legal, "block")
-        if block is not None:
-            return block
-        parry, dodge = first(legal, "parry"), first(legal, "dodge")
+        opportunity = _listed(legal, "opportunity")
+        if opportunity:
+            return opportunity[0]
+        block = _listed(legal, "block")
+        if block:
+            return block[0]
+        parries, dodges = _listed(legal, "parry"), _listed(legal, "dodge")
+        parry = parries[0] if parries else None
+        dodge = dodges[0] if dodges else None
         if parry is not None and dodge is not None:
             person = me() if callable(me) else me
             if die(person, "att") >= die(person, "ref"):
@@ -114,7 +138,8 @@ class DefaultPolicy(Tactical):
             found = first(legal, "hold", "crush", "throw")
             if found is not None:
                 return found
-        if "weapon not ready" in me.get("effects", ()) and (found := find(legal, "draw")):
+        unready = "weapon not ready" in me.get("effects", ())
+        if unready and (found := find(legal, "draw")):
             return found
         if me.get("prone") and (found := find(legal, "stand")) is not None:
             return found
@@ -133,12 +158,18 @@ class DefaultPolicy(Tactical):
             hurt = sum(1 for e in foe.get("effects", ()) if "wounded" in e or "stunned" in e)
             return hurt + (1.0 if foe.get("prone") else 0.0)
 
-        for verb in ("attack", "grab" if me.get("weapon") is None else "", "strike"):
-            found_all = with_verb(legal, verb) if verb else []
+        # D-ATK-1: no weapon attack without a weapon ready (not even asked for)
+        armed = me.get("weapon") is not None
+        for verb in ("attack" if armed and not unready else "", "" if armed else "grab", "strike"):
+            found_all = _listed(legal, verb) if verb else []
             if len(found_all) == 1:  # no choice: nothing to weigh, no tie to break
                 return found_all[0]
             if found_all:
                 return best(found_all, weakest, rng)
+        steps = _listed(legal, "move")
+        others = [*_listed(legal, "run"), *_listed(legal, "crawl")]
+        if not steps and not others:
+            return _end(legal)  # nowhere to go: the map is not even read
         here = me.get("region")
         graph = undirected(view["state"].get("regions", {}))
         away = distances(graph, [str(p.get("region")) for p in enemies().values()])
@@ -149,12 +180,12 @@ class DefaultPolicy(Tactical):
 
         # Moves first; else runs and crawls in the order the rules list them (read from
         # the whole listing only when one of them would do).
-        moves = [a for a in with_verb(legal, "move") if nearer(a)]
-        if not moves and any(nearer(a) for v in ("run", "crawl") for a in with_verb(legal, v)):
+        moves = [a for a in steps if nearer(a)]
+        if not moves and any(nearer(a) for a in others):
             moves = [a for a in legal if a.verb in ("run", "crawl") and nearer(a)]
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
-        return first(legal, "end")
+        return _end(legal)
 
 
 class GmPolicy(GameMaster):

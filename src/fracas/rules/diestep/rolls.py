@@ -14,8 +14,9 @@ counts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
-from fracas.dice import DieStep
+from fracas.dice import DieStep, Roll
 from fracas.dice.diestep import shift
 from fracas.engine import DiceSource, Event
 from fracas.rules.diestep.state import Combatant
@@ -30,8 +31,11 @@ def net(sources: Sequence[Source]) -> int:
     return (total > 0) - (total < 0)
 
 
-#: The dice rolled so far, by sides, ranks and net advantage (a die is immutable).
-_MECHANICS: dict[tuple[int, int, int], DieStep] = {}
+#: The dice rolled so far, by sides, ranks and net advantage (a die is immutable), each
+#: with its notation.
+_MECHANICS: dict[tuple[int, int, int], tuple[DieStep, str]] = {}
+#: Who sees a roll's detail: the roller's side, by side (one set for every roll).
+_SIDES: dict[str, frozenset[str]] = {}
 
 
 def roll(
@@ -47,49 +51,79 @@ def roll(
 
     ``who`` is ``None`` for a die nobody owns (a difficulty die).
     """
-    key = (sides, ranks, net(sources))
-    mechanic = _MECHANICS.get(key)
-    if mechanic is None:
-        mechanic = _MECHANICS[key] = DieStep(shift(sides, ranks), key[2])
+    total = 0
+    for source in sources:
+        total += source[1]
+    key = (sides, ranks, (total > 0) - (total < 0))
+    found = _MECHANICS.get(key)
+    if found is None:
+        made = DieStep(shift(sides, ranks), key[2])
+        found = _MECHANICS[key] = (made, made.notation())
+    mechanic, notation = found
     name = who.name if who is not None else "the game master"
-    result = dice.roll(mechanic, f"{name}: {what}")
+    rolled = dice.roll(mechanic, f"{name}: {what}")
+    result = rolled.result
     reasons = tuple(sources)
-    notation = mechanic.notation()
-
-    def render() -> str:  # the words, written only if the log is read
-        shifted = f" {ranks:+d} ranks" if ranks else ""
-        said = [f"{r}: {'adv' if v > 0 else 'dis'}" if v else r for r, v in reasons]
-        because = f" ({'; '.join(said)})" if said else ""  # no brackets: the terminal eats them
-        return (
-            f"{name} rolls {what} d{sides}{shifted} as {notation}{because}: "
-            f"{mechanic.explain(result)}"
-        )
-
+    # the words, written only if the log is read
+    render = partial(_said, name, what, sides, ranks, notation, reasons, mechanic, rolled)
     data = {
         "who": who.id if who is not None else None,
         "what": what,
         "die": notation,
-        "faces": list(result.faces),
-        "result": result.result,
-        "why": [
-            f"{reason} ({'adv' if v > 0 else 'dis'})" if v else reason for reason, v in reasons
-        ],
+        "faces": list(rolled.faces),
+        "result": result,
+        "why": [f"{r} ({'adv' if v > 0 else 'dis'})" if v else r for r, v in reasons]
+        if reasons
+        else [],
     }
     if who is None:
         events.append(Event.deferred("roll", render, data))
-        return result.result
+        return result
     # The die tells the attribute, which is the own side's: the others see the result.
     events.append(
         Event.deferred(
             "roll",
             render,
             data,
-            detail=frozenset({who.side}),
-            outline=f"{name} rolls {what}: {result.result}",
-            outline_data={"who": who.id, "what": what, "result": result.result},
+            detail=side_only(who.side),
+            outline=f"{name} rolls {what}: {result}",
+            outline_data={"who": who.id, "what": what, "result": result},
         )
     )
-    return result.result
+    return result
+
+
+def _said(
+    name: str,
+    what: str,
+    sides: int,
+    ranks: int,
+    notation: str,
+    reasons: tuple[Source, ...],
+    mechanic: DieStep,
+    rolled: Roll,
+) -> str:
+    """The words of a roll (:func:`roll`)."""
+    shifted = f" {ranks:+d} ranks" if ranks else ""
+    said = [f"{r}: {'adv' if v > 0 else 'dis'}" if v else r for r, v in reasons]
+    because = f" ({'; '.join(said)})" if said else ""  # no brackets: the terminal eats them
+    return (
+        f"{name} rolls {what} d{sides}{shifted} as {notation}{because}: {mechanic.explain(rolled)}"
+    )
+
+
+def side_only(side: str) -> frozenset[str]:
+    """The one side that sees an event's detail, as a set shared by every such event.
+
+    >>> side_only("riders") is side_only("riders")
+    True
+    """
+    found = _SIDES.get(side)
+    if found is None:
+        if len(_SIDES) >= 1024:  # sides of every campaign a server has played: kept bounded
+            _SIDES.clear()
+        found = _SIDES[side] = frozenset({side})
+    return found
 
 
 def conditions(who: Combatant, physical: bool) -> list[Source]:

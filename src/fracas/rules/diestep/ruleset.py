@@ -14,19 +14,30 @@ is over; the end of the encounter brings the survival rolls (D-KO-1).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from fracas.engine import Action, DiceSource, EngineError, Event, IllegalAction, Parts, Ruleset
+from fracas.engine import (
+    Action,
+    Checking,
+    DiceSource,
+    EngineError,
+    Event,
+    IllegalAction,
+    Parts,
+    Ruleset,
+)
 from fracas.rules.diestep import actions, combat, health, movement, setup, table, turns
+from fracas.rules.diestep.quick import QUICK
 from fracas.rules.diestep.state import (
     Combatant,
     DefenceWindow,
     DieStepState,
+    OpportunityWindow,
+    Turn,
 )
 from fracas.rules.diestep.tables import Campaign, package_data
-from fracas.rules.diestep.verbs import GM, KINDS, VERBS, kind_for, provocation
+from fracas.rules.diestep.verbs import GM, KINDS, PROVOKES, VERBS, kind_for
 from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
 _REGISTERED = (table,)  # its verbs register on import
@@ -164,6 +175,19 @@ class DieStepRules(Ruleset[DieStepState]):
             return _Checks(self, state).is_legal(state, action)
         return super().is_legal(state, action)
 
+    def checking(self, state: DieStepState) -> Checking[DieStepState]:
+        """The questions of one state while a fight is under way, with what they share
+        (whose turn, whether each actor can act, what the turn's AP pay for, the open
+        attack's defences) worked out once for all of them (:class:`_Fighting`)."""
+        if (
+            state.started
+            and not state.over
+            and GM not in state.combatants
+            and (type(self) is DieStepRules or _checks_as_its_own(type(self)))
+        ):
+            return _Fighting(self, state)
+        return super().checking(state)  # (a subclass may check its own way)
+
     def _check_no_window(self, state: DieStepState) -> None:
         if state.windows:
             raise IllegalAction(
@@ -176,11 +200,14 @@ class DieStepRules(Ruleset[DieStepState]):
         verb = VERBS[action.verb]
         events: list[Event] = []
         fighting = state.started and not state.over and action.actor != GM
-        kind = kind_for(state, action)
+        special = KINDS.get(action.verb)  # kind_for, with the verb at hand
+        kind = special(state, action) if special is not None else verb.kind
         provoked = None
-        if fighting and kind in ("major", "minor", "exclusive", "free"):
-            turns.spend(state, kind, verb.has("moving"))
-            provoked = provocation(state, action)
+        paid = _PAID.get(kind) if fighting else None
+        if paid is not None:
+            turns.spend(state, paid, verb.has("moving"))
+            provokes = PROVOKES.get(action.verb)
+            provoked = provokes(state, action) if provokes is not None else None
             if kind == "exclusive":  # D-OA-1: an exclusive action provokes
                 who = state.who(action.actor)
                 more = combat.opportunists(state, actions.pair(state, who), {who.region})
@@ -191,7 +218,7 @@ class DieStepRules(Ruleset[DieStepState]):
             waiting, before, why = provoked
             who = state.who(action.actor)
             if before:
-                combat.provoke(state, who, waiting, str(action), why, events)
+                combat.provoke(state, who, waiting, _text(action), why, events)
             else:
                 verb.apply(state, action, dice, events)
                 combat.provoke(state, who, waiting, None, why, events)
@@ -209,11 +236,12 @@ class DieStepRules(Ruleset[DieStepState]):
             provoker = state.who(top.provoker)
             waiting = () if provoker.out else tuple(c for c in top.waiting if _can_oa(state, c))
             if waiting:
-                state.windows[-1] = replace(top, waiting=waiting)
+                if waiting != top.waiting:
+                    state.windows[-1] = OpportunityWindow(top.provoker, waiting, top.action)
                 return
             state.windows.pop()
             if top.action is not None and not provoker.out:
-                stored = Action.parse(top.action)
+                stored = _parsed(top.action)
                 VERBS[stored.verb].apply(state, stored, dice, events)
         if not state.started or state.over:
             return
@@ -250,10 +278,23 @@ class DieStepRules(Ruleset[DieStepState]):
         of every candidate alike (whose turn, whether the actor can act, what the turn's
         AP pay for) is worked out once for the listing (:class:`_Checks`), and a verb
         whose every action the turn's AP cannot pay is not even proposed."""
+        return self._listing(state, actor, verbs, keep, None)
+
+    def _listing(
+        self,
+        state: DieStepState,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+        checks: _Checks | None,
+    ) -> Iterator[Action]:
+        """:meth:`legal_where`, with the :class:`_Checks` of the state when a listing of
+        it has made them already (:meth:`checking`)."""
         offered = verbs
         defences = None
         if state.started and not state.over and GM not in state.combatants:
-            checks = _Checks(self, state)
+            if checks is None:
+                checks = _Checks(self, state)
             is_legal = checks.is_legal
             if state.windows:
                 defences = checks.defences(state)  # offered and checked alike
@@ -396,6 +437,34 @@ class DieStepRules(Ruleset[DieStepState]):
         return Parts(_PARTS, self, state, side)
 
 
+#: The actions a fight offers, each made once: the same words, the same action (an
+#: action is immutable, and one a listing gives again is found again at once).
+_ACTIONS: dict[tuple[str, str, str | None], Action] = {}
+
+
+def _action(actor: str, verb: str, target: str | None = None) -> Action:
+    """``Action(actor, verb, target)``, made once (:data:`_ACTIONS`, bounded)."""
+    key = (actor, verb, target)
+    found = _ACTIONS.get(key)
+    if found is None:
+        if len(_ACTIONS) >= 8192:
+            _ACTIONS.clear()
+        found = _ACTIONS[key] = Action(actor, verb, target)
+    return found
+
+
+@lru_cache(maxsize=16)
+def _checks_as_its_own(rules: type[DieStepRules]) -> bool:
+    """Whether ``rules`` checks legality as :class:`DieStepRules` does (a subclass may
+    override it), so that its :meth:`~DieStepRules.checking` may be :class:`_Fighting`."""
+    own = DieStepRules
+    return (
+        rules.legal is own.legal
+        and rules.legal_where is own.legal_where
+        and rules.is_legal is own.is_legal
+    )
+
+
 class _Checks:
     """:meth:`DieStepRules.is_legal` for the candidates of one listing while a fight is
     under way: what :meth:`DieStepRules.check` asks of every action of one actor and verb
@@ -404,7 +473,7 @@ class _Checks:
     candidate's own verb check runs as there. Not for a state whose combatants include
     one called ``gm``, nor before the fight or after it."""
 
-    __slots__ = ("_defences", "_members", "_ready", "_refusals", "_rules")
+    __slots__ = ("_defences", "_gates", "_members", "_ready", "_refusals", "_rules")
 
     def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
         self._rules = rules
@@ -414,19 +483,30 @@ class _Checks:
         self._defences: dict[str, str] | None = None
         #: By actor and verb: what is left to ask of each action (see :meth:`_ready_for`).
         self._ready: dict[tuple[str, str], int] = {}
+        self._gates: Mapping[str, int] | None = None  # for the turn's pair: see gate()
 
     def is_legal(self, state: DieStepState, action: Action) -> bool:
         key = (action.actor, action.verb)
         ready = self._ready.get(key)
         if ready is None:
             ready = self._ready[key] = self._ready_for(state, action)
-        if ready == _VERB_CHECK:
-            return _verb_allows(state, action)
-        if ready == _REFUSED:
-            return False
+        return self.accepts(state, action, ready)
+
+    def gate(self, state: DieStepState, verb: str) -> int:
+        """What is left to ask of an action with ``verb`` by an able member of the turn's
+        pair while no window is open, as :meth:`_ready_for` would answer: the same for
+        either member (:func:`_turn_gates`)."""
+        gates = self._gates
+        if gates is None:
+            gates = self._gates = _turn_gates(state)
+        return gates[verb]
+
+    def accepts(self, state: DieStepState, action: Action, ready: int) -> bool:
+        """:meth:`is_legal` of ``action``, whose actor's and verb's :meth:`ready` is
+        ``ready``."""
         if ready == _DEFENCE:
             return self._defends(state, state.who(action.actor), action.verb)
-        return Ruleset.is_legal(self._rules, state, action)
+        return _accepts(self._rules, state, action, ready)
 
     def _ready_for(self, state: DieStepState, action: Action) -> int:
         """What is left to ask of ``action`` once what :meth:`DieStepRules.check` asks of
@@ -447,12 +527,7 @@ class _Checks:
             return _REFUSED
         if not who.able:
             return _REFUSED
-        if action.verb in KINDS:
-            return _WHOLE
-        paid = _PAID.get(verb.kind)
-        if paid is not None and self._refused(state, paid, verb.has("moving")):
-            return _REFUSED
-        return _VERB_CHECK
+        return self.gate(state, action.verb)
 
     def _defends(self, state: DieStepState, who: Combatant, how: str) -> bool:
         """Whether the check of ``block``, ``parry`` and ``dodge`` accepts ``who``'s
@@ -497,6 +572,254 @@ class _Checks:
         return frozenset(verbs).difference(unpaid) if unpaid else verbs
 
 
+class _Fighting(Checking[DieStepState]):
+    """:class:`~fracas.engine.Checking` of a fight under way, kept for the questions of
+    one state (a policy's one choice): what the turn's AP refuse is looked up once
+    (:func:`_turn_gates`); the turn's listings are made straight from the state, each
+    candidate asked only its verb's quick check (:mod:`.quick`); a window's answers are
+    listed straight from the open window, once (each is what :meth:`DieStepRules.check`
+    accepts of it: the open attack's defences and its target's ``take``, or the first
+    waiting's opportunity attacks on the provoker and its pair, and ``pass``); anything
+    else is asked of one :class:`_Checks`."""
+
+    __slots__ = ("_answered", "_gates", "_made")
+
+    ruleset: DieStepRules
+
+    def __init__(self, rules: DieStepRules, state: DieStepState) -> None:
+        self.ruleset = rules
+        self.state = state
+        self._made: _Checks | None = None
+        self._gates: Mapping[str, int] | None = None
+        self._answered: dict[str, list[Action]] = {}  # each one's answers to the window
+
+    def _turn_gates(self) -> Mapping[str, int]:
+        """:func:`_turn_gates` of the state, looked up once."""
+        gates = self._gates
+        if gates is None:
+            gates = self._gates = _turn_gates(self.state)
+        return gates
+
+    @property
+    def _checks(self) -> _Checks:
+        made = self._made
+        if made is None:
+            made = self._made = _Checks(self.ruleset, self.state)
+        return made
+
+    def is_legal(self, action: Action) -> bool:
+        state = self.state
+        verb = action.verb
+        if not action.options and (verb in _ANSWERING or verb == "end"):
+            who = state.combatants.get(action.actor)
+            if who is not None and verb != "end":
+                # D-ACT-1: the answers to a window are asked only of their own check
+                return QUICK[verb](state, who, action) is True
+            turn = state.turn
+            if who is not None and state.windows:
+                return False  # D-ACT-1: nothing but the answers while a window is open
+            if who is not None and turn is not None:
+                # D-ACT-1: the turn's own actor ends it, if it can act
+                return (
+                    action.actor == turn.actor
+                    and who.able
+                    and self._turn_gates()["end"] != _REFUSED
+                )
+        return self._checks.is_legal(state, action)
+
+    def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
+        return self._where(actor, verbs, None)
+
+    def legal_where(
+        self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
+    ) -> Iterator[Action]:
+        return self._where(actor, verbs, keep)
+
+    def _where(
+        self,
+        actor: str | None,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> Iterator[Action]:
+        state = self.state
+        if actor is None:
+            return self.ruleset._listing(state, actor, verbs, keep, self._checks)
+        if not state.windows:
+            turn = state.turn
+            if turn is None or actor not in turn.members():
+                return iter(())  # D-ACT-1: only the turn's pair acts, or answers a window
+            return iter(self._turn(state.who(actor), turn, verbs, keep))
+        found = self._answered.get(actor)
+        if found is None:
+            found = self._answered[actor] = self._answers(actor)
+        return iter(
+            [a for a in found if (verbs is None or a.verb in verbs) and (keep is None or keep(a))]
+        )
+
+    def _turn(
+        self,
+        who: Combatant,
+        turn: Turn,
+        verbs: Collection[str] | None,
+        keep: Callable[[Action], bool] | None,
+    ) -> list[Action]:
+        """The legal actions of ``who``, of the turn's pair, in the order
+        :meth:`DieStepRules._offers` proposes them; the candidates of a verb the turn
+        refuses whatever its target (:meth:`_Checks.gate`) are not even made."""
+        if not who.able:
+            return []  # D-ACT-1: no actions at all
+        state, rules = self.state, self.ruleset
+        gates = self._turn_gates()
+        actor = who.id
+        asked = _OFFERED if verbs is None else verbs
+        found: list[Action] = []
+        if "end" in asked and actor == turn.actor:
+            ready = gates["end"]
+            action = _action(actor, "end")
+            if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+                found.append(action)
+        if not _STRIKES.isdisjoint(asked):
+            strikes = [
+                (verb, ready)
+                for verb in ("attack", "strike", "grab")
+                if verb in asked
+                and not _refused_whoever(who, verb)
+                and (ready := gates[verb]) != _REFUSED
+            ]
+            ranged = who.weapon is not None and not who.weapon.melee
+            for other in state.combatants.values() if strikes else ():
+                if other.side == who.side or other.out:
+                    continue
+                near = other.region == who.region
+                for verb, ready in strikes:
+                    if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
+                        action = _action(actor, verb, other.id)
+                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+                            found.append(action)
+        if not _SIMPLE_SET.isdisjoint(asked):
+            for simple in _SIMPLE:
+                if simple in asked and (ready := gates[simple]) != _REFUSED:
+                    action = _action(actor, simple)
+                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+                        found.append(action)
+        if not _MOVES.isdisjoint(asked):
+            moves = [
+                (how, ready)
+                for how in _MOVES_IN_ORDER
+                if how in asked and (ready := gates[how]) != _REFUSED
+            ]
+            body = movement.mover(state, who) if moves else who
+            for region in state.regions[body.region].borders if moves else ():
+                for how, ready in moves:
+                    action = _action(actor, how, region)
+                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+                        found.append(action)
+            if "run" in asked and (ready := gates["run"]) != _REFUSED:
+                away = movement.distances(state, body.region)
+                for far in state.regions:
+                    if away.get(far) == 2:
+                        action = _action(actor, "run", far)
+                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+                            found.append(action)
+        for verb in ("mount", "dismount"):
+            if verb in asked and (ready := gates[verb]) != _REFUSED:
+                targets = (
+                    [m.id for m in state.combatants.values() if m.sheet.mount and m.rider is None]
+                    if verb == "mount"
+                    else [None]
+                )
+                for target in targets:
+                    action = _action(actor, verb, target)
+                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+                        found.append(action)
+        return found
+
+    def _answers(self, actor: str) -> list[Action]:
+        """``actor``'s legal answers to the open window, in the order they are offered."""
+        state = self.state
+        top = state.windows[-1]
+        if isinstance(top, DefenceWindow):
+            found = []
+            made = self._made  # the defences, when a check has worked them out already
+            defences = made.defences(state) if made is not None else None
+            if defences is None:
+                defences = combat.defences(state, top.attack)
+            for how, by in defences.items():
+                if by == actor and not (how == "dodge" and state.who(by).mounted_on):
+                    found.append(_action(by, how))  # D-MOUNT-1: a rider does not dodge
+            if top.attack.target == actor:
+                found.append(_action(actor, "take"))
+            return found
+        if top.waiting[0] != actor:
+            return []
+        provoker = state.who(top.provoker)
+        return [
+            *(
+                _action(actor, "opportunity", target)
+                for target in (provoker.id, provoker.mounted_on, provoker.rider)
+                if target is not None
+            ),
+            _action(actor, "pass"),
+        ]
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str) -> Action:
+    """A provoking action stored in its window, read again (an action is immutable)."""
+    return Action.parse(text)
+
+
+@lru_cache(maxsize=1024)
+def _text(action: Action) -> str:
+    """A provoking action as its window stores it (:func:`_parsed` reads it again)."""
+    return str(action)
+
+
+#: :func:`_turn_gates` by what decides them: the turn's AP spent and left, its pair's
+#: shares of them, and what the actions cost.
+_GATES: dict[tuple[int, ...], Mapping[str, int]] = {}
+
+
+def _turn_gates(state: DieStepState) -> Mapping[str, int]:
+    """For every verb, what is left to ask of an action with it by an able member of the
+    turn's pair while no window is open (after :meth:`_Checks._ready_for`'s other
+    questions): the whole check (a kind a rule works out per action), nothing (the
+    turn's AP cannot pay for its kind: :func:`turns.shortfall`) or its verb's check.
+    Shared by every state whose turn has the same AP."""
+    turn = state.turn
+    assert turn is not None
+    costs = state.tables.costs
+    key = (
+        turn.spent,
+        turn.pool,
+        turn.partner is None,
+        turn.moving,
+        turn.other,
+        turn.rider_cap,
+        turn.mount_cap,
+        costs["major"],
+        costs["minor"],
+    )
+    found = _GATES.get(key)
+    if found is None:
+        if len(_GATES) >= 4096:
+            _GATES.clear()
+        refused: dict[tuple[turns.Kind, bool], bool] = {}
+        gates = {}
+        for name, verb in VERBS.items():
+            paid, moving = _PAID.get(verb.kind), verb.has("moving")
+            if name in KINDS:
+                gates[name] = _WHOLE
+            elif paid is None:
+                gates[name] = _VERB_CHECK
+            else:
+                if (paid, moving) not in refused:
+                    refused[paid, moving] = turns.shortfall(state, paid, moving) is not None
+                gates[name] = _REFUSED if refused[paid, moving] else _VERB_CHECK
+        found = _GATES[key] = gates
+    return found
+
+
 @lru_cache(maxsize=256)
 def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
     """Those of ``verbs`` the turn pays for in AP whose kind is the verb's own (not one a
@@ -508,6 +831,21 @@ def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
         if verb is not None and paid is not None:
             found.append((name, paid, verb.has("moving")))
     return tuple(found)
+
+
+def _accepts(rules: DieStepRules, state: DieStepState, action: Action, ready: int) -> bool:
+    """Whether :meth:`DieStepRules.check` accepts ``action``, of which only what
+    ``ready`` says is left to ask (not the defences: :meth:`_Checks.accepts`)."""
+    if ready == _VERB_CHECK:
+        quick = QUICK.get(action.verb)
+        if quick is not None and not action.options:
+            found = quick(state, state.combatants[action.actor], action)
+            if found is not None:
+                return found
+        return _verb_allows(state, action)
+    if ready == _REFUSED:
+        return False
+    return Ruleset.is_legal(rules, state, action)
 
 
 def _verb_allows(state: DieStepState, action: Action) -> bool:
@@ -535,10 +873,7 @@ _PARTS: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
         else state.turn.left
     ),
     "regions": lambda rules, state, side: {n: list(r.borders) for n, r in state.regions.items()},
-    "combatants": lambda rules, state, side: {
-        cid: Parts(_SEEN_FULL if side is None or side == c.side else _SEEN, c)
-        for cid, c in state.combatants.items()
-    },
+    "combatants": lambda rules, state, side: _People(state, side),
 }
 
 #: :data:`_PARTS` as :meth:`DieStepRules.observe` gives them: plain dicts, ready for JSON.
@@ -551,12 +886,19 @@ _EAGER: dict[str, Callable[[DieStepRules, DieStepState, str | None], Any]] = {
 
 
 _STRIKES = frozenset({"attack", "strike", "grab"})
+#: The answers to a window with a quick check (kind ``answer`` or ``interrupt``, not a
+#: defence): :meth:`DieStepRules.check` asks nothing else of them.
+_ANSWERING = frozenset({"take", "pass", "opportunity"})
 #: What :class:`_Checks` has left to ask of an action: nothing (refused), its verb's
 #: check, the open attack's defences, or the whole of :meth:`DieStepRules.check`.
 _REFUSED, _VERB_CHECK, _DEFENCE, _WHOLE = range(4)
 #: The kinds of action a turn pays for in AP (D-ACT-1).
 _PAID: dict[str, turns.Kind] = {k: k for k in ("major", "minor", "exclusive", "free")}
 _MOVES = frozenset({"move", "run", "crawl", "drag"})
+_MOVES_IN_ORDER = ("move", "run", "crawl", "drag")
+#: The turn's verbs with no target, in the order they are offered.
+_SIMPLE = ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone", "stand")
+_SIMPLE_SET = frozenset(_SIMPLE)
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
     {
@@ -570,6 +912,39 @@ _TURN_VERBS = frozenset(
 )
 #: Every verb :meth:`DieStepRules._offers` proposes in a turn.
 _OFFERED = _TURN_VERBS | {"end"}
+
+
+class _People(Mapping[str, Parts]):
+    """What a side sees of each combatant (:data:`_SEEN`, or :data:`_SEEN_FULL` of its
+    own), each one's worked out when it is first read: a policy that looks at its own
+    fighter reads no other."""
+
+    __slots__ = ("_seen", "_side", "_state")
+
+    def __init__(self, state: DieStepState, side: str | None) -> None:
+        self._state = state
+        self._side = side
+        self._seen: dict[str, Parts] = {}
+
+    def __getitem__(self, cid: str) -> Parts:
+        found = self._seen.get(cid)
+        if found is None:
+            c = self._state.combatants[cid]
+            full = self._side is None or self._side == c.side
+            found = self._seen[cid] = Parts(_SEEN_FULL if full else _SEEN, c)
+        return found
+
+    def get(self, cid: str, default: Any = None) -> Any:
+        return self[cid] if cid in self._state.combatants else default
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._state.combatants
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._state.combatants)
+
+    def __len__(self) -> int:
+        return len(self._state.combatants)
 
 
 def _observe_one(c: Combatant, full: bool) -> dict[str, Any]:
@@ -646,7 +1021,7 @@ def _one_side_standing(state: DieStepState) -> bool:
     """Whether at most one side has anyone standing (the encounter is over)."""
     side = None
     for c in state.combatants.values():
-        if _standing(c):
+        if not (c.dead or c.knocked_out or c.helpless or c.stunned_encounter):  # _standing
             if side is None:
                 side = c.side
             elif c.side != side:

@@ -71,7 +71,9 @@ class Combatant:
     @property
     def able(self) -> bool:
         """Able to act at all: not out, helpless or stunned."""
-        return not (self.out or self.helpless or self.stunned or self.stunned_encounter)
+        return not (
+            self.dead or self.knocked_out or self.helpless or self.stunned or self.stunned_encounter
+        )
 
     @property
     def badly_wounded(self) -> bool:
@@ -88,13 +90,16 @@ class Combatant:
         return w if w is not None and self.ready and w.melee else None
 
 
-@dataclass(frozen=True)
+AttackKind = Literal["weapon", "spell", "strike", "grab", "crush", "throw", "opportunity"]
+
+
+@dataclass(frozen=True, init=False)
 class Attack:
     """A declared attack, waiting for the target's answer or being resolved."""
 
     attacker: str
     target: str
-    kind: Literal["weapon", "spell", "strike", "grab", "crush", "throw", "opportunity"]
+    kind: AttackKind
     die: str  # the attacker's die: att, pre, str
     ranks: int  # shift of the attacker's die (unarmed: -2)
     defence: str  # the target's passive die: def, pre, for, str
@@ -106,6 +111,42 @@ class Attack:
     lethal: bool = True
     weapon: str | None = None
     distance: int = 0
+
+    def __init__(
+        self,
+        attacker: str,
+        target: str,
+        kind: AttackKind,
+        die: str,
+        ranks: int,
+        defence: str,
+        melee: bool,
+        ranged: bool,
+        physical: bool,
+        indirect: bool = False,
+        active: bool = True,
+        lethal: bool = True,
+        weapon: str | None = None,
+        distance: int = 0,
+    ) -> None:
+        # The fields set at once, not one by one through object.__setattr__ as a frozen
+        # dataclass's own init does: a fight declares an attack every other action.
+        self.__dict__.update(
+            attacker=attacker,
+            target=target,
+            kind=kind,
+            die=die,
+            ranks=ranks,
+            defence=defence,
+            melee=melee,
+            ranged=ranged,
+            physical=physical,
+            indirect=indirect,
+            active=active,
+            lethal=lethal,
+            weapon=weapon,
+            distance=distance,
+        )
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Literal
 
 from fracas.engine import DiceSource, Event, IllegalAction
 from fracas.rules.diestep import grapple
-from fracas.rules.diestep.rolls import DIS, conditions, roll
+from fracas.rules.diestep.rolls import DIS, conditions, roll, side_only
 from fracas.rules.diestep.state import Combatant, DieStepState, Turn
 
 Kind = Literal["major", "minor", "exclusive", "free"]
@@ -122,8 +122,9 @@ def begin(state: DieStepState, dice: DiceSource, events: list[Event]) -> None:
 
 def start_turn(state: DieStepState, events: list[Event]) -> None:
     """Start the turn of ``state.order[state.index]``, passing over those who cannot act."""
-    for _ in range(len(state.order) * 8):
-        who = state.who(state.order[state.index])
+    combatants, order = state.combatants, state.order  # (pair_up reorders it in place)
+    for _ in range(len(order) * 8):
+        who = combatants[order[state.index]]
         if who.out or who.rider is not None:
             _advance(state)
             continue
@@ -149,13 +150,14 @@ def start_turn(state: DieStepState, events: list[Event]) -> None:
         partner.debt = 0
     state.turn = Turn(who.id, partner.id if partner else None, pool, rider_ap, mount_ap)
     with_mount = f" (riding {partner.name})" if partner else ""
+    outline = f"round {state.round}: {who.name}'s turn{with_mount}"
     events.append(
         Event(
             "turn",
-            f"round {state.round}: {who.name}'s turn{with_mount}, {pool} AP",
+            f"{outline}, {pool} AP",
             {"who": who.id, "round": state.round, "ap": pool},
-            detail=frozenset({who.side}),  # AP are the own side's
-            outline=f"round {state.round}: {who.name}'s turn{with_mount}",
+            detail=side_only(who.side),  # AP are the own side's
+            outline=outline,
             outline_data={"who": who.id, "round": state.round},
         )
     )
