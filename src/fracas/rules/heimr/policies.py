@@ -524,7 +524,11 @@ class DefaultPolicy(Tactical):
         def closer(a: Action) -> bool:
             return a.target in graph and away.get(a.target, now) < now
 
-        moves = verb_where(legal, "move", closer) or verb_where(legal, "run", closer)
+        moves = (
+            (verb_where(legal, "move", closer) or verb_where(legal, "run", closer))
+            if _may_step_closer(view, me, graph, away, now)
+            else []
+        )
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
         climbs = verb_where(legal, "climb", lambda a: away.get(a.option("toward") or "", now) < now)
@@ -533,6 +537,31 @@ class DefaultPolicy(Tactical):
         if me.get("climbing"):
             return first(legal, "climb")
         return None
+
+
+def _may_step_closer(
+    view: Mapping[str, Any],
+    me: Mapping[str, Any],
+    graph: Mapping[str, Mapping[str, int]],
+    away: Mapping[str, int],
+    now: int,
+) -> bool:
+    """Whether a move or run of ``me`` closer to its enemies may be legal: ``False`` when
+    every square closer than ``now`` lies more than one height above or below it, which
+    no step on foot reaches (H-GRID-5, H-GRID-6), so that the rules need not be asked.
+    An upcoming action due first may change where it stands: then it may."""
+    if me.get("upcoming") is not None:
+        return True
+    height = me.get("height")
+    field = view["state"].get("battlefield", {})
+    # Read from the field view it was copied from, where it knows it (not copied again).
+    squares: Mapping[str, Any] = (getattr(field, "source", None) or field).get("squares", {})
+    for square in graph:
+        if away.get(square, now) < now:
+            info = squares.get(square)
+            if info is None or height is None or abs(int(info["height"]) - int(height)) <= 1:
+                return True
+    return False
 
 
 def _is_punch(action: Action) -> bool:
@@ -546,7 +575,8 @@ def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
     >>> str(_weapon_to_draw([Action.parse(t) for t in ("e draw quiver", "e draw Axe")]))
     'e draw Axe'
     """
-    draws = [a for a in with_verb(legal, "draw") if not ammunition_named(a.target or "")]
+    # Only the draws it could take are asked of the rules (ammunition is never checked).
+    draws = verb_where(legal, "draw", lambda a: not ammunition_named(a.target or ""))
     named = [a for a in draws if "weapon" in (a.target or "").lower()]
     found = named or draws
     return found[0] if found else None

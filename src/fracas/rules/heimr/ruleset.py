@@ -640,12 +640,39 @@ def _defence_unheld(state: HeimrState, action: Action) -> bool:
 
 
 def _no_foe_in_reach(state: HeimrState, action: Action) -> bool:
-    """Whether :func:`_melee_out_of_reach` refuses every attack the listing offers the
-    actor: no foe in its square, and a melee weapon to strike with."""
+    """Whether the check refuses every attack the listing offers the actor: it has no
+    weapon it can attack with (H-ACT-8, H-EFF-7: refused before any target is looked
+    at), or :func:`_melee_out_of_reach` refuses them all (no foe in its square, and a
+    melee weapon to strike with)."""
     attacker = state.combatants.get(action.actor)
-    if attacker is None or _foe_in_square(state, attacker):
+    if attacker is None:
         return False
-    return any(w.melee for w in combat.usable_weapons(state, attacker))
+    usable = combat.usable_weapons(state, attacker)
+    if not usable:
+        return True
+    return not _foe_in_square(state, attacker) and any(w.melee for w in usable)
+
+
+def _no_foe_to_charge(state: HeimrState, action: Action) -> bool:
+    """Whether :func:`_charge_out_of_reach` refuses every charge the listing offers the
+    actor: each foe (of another side, not dead) in its own square, in one not bordering
+    it, or in one more than one height above or below it."""
+    charger = state.combatants.get(action.actor)
+    if charger is None or charger.square is None:
+        return False
+    field = state.battlefield
+    near = field.neighbours(charger.square)
+    for o in state.combatants.values():
+        if o.id == charger.id or o.dead or o.side == charger.side:
+            continue
+        if o.square is None:
+            return False
+        if o.square == charger.square:
+            continue
+        to = field.place(o.square)
+        if to in near and not _too_steep(state, charger, to):
+            return False
+    return True
 
 
 def _no_foe_to_brawl(state: HeimrState, action: Action) -> bool:
@@ -665,11 +692,12 @@ def _foe_in_square(state: HeimrState, c: Combatant) -> bool:
 
 
 #: By verb, a cheap test that the rules' check refuses every action of that verb that a
-#: listing offers an actor (it reads the actor and its foes' squares alone): the
-#: listing offers none of them.
+#: listing offers an actor (it reads the actor's weapons and hands, and where it and
+#: its foes stand): the listing offers none of them.
 _WHOLE_VERB: dict[str, Callable[[HeimrState, Action], bool]] = {
     "attack": _no_foe_in_reach,
     "brawl": _no_foe_to_brawl,
+    "charge": _no_foe_to_charge,
     "climb": _no_hand_to_climb,
 }
 
