@@ -4,7 +4,8 @@ more than one height, climbs with no free hand, defences with nothing to
 defend with; and a verb left out of a listing whole: attacks and brawls with no foe in
 the square, attacks with no weapon that can strike, charges with no foe bordering within
 one height, climbs with no free hand) refuse only what the check refuses, in listing and
-in ``is_legal``;
+in ``is_legal``, and the quick acceptances of plain melee attacks and punches accept
+only what the check accepts;
 ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
 whichever candidates they skip checking, and ``Legal.first`` the first; and a
 ``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked
@@ -23,6 +24,8 @@ from fracas.engine import Action, Encounter, EngineError, RandomDice, Ruleset
 from fracas.engine.legal import Legal, first_of, verb_where
 from fracas.lab.playout import LazyView
 from fracas.rules.heimr import policies
+from fracas.rules.heimr import ruleset as heimr_ruleset
+from fracas.rules.heimr.verbs import VERBS as VERBS_CHECKED
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +66,10 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
         state = encounter.state
         mine = [a for a in ruleset.candidates(state, actor) if a.actor == actor]
         every = [a for a in mine if checked(ruleset, state, a)]
+        for action in mine:  # a quick acceptance only where the verb's check accepts
+            accept = heimr_ruleset._IN_HAND.get(action.verb)
+            if accept is not None and accept(state, action):
+                VERBS_CHECKED.check(state, action)
         assert [a for a in mine if ruleset.is_legal(state, a)] == every
         assert list(ruleset.legal(state, actor)) == every
         for verb in VERBS:

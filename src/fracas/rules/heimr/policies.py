@@ -398,10 +398,10 @@ class DefaultPolicy(Tactical):
             if weapon is not None:
                 return weapon  # a weapon in hand before fists
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
-        enemies = _enemies(me, people)
+        enemies, own = _forces(me, people)
         if not enemies:
             return one_of(legal, Action(actor, "end"))
-        door = self._door(view, legal, actor, me, people, enemies)
+        door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
         step = self._close_in(view, legal, rng, me, enemies)
@@ -420,8 +420,8 @@ class DefaultPolicy(Tactical):
         """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
         for, only the free actions are left (guarding a door, jumping down to an enemy
         below), then the end of the turn."""
-        enemies = _enemies(me, people)
-        door = self._door(view, legal, actor, me, people, enemies) if enemies else None
+        enemies, own = _forces(me, people)
+        door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
         if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
@@ -456,12 +456,14 @@ class DefaultPolicy(Tactical):
         legal: Sequence[Action],
         actor: str,
         me: Mapping[str, Any],
-        people: Mapping[str, Mapping[str, Any]],
+        own: int,
         enemies: Sequence[Mapping[str, Any]],
     ) -> Action | None:
-        """The outnumbered side holds a door: guard it, or, guarding one, end the turn
-        and let them come; ``None`` when the actor has no door to hold."""
-        if not _outnumbered(me, people, enemies):
+        """The outnumbered side (``own`` fighters standing, fewer than the enemies it
+        sees: the side that holds a door, while the other comes on, so that both never
+        wait) holds a door: guard it, or, guarding one, end the turn and let them come;
+        ``None`` when the actor has no door to hold."""
+        if own >= len(enemies):
             return None
         guard = cls._hold_the_door(view, legal, me, enemies)
         if guard is not None:
@@ -586,14 +588,25 @@ def _enemies(
     me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
 ) -> list[Mapping[str, Any]]:
     """The enemies ``me`` sees standing somewhere on the field."""
-    return [
-        p
-        for p in people.values()
-        if p.get("side") != me.get("side")
-        and not p.get("dead")
-        and not p.get("unconscious")
-        and p.get("square") is not None
-    ]
+    return _forces(me, people)[0]
+
+
+def _forces(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> tuple[list[Mapping[str, Any]], int]:
+    """The enemies ``me`` sees standing somewhere on the field, and how many of its own
+    side stand (neither dead nor unconscious), read in one pass."""
+    side = me.get("side")
+    enemies = []
+    own = 0
+    for p in people.values():
+        if p.get("dead") or p.get("unconscious"):
+            continue
+        if p.get("side") == side:
+            own += 1
+        elif p.get("square") is not None:
+            enemies.append(p)
+    return enemies, own
 
 
 def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
@@ -605,21 +618,6 @@ def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
 def _same(kept: tuple[object, int] | None, position: tuple[object, int], ahead: int) -> bool:
     """Whether ``kept`` is ``position`` of the same log, ``ahead`` entries back."""
     return kept is not None and kept[0] is position[0] and kept[1] == position[1] - ahead
-
-
-def _outnumbered(
-    me: Mapping[str, Any],
-    people: Mapping[str, Mapping[str, Any]],
-    enemies: Sequence[Mapping[str, Any]],
-) -> bool:
-    """Whether ``me``'s side has fewer fighters standing than the enemies it sees: the
-    side that holds a door, while the other comes on (so that both never wait)."""
-    own = sum(
-        1
-        for p in people.values()
-        if p.get("side") == me.get("side") and not p.get("dead") and not p.get("unconscious")
-    )
-    return own < len(enemies)
 
 
 def _hurt(person: Mapping[str, Any]) -> float:

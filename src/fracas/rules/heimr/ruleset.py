@@ -154,6 +154,9 @@ class HeimrRules(Ruleset[HeimrState]):
         quick = _OUT_OF_HAND.get(action.verb)
         if quick is not None and quick(met, action):
             return False  # refused without building the refusal
+        accept = _IN_HAND.get(action.verb)
+        if accept is not None and accept(met, action):
+            return True  # accepted on what the check would go through
         try:
             VERBS.check(met, action)
         except EngineError:
@@ -690,6 +693,62 @@ def _foe_in_square(state: HeimrState, c: Combatant) -> bool:
         for o in state.combatants.values()
     )
 
+
+def _melee_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the attack ``action``, shown cheaply in the common case
+    (else ``False``, and the check decides): a plain attack (no options) by one under no
+    effect and held by no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), whose wielded
+    weapons can all strike and are all melee (H-ACT-8), on another, living, that it
+    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
+    if action.options:
+        return False
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if (
+        attacker is None
+        or target is None
+        or attacker.effects
+        or attacker.held_by is not None
+        or target.id == attacker.id
+        or target.dead
+        or target.square != attacker.square
+        or abs(target.height - attacker.height) > 1
+        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
+    ):
+        return False
+    weapons = attacker.weapons()
+    if not weapons or len(combat.usable_weapons(state, attacker)) != len(weapons):
+        return False
+    return all(w.melee for w in weapons)
+
+
+def _punch_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the brawl ``action``, shown cheaply in the common case
+    (else ``False``): a punch (``effect=hit``, H-ATK-8) by one not stumbling (H-EFF-4) on
+    one that it knows is there (H-POS-4), in its square (H-ATK-1), within one height
+    (H-GRID-5)."""
+    if action.options != _PUNCH:
+        return False
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    return (
+        attacker is not None
+        and target is not None
+        and target.square == attacker.square
+        and abs(target.height - attacker.height) <= 1
+        and hiding.hidden_from(target, attacker.side) != hiding.UNAWARE
+        and not attacker.has("Stumble")
+    )
+
+
+_PUNCH = (("effect", "hit"),)
+
+#: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
+#: it reads only what the check would, for the actions a policy asks most.
+_IN_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
+    "attack": _melee_in_reach,
+    "brawl": _punch_in_reach,
+}
 
 #: By verb, a cheap test that the rules' check refuses every action of that verb that a
 #: listing offers an actor (it reads the actor's weapons and hands, and where it and
