@@ -302,6 +302,8 @@ class DefaultPolicy(Tactical):
         # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
+        # Likewise the log's position just after its move this turn.
+        self._moved: dict[str, tuple[object, int]] = {}
         # By side and kinds of event, what the log has shown of each combatant as far
         # as it was read.
         self._read: dict[tuple[str | None, frozenset[str]], _Latest] = {}
@@ -315,10 +317,15 @@ class DefaultPolicy(Tactical):
         if me is None:
             return one_of(legal, Action(actor, "end")) or legal[0]
         position = self._position = _position(view)
-        spent = position is not None and _same(self._attacked.get(actor), position, 0)
-        chosen = self._turn(view, legal, rng, actor, me, people, spent) or legal[0]
+        spent = moved = False
+        if position is not None:
+            spent = _same(self._attacked.get(actor), position, 0)
+            moved = _same(self._moved.get(actor), position, 0)
+        chosen = self._turn(view, legal, rng, actor, me, people, spent, moved) or legal[0]
         if position is not None and chosen.verb in SPEND_THE_TURN:
             self._attacked[actor] = (position[0], position[1] + 1)
+        elif position is not None and chosen.verb == "move":
+            self._moved[actor] = (position[0], position[1] + 1)
         return chosen
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
@@ -356,10 +363,14 @@ class DefaultPolicy(Tactical):
         me: Mapping[str, Any],
         people: Mapping[str, Mapping[str, Any]],
         spent: bool = False,
+        moved: bool = False,
     ) -> Action | None:
         """The choice; ``spent``: the actor has attacked this turn, so that standard and
         ongoing actions are refused (H-ACT-1) and are not looked for, nor a better
-        defence than those it found closed before attacking (attacking opens none)."""
+        defence than those it found closed before attacking (attacking opens none);
+        ``moved``: it has moved this turn, so that standard and ongoing actions are
+        refused (H-ACT-1: a move goes with no other but a draw or putting away, H-ACT-2,
+        which it looks for only with a punch to throw) and only free ones looked for."""
         if spent:
             return self._after_attacking(view, legal, actor, me, people)
         for kind in DEFENCES:
@@ -368,6 +379,8 @@ class DefaultPolicy(Tactical):
             found = one_of(legal, Action(actor, "defend", kind))
             if found is not None:
                 return found
+        if moved:
+            return self._after_moving(view, legal, actor, me, people)
         if me.get("prone") and (found := one_of(legal, Action(actor, "stand"))) is not None:
             return found
         fatigue = int(me.get("fatigue") or 1)
@@ -420,12 +433,38 @@ class DefaultPolicy(Tactical):
         """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
         for, only the free actions are left (guarding a door, jumping down to an enemy
         below), then the end of the turn."""
+        if not me.get("height") and _no_door_to_hold(view, me):
+            return one_of(legal, Action(actor, "end"))  # neither a door nor a jump down
         enemies, own = _forces(me, people)
         door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
         if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
             jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
+            if jump is not None:
+                return jump
+        return one_of(legal, Action(actor, "end"))
+
+    def _after_moving(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+    ) -> Action | None:
+        """What :meth:`_turn` comes to past the defences once the actor has moved this
+        turn: standing up, a breather, attacks, punches, charges, steps and climbs are
+        all refused, so that only a door to hold, a jump down into an enemy's square,
+        and the end of the turn are left."""
+        enemies, own = _forces(me, people)
+        if not enemies:
+            return one_of(legal, Action(actor, "end"))
+        door = self._door(view, legal, actor, me, own, enemies)
+        if door is not None:
+            return door
+        if me.get("square") in {e["square"] for e in enemies}:
+            jump = first(legal, "jump")
             if jump is not None:
                 return jump
         return one_of(legal, Action(actor, "end"))
@@ -483,9 +522,8 @@ class DefaultPolicy(Tactical):
         if me.get("guarding"):
             return None
         here = me.get("square")
-        field = view["state"].get("battlefield", {})
         behind = {e.get("square") for e in enemies}
-        for border in field.get("borders", ()):
+        for border in _field(view).get("borders", ()):
             between = list(border.get("between", ()))
             if here not in between or border.get("limit") is None:
                 continue
@@ -541,6 +579,32 @@ class DefaultPolicy(Tactical):
         return None
 
 
+def _field(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The view's battlefield, read (never changed) from the field view it was copied
+    from where it knows it, so that no part of it is copied again."""
+    field = view["state"].get("battlefield", {})
+    found: Mapping[str, Any] = getattr(field, "source", None) or field
+    return found
+
+
+def _no_door_to_hold(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
+    """Whether :meth:`DefaultPolicy._door` holds no door for ``me`` whoever stands where:
+    it guards no border, and guards something else or has no door in its square's
+    borders to guard."""
+    guarding = me.get("guarding")
+    if str(guarding or "").startswith("border:"):
+        return False
+    if guarding:
+        return True
+    here = me.get("square")
+    return not any(
+        here in border.get("between", ())
+        and border.get("limit") is not None
+        and border.get("toughness") is None
+        for border in _field(view).get("borders", ())
+    )
+
+
 def _may_step_closer(
     view: Mapping[str, Any],
     me: Mapping[str, Any],
@@ -555,9 +619,7 @@ def _may_step_closer(
     if me.get("upcoming") is not None:
         return True
     height = me.get("height")
-    field = view["state"].get("battlefield", {})
-    # Read from the field view it was copied from, where it knows it (not copied again).
-    squares: Mapping[str, Any] = (getattr(field, "source", None) or field).get("squares", {})
+    squares: Mapping[str, Any] = _field(view).get("squares", {})
     for square in graph:
         if away.get(square, now) < now:
             info = squares.get(square)

@@ -253,6 +253,8 @@ class HeimrRules(Ruleset[HeimrState]):
                 )
                 if not verbs:
                     return
+                yield from self._listed(state, actor, verbs, keep, memo)
+                return
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
@@ -265,6 +267,45 @@ class HeimrRules(Ruleset[HeimrState]):
                 continue
             if self._is_legal(state, action, memo):
                 yield action
+
+    def _listed(
+        self,
+        state: HeimrState,
+        actor: str,
+        verbs: Collection[str],
+        keep: Callable[[Action], bool] | None,
+        memo: _Checking,
+    ) -> Iterator[Action]:
+        """:meth:`_legal` of one actor's ``verbs``, each of which the turn allows (but a
+        breather or a skill, whose options may change that, each checked in full): a
+        candidate is checked by its verb's quick tests and check alone, on the state its
+        verb meets (:meth:`_met`, worked out once a verb)."""
+        met_by_verb: dict[str, HeimrState] = {}
+        for action in self._offer(state, actor, verbs):
+            verb = action.verb
+            if (
+                action.actor != actor
+                or verb not in verbs
+                or (keep is not None and not keep(action))
+            ):
+                continue
+            if verb in ("breather", "skill"):
+                if self._is_legal(state, action, memo):
+                    yield action
+                continue
+            met = met_by_verb.get(verb)
+            if met is None:
+                met = met_by_verb[verb] = self._met(state, action, memo)
+            quick = _OUT_OF_HAND.get(verb)
+            if quick is not None and quick(met, action):
+                continue
+            accept = _IN_HAND.get(verb)
+            if accept is None or not accept(met, action):
+                try:
+                    VERBS.check(met, action)
+                except EngineError:
+                    continue
+            yield action
 
     def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
         """The state ``action`` meets: the one in which the actor's due upcoming action
