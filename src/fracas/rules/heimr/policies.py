@@ -143,12 +143,22 @@ class _Latest:
         a combatant stands over what was read before."""
         newer: dict[str, Any] = {}
         pick = self.pick
-        for kind, data, event in events_back(view, self.kinds, self.upto):
-            who = data.get("who")
-            if who is not None and who not in newer:
-                value = pick(kind, data, event)
-                if value is not None:
-                    newer[who] = value
+        back = getattr(view.get("log", ()), "events_back", None)
+        if back is not None:  # the log's own events, read without going through JSON
+            for event in back(self.kinds, self.upto):
+                data = event.data
+                who = data.get("who")
+                if who is not None and who not in newer:
+                    value = pick(event.kind, data, event)
+                    if value is not None:
+                        newer[who] = value
+        else:
+            for kind, data, event in events_back(view, self.kinds, self.upto):
+                who = data.get("who")
+                if who is not None and who not in newer:
+                    value = pick(kind, data, event)
+                    if value is not None:
+                        newer[who] = value
         self.found.update(newer)
         self.upto = upto
 

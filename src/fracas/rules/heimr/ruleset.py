@@ -148,6 +148,17 @@ class HeimrRules(Ruleset[HeimrState]):
         return self._is_legal(state, action, _Checking(self, state))
 
     def _is_legal(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
+        if action.verb == "end" and action.target is None and not action.options:
+            # Asked at every choice: what the turn's check (and no check of its own)
+            # makes of a plain end of the turn, read in place (H-INIT-2).
+            turn = state.turn
+            return (
+                state.started
+                and not memo.over
+                and turn is not None
+                and turn.actor == action.actor
+                and action.actor in state.combatants
+            )
         if self._refused(state, action, memo):
             return False
         met = self._met(state, action, memo)
@@ -758,9 +769,13 @@ def _melee_in_reach(state: HeimrState, action: Action) -> bool:
     ):
         return False
     weapons = attacker.weapons()
-    if not weapons or len(combat.usable_weapons(state, attacker)) != len(weapons):
+    if not weapons:
         return False
-    return all(w.melee for w in weapons)
+    for w in weapons:
+        if not w.melee:
+            return False
+    # Under no effect, each is usable but for ammunition it counts (H-ACT-8).
+    return not attacker.ammunition or len(combat.usable_weapons(state, attacker)) == len(weapons)
 
 
 def _punch_in_reach(state: HeimrState, action: Action) -> bool:
