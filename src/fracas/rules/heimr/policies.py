@@ -383,8 +383,9 @@ class DefaultPolicy(Tactical):
         which it looks for only with a punch to throw) and only free ones looked for."""
         if spent:
             return self._after_attacking(view, legal, actor, me, people)
+        stance = me.get("stance")
         for kind in DEFENCES:
-            if me.get("stance") == kind:
+            if stance == kind:
                 break
             found = one_of(legal, Action(actor, "defend", kind))
             if found is not None:

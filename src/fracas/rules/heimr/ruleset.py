@@ -253,17 +253,18 @@ class HeimrRules(Ruleset[HeimrState]):
                 # for a breather's or a skill's, which their options may change), nor
                 # one whose every candidate is refused for the actor and where its foes
                 # stand (_WHOLE_VERB).
-                verbs = frozenset(
-                    v
-                    for v in verbs
-                    if v in ("breather", "skill")
-                    or not (
-                        self._refused(state, Action(actor, v), memo)
-                        or self._refused_whole(state, Action(actor, v), memo)
-                    )
-                )
-                if not verbs:
+                offered_verbs = []
+                for v in verbs:
+                    if v not in ("breather", "skill"):
+                        plain = Action(actor, v)
+                        if self._refused(state, plain, memo) or self._refused_whole(
+                            state, plain, memo
+                        ):
+                            continue
+                    offered_verbs.append(v)
+                if not offered_verbs:
                     return
+                verbs = frozenset(offered_verbs)
                 yield from self._listed(state, actor, verbs, keep, memo)
                 return
             offered = self._offer(state, actor, verbs)
