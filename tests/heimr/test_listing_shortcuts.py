@@ -2,12 +2,15 @@
 quick refusals (attacks, brawls and charges out of reach, steps and charges up or down
 more than one height, climbs with no free hand, defences with nothing to
 defend with; and a verb left out of a listing whole: attacks and brawls with no foe in
-the square, climbs with no free hand) refuse only what the check refuses, in listing and
-in ``is_legal``;
+the square, attacks with no weapon that can strike, charges with no foe bordering within
+one height, climbs with no free hand) refuse only what the check refuses, in listing and
+in ``is_legal``, and the quick acceptances of plain melee attacks and punches accept
+only what the check accepts;
 ``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
 whichever candidates they skip checking, and ``Legal.first`` the first; and a
 ``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked
-before."""
+before; and the default policy leaves out asking for steps toward its enemies only
+when the rules would refuse every one of them."""
 
 from __future__ import annotations
 
@@ -19,6 +22,10 @@ import pytest
 
 from fracas.engine import Action, Encounter, EngineError, RandomDice, Ruleset
 from fracas.engine.legal import Legal, first_of, verb_where
+from fracas.lab.playout import LazyView
+from fracas.rules.heimr import policies
+from fracas.rules.heimr import ruleset as heimr_ruleset
+from fracas.rules.heimr.verbs import VERBS as VERBS_CHECKED
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +35,7 @@ HEIMR = sorted(
     if "\nruleset: heimr" in "\n" + Path(p).read_text()
 )
 #: The verbs the quick refusals cover, and those the default policy asks ``where`` of.
-VERBS = ("attack", "brawl", "charge", "defend", "move", "run", "climb")
+VERBS = ("attack", "brawl", "charge", "defend", "move", "run", "climb", "draw")
 
 
 def checked(ruleset: Ruleset[object], state: object, action: Action) -> bool:
@@ -46,6 +53,7 @@ def keep_some(action: Action) -> bool:
 
 
 @pytest.mark.rule("H-ATK-1")
+@pytest.mark.rule("H-ACT-8")
 @pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
 def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: str) -> None:
     ruleset, setup, _ = encounterfile.load(path)
@@ -58,6 +66,10 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
         state = encounter.state
         mine = [a for a in ruleset.candidates(state, actor) if a.actor == actor]
         every = [a for a in mine if checked(ruleset, state, a)]
+        for action in mine:  # a quick acceptance only where the verb's check accepts
+            accept = heimr_ruleset._IN_HAND.get(action.verb)
+            if accept is not None and accept(state, action):
+                VERBS_CHECKED.check(state, action)
         assert [a for a in mine if ruleset.is_legal(state, a)] == every
         assert list(ruleset.legal(state, actor)) == every
         for verb in VERBS:
@@ -89,3 +101,54 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
                 kept = [a for a in of_verb if keep_some(a)]
                 assert list(checks.legal_where(actor, {question}, keep_some)) == kept
         encounter.push_legal(rng.choice(every))
+
+
+@pytest.mark.rule("H-GRID-5")
+@pytest.mark.rule("H-GRID-6")
+@pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
+def test_default_policy_skips_asking_for_steps_only_when_every_one_is_refused(
+    path: str,
+) -> None:
+    ruleset, setup, _ = encounterfile.load(path)
+    encounter = Encounter(ruleset, setup, RandomDice(11), record=False)
+    rng = random.Random(11)
+    skipped = 0
+    for _ in range(30):
+        actor = encounter.to_move
+        if actor is None or encounter.is_over():
+            break
+        state = encounter.state
+        c = state.combatants.get(actor)
+        if c is not None:
+            kept = c.square, c.height
+            # Random positions: the actor anywhere on the field, at any height.
+            for square in rng.sample(sorted(state.battlefield.squares), 3):
+                c.square, c.height = square, rng.randrange(6)
+                skipped += _steps_agree(encounter, actor)
+            c.square, c.height = kept
+        encounter.push_legal(rng.choice(list(ruleset.legal(state, actor))))
+    assert skipped or "castle-wall" not in path  # the wall is where it is tried
+
+
+def _steps_agree(encounter: Encounter[object], actor: str) -> int:
+    """That the rules refuse every closer step when the policy skips asking: 1 when it
+    skips them, else 0."""
+    side = encounter.state.combatants[actor].side  # type: ignore[attr-defined]
+    view = LazyView(encounter, side)
+    people = view["state"]["combatants"]
+    me = people[actor]
+    enemies = policies._enemies(me, people)
+    if not enemies or me["square"] in {e["square"] for e in enemies}:
+        return 0
+    graph = policies.grid_graph(view["state"]["battlefield"])
+    away = policies.turns_to(graph, sorted({str(e["square"]) for e in enemies}))
+    now = away.get(str(me["square"]), 1 << 30)
+    if policies._may_step_closer(view, me, graph, away, now):
+        return 0
+
+    def closer(a: Action) -> bool:
+        return a.target in graph and away.get(a.target, now) < now
+
+    for verb in ("move", "run"):
+        assert list(encounter.ruleset.legal_where(encounter.state, actor, {verb}, closer)) == []
+    return 1

@@ -118,13 +118,22 @@ class Legal(Sequence[Action]):
         if self._any is None:
             # What is listed or checked already may answer; else the rules' listing is
             # asked for its first legal action only.
-            self._any = (
-                any(self._by_verb.values())
-                or any(self._checked.values())
-                or any(self.one(Action(self.actor, verb)) for verb in self.probes)
-                or any(True for _ in self._rules.legal(self.actor))
-            )
+            self._any = self._probed()
         return self._any
+
+    def _probed(self) -> bool:
+        """Whether there is any legal action (the answer of :meth:`__bool__`)."""
+        for found in self._by_verb.values():
+            if found:
+                return True
+        for ok in self._checked.values():
+            if ok:
+                return True
+        actor = self.actor
+        for verb in self.probes:
+            if self.one(Action(actor, verb)) is not None:
+                return True
+        return any(True for _ in self._rules.legal(actor))
 
     def listed(self, action: object) -> bool:
         """Whether ``action`` is one of the legal actions listed so far (so it needs no

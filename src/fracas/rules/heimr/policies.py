@@ -143,12 +143,22 @@ class _Latest:
         a combatant stands over what was read before."""
         newer: dict[str, Any] = {}
         pick = self.pick
-        for kind, data, event in events_back(view, self.kinds, self.upto):
-            who = data.get("who")
-            if who is not None and who not in newer:
-                value = pick(kind, data, event)
-                if value is not None:
-                    newer[who] = value
+        back = getattr(view.get("log", ()), "events_back", None)
+        if back is not None:  # the log's own events, read without going through JSON
+            for event in back(self.kinds, self.upto):
+                data = event.data
+                who = data.get("who")
+                if who is not None and who not in newer:
+                    value = pick(event.kind, data, event)
+                    if value is not None:
+                        newer[who] = value
+        else:
+            for kind, data, event in events_back(view, self.kinds, self.upto):
+                who = data.get("who")
+                if who is not None and who not in newer:
+                    value = pick(kind, data, event)
+                    if value is not None:
+                        newer[who] = value
         self.found.update(newer)
         self.upto = upto
 
@@ -302,6 +312,8 @@ class DefaultPolicy(Tactical):
         # (fracas.lab.playout.SideLog.position): by actor, the log's position just after
         # its attack this turn, and the attack challenge last read with where it was read.
         self._attacked: dict[str, tuple[object, int]] = {}
+        # Likewise the log's position just after its move this turn.
+        self._moved: dict[str, tuple[object, int]] = {}
         # By side and kinds of event, what the log has shown of each combatant as far
         # as it was read.
         self._read: dict[tuple[str | None, frozenset[str]], _Latest] = {}
@@ -315,10 +327,15 @@ class DefaultPolicy(Tactical):
         if me is None:
             return one_of(legal, Action(actor, "end")) or legal[0]
         position = self._position = _position(view)
-        spent = position is not None and _same(self._attacked.get(actor), position, 0)
-        chosen = self._turn(view, legal, rng, actor, me, people, spent) or legal[0]
+        spent = moved = False
+        if position is not None:
+            spent = _same(self._attacked.get(actor), position, 0)
+            moved = _same(self._moved.get(actor), position, 0)
+        chosen = self._turn(view, legal, rng, actor, me, people, spent, moved) or legal[0]
         if position is not None and chosen.verb in SPEND_THE_TURN:
             self._attacked[actor] = (position[0], position[1] + 1)
+        elif position is not None and chosen.verb == "move":
+            self._moved[actor] = (position[0], position[1] + 1)
         return chosen
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
@@ -356,18 +373,25 @@ class DefaultPolicy(Tactical):
         me: Mapping[str, Any],
         people: Mapping[str, Mapping[str, Any]],
         spent: bool = False,
+        moved: bool = False,
     ) -> Action | None:
         """The choice; ``spent``: the actor has attacked this turn, so that standard and
         ongoing actions are refused (H-ACT-1) and are not looked for, nor a better
-        defence than those it found closed before attacking (attacking opens none)."""
+        defence than those it found closed before attacking (attacking opens none);
+        ``moved``: it has moved this turn, so that standard and ongoing actions are
+        refused (H-ACT-1: a move goes with no other but a draw or putting away, H-ACT-2,
+        which it looks for only with a punch to throw) and only free ones looked for."""
         if spent:
             return self._after_attacking(view, legal, actor, me, people)
+        stance = me.get("stance")
         for kind in DEFENCES:
-            if me.get("stance") == kind:
+            if stance == kind:
                 break
             found = one_of(legal, Action(actor, "defend", kind))
             if found is not None:
                 return found
+        if moved:
+            return self._after_moving(view, legal, actor, me, people)
         if me.get("prone") and (found := one_of(legal, Action(actor, "stand"))) is not None:
             return found
         fatigue = int(me.get("fatigue") or 1)
@@ -398,10 +422,10 @@ class DefaultPolicy(Tactical):
             if weapon is not None:
                 return weapon  # a weapon in hand before fists
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
-        enemies = _enemies(me, people)
+        enemies, own = _forces(me, people)
         if not enemies:
             return one_of(legal, Action(actor, "end"))
-        door = self._door(view, legal, actor, me, people, enemies)
+        door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
         step = self._close_in(view, legal, rng, me, enemies)
@@ -420,12 +444,38 @@ class DefaultPolicy(Tactical):
         """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
         for, only the free actions are left (guarding a door, jumping down to an enemy
         below), then the end of the turn."""
-        enemies = _enemies(me, people)
-        door = self._door(view, legal, actor, me, people, enemies) if enemies else None
+        if not me.get("height") and _no_door_to_hold(view, me):
+            return one_of(legal, Action(actor, "end"))  # neither a door nor a jump down
+        enemies, own = _forces(me, people)
+        door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
         if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
             jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
+            if jump is not None:
+                return jump
+        return one_of(legal, Action(actor, "end"))
+
+    def _after_moving(
+        self,
+        view: Mapping[str, Any],
+        legal: Sequence[Action],
+        actor: str,
+        me: Mapping[str, Any],
+        people: Mapping[str, Mapping[str, Any]],
+    ) -> Action | None:
+        """What :meth:`_turn` comes to past the defences once the actor has moved this
+        turn: standing up, a breather, attacks, punches, charges, steps and climbs are
+        all refused, so that only a door to hold, a jump down into an enemy's square,
+        and the end of the turn are left."""
+        enemies, own = _forces(me, people)
+        if not enemies:
+            return one_of(legal, Action(actor, "end"))
+        door = self._door(view, legal, actor, me, own, enemies)
+        if door is not None:
+            return door
+        if me.get("square") in {e["square"] for e in enemies}:
+            jump = first(legal, "jump")
             if jump is not None:
                 return jump
         return one_of(legal, Action(actor, "end"))
@@ -456,12 +506,14 @@ class DefaultPolicy(Tactical):
         legal: Sequence[Action],
         actor: str,
         me: Mapping[str, Any],
-        people: Mapping[str, Mapping[str, Any]],
+        own: int,
         enemies: Sequence[Mapping[str, Any]],
     ) -> Action | None:
-        """The outnumbered side holds a door: guard it, or, guarding one, end the turn
-        and let them come; ``None`` when the actor has no door to hold."""
-        if not _outnumbered(me, people, enemies):
+        """The outnumbered side (``own`` fighters standing, fewer than the enemies it
+        sees: the side that holds a door, while the other comes on, so that both never
+        wait) holds a door: guard it, or, guarding one, end the turn and let them come;
+        ``None`` when the actor has no door to hold."""
+        if own >= len(enemies):
             return None
         guard = cls._hold_the_door(view, legal, me, enemies)
         if guard is not None:
@@ -481,9 +533,8 @@ class DefaultPolicy(Tactical):
         if me.get("guarding"):
             return None
         here = me.get("square")
-        field = view["state"].get("battlefield", {})
         behind = {e.get("square") for e in enemies}
-        for border in field.get("borders", ()):
+        for border in _field(view).get("borders", ()):
             between = list(border.get("between", ()))
             if here not in between or border.get("limit") is None:
                 continue
@@ -524,7 +575,11 @@ class DefaultPolicy(Tactical):
         def closer(a: Action) -> bool:
             return a.target in graph and away.get(a.target, now) < now
 
-        moves = verb_where(legal, "move", closer) or verb_where(legal, "run", closer)
+        moves = (
+            (verb_where(legal, "move", closer) or verb_where(legal, "run", closer))
+            if _may_step_closer(view, me, graph, away, now)
+            else []
+        )
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
         climbs = verb_where(legal, "climb", lambda a: away.get(a.option("toward") or "", now) < now)
@@ -533,6 +588,55 @@ class DefaultPolicy(Tactical):
         if me.get("climbing"):
             return first(legal, "climb")
         return None
+
+
+def _field(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The view's battlefield, read (never changed) from the field view it was copied
+    from where it knows it, so that no part of it is copied again."""
+    field = view["state"].get("battlefield", {})
+    found: Mapping[str, Any] = getattr(field, "source", None) or field
+    return found
+
+
+def _no_door_to_hold(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
+    """Whether :meth:`DefaultPolicy._door` holds no door for ``me`` whoever stands where:
+    it guards no border, and guards something else or has no door in its square's
+    borders to guard."""
+    guarding = me.get("guarding")
+    if str(guarding or "").startswith("border:"):
+        return False
+    if guarding:
+        return True
+    here = me.get("square")
+    return not any(
+        here in border.get("between", ())
+        and border.get("limit") is not None
+        and border.get("toughness") is None
+        for border in _field(view).get("borders", ())
+    )
+
+
+def _may_step_closer(
+    view: Mapping[str, Any],
+    me: Mapping[str, Any],
+    graph: Mapping[str, Mapping[str, int]],
+    away: Mapping[str, int],
+    now: int,
+) -> bool:
+    """Whether a move or run of ``me`` closer to its enemies may be legal: ``False`` when
+    every square closer than ``now`` lies more than one height above or below it, which
+    no step on foot reaches (H-GRID-5, H-GRID-6), so that the rules need not be asked.
+    An upcoming action due first may change where it stands: then it may."""
+    if me.get("upcoming") is not None:
+        return True
+    height = me.get("height")
+    squares: Mapping[str, Any] = _field(view).get("squares", {})
+    for square in graph:
+        if away.get(square, now) < now:
+            info = squares.get(square)
+            if info is None or height is None or abs(int(info["height"]) - int(height)) <= 1:
+                return True
+    return False
 
 
 def _is_punch(action: Action) -> bool:
@@ -546,7 +650,8 @@ def _weapon_to_draw(legal: Sequence[Action]) -> Action | None:
     >>> str(_weapon_to_draw([Action.parse(t) for t in ("e draw quiver", "e draw Axe")]))
     'e draw Axe'
     """
-    draws = [a for a in with_verb(legal, "draw") if not ammunition_named(a.target or "")]
+    # Only the draws it could take are asked of the rules (ammunition is never checked).
+    draws = verb_where(legal, "draw", lambda a: not ammunition_named(a.target or ""))
     named = [a for a in draws if "weapon" in (a.target or "").lower()]
     found = named or draws
     return found[0] if found else None
@@ -556,14 +661,25 @@ def _enemies(
     me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
 ) -> list[Mapping[str, Any]]:
     """The enemies ``me`` sees standing somewhere on the field."""
-    return [
-        p
-        for p in people.values()
-        if p.get("side") != me.get("side")
-        and not p.get("dead")
-        and not p.get("unconscious")
-        and p.get("square") is not None
-    ]
+    return _forces(me, people)[0]
+
+
+def _forces(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> tuple[list[Mapping[str, Any]], int]:
+    """The enemies ``me`` sees standing somewhere on the field, and how many of its own
+    side stand (neither dead nor unconscious), read in one pass."""
+    side = me.get("side")
+    enemies = []
+    own = 0
+    for p in people.values():
+        if p.get("dead") or p.get("unconscious"):
+            continue
+        if p.get("side") == side:
+            own += 1
+        elif p.get("square") is not None:
+            enemies.append(p)
+    return enemies, own
 
 
 def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
@@ -575,21 +691,6 @@ def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
 def _same(kept: tuple[object, int] | None, position: tuple[object, int], ahead: int) -> bool:
     """Whether ``kept`` is ``position`` of the same log, ``ahead`` entries back."""
     return kept is not None and kept[0] is position[0] and kept[1] == position[1] - ahead
-
-
-def _outnumbered(
-    me: Mapping[str, Any],
-    people: Mapping[str, Mapping[str, Any]],
-    enemies: Sequence[Mapping[str, Any]],
-) -> bool:
-    """Whether ``me``'s side has fewer fighters standing than the enemies it sees: the
-    side that holds a door, while the other comes on (so that both never wait)."""
-    own = sum(
-        1
-        for p in people.values()
-        if p.get("side") == me.get("side") and not p.get("dead") and not p.get("unconscious")
-    )
-    return own < len(enemies)
 
 
 def _hurt(person: Mapping[str, Any]) -> float:

@@ -148,12 +148,26 @@ class HeimrRules(Ruleset[HeimrState]):
         return self._is_legal(state, action, _Checking(self, state))
 
     def _is_legal(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
+        if action.verb == "end" and action.target is None and not action.options:
+            # Asked at every choice: what the turn's check (and no check of its own)
+            # makes of a plain end of the turn, read in place (H-INIT-2).
+            turn = state.turn
+            return (
+                state.started
+                and not memo.over
+                and turn is not None
+                and turn.actor == action.actor
+                and action.actor in state.combatants
+            )
         if self._refused(state, action, memo):
             return False
         met = self._met(state, action, memo)
         quick = _OUT_OF_HAND.get(action.verb)
         if quick is not None and quick(met, action):
             return False  # refused without building the refusal
+        accept = _IN_HAND.get(action.verb)
+        if accept is not None and accept(met, action):
+            return True  # accepted on what the check would go through
         try:
             VERBS.check(met, action)
         except EngineError:
@@ -239,17 +253,20 @@ class HeimrRules(Ruleset[HeimrState]):
                 # for a breather's or a skill's, which their options may change), nor
                 # one whose every candidate is refused for the actor and where its foes
                 # stand (_WHOLE_VERB).
-                verbs = frozenset(
-                    v
-                    for v in verbs
-                    if v in ("breather", "skill")
-                    or not (
-                        self._refused(state, Action(actor, v), memo)
-                        or self._refused_whole(state, Action(actor, v), memo)
-                    )
-                )
-                if not verbs:
+                offered_verbs = []
+                for v in verbs:
+                    if v not in ("breather", "skill"):
+                        plain = Action(actor, v)
+                        if self._refused(state, plain, memo) or self._refused_whole(
+                            state, plain, memo
+                        ):
+                            continue
+                    offered_verbs.append(v)
+                if not offered_verbs:
                     return
+                verbs = frozenset(offered_verbs)
+                yield from self._listed(state, actor, verbs, keep, memo)
+                return
             offered = self._offer(state, actor, verbs)
         else:  # a subclass offers its own candidates
             offered = self.candidates(state, actor)
@@ -262,6 +279,45 @@ class HeimrRules(Ruleset[HeimrState]):
                 continue
             if self._is_legal(state, action, memo):
                 yield action
+
+    def _listed(
+        self,
+        state: HeimrState,
+        actor: str,
+        verbs: Collection[str],
+        keep: Callable[[Action], bool] | None,
+        memo: _Checking,
+    ) -> Iterator[Action]:
+        """:meth:`_legal` of one actor's ``verbs``, each of which the turn allows (but a
+        breather or a skill, whose options may change that, each checked in full): a
+        candidate is checked by its verb's quick tests and check alone, on the state its
+        verb meets (:meth:`_met`, worked out once a verb)."""
+        met_by_verb: dict[str, HeimrState] = {}
+        for action in self._offer(state, actor, verbs):
+            verb = action.verb
+            if (
+                action.actor != actor
+                or verb not in verbs
+                or (keep is not None and not keep(action))
+            ):
+                continue
+            if verb in ("breather", "skill"):
+                if self._is_legal(state, action, memo):
+                    yield action
+                continue
+            met = met_by_verb.get(verb)
+            if met is None:
+                met = met_by_verb[verb] = self._met(state, action, memo)
+            quick = _OUT_OF_HAND.get(verb)
+            if quick is not None and quick(met, action):
+                continue
+            accept = _IN_HAND.get(verb)
+            if accept is None or not accept(met, action):
+                try:
+                    VERBS.check(met, action)
+                except EngineError:
+                    continue
+            yield action
 
     def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
         """The state ``action`` meets: the one in which the actor's due upcoming action
@@ -640,12 +696,39 @@ def _defence_unheld(state: HeimrState, action: Action) -> bool:
 
 
 def _no_foe_in_reach(state: HeimrState, action: Action) -> bool:
-    """Whether :func:`_melee_out_of_reach` refuses every attack the listing offers the
-    actor: no foe in its square, and a melee weapon to strike with."""
+    """Whether the check refuses every attack the listing offers the actor: it has no
+    weapon it can attack with (H-ACT-8, H-EFF-7: refused before any target is looked
+    at), or :func:`_melee_out_of_reach` refuses them all (no foe in its square, and a
+    melee weapon to strike with)."""
     attacker = state.combatants.get(action.actor)
-    if attacker is None or _foe_in_square(state, attacker):
+    if attacker is None:
         return False
-    return any(w.melee for w in combat.usable_weapons(state, attacker))
+    usable = combat.usable_weapons(state, attacker)
+    if not usable:
+        return True
+    return not _foe_in_square(state, attacker) and any(w.melee for w in usable)
+
+
+def _no_foe_to_charge(state: HeimrState, action: Action) -> bool:
+    """Whether :func:`_charge_out_of_reach` refuses every charge the listing offers the
+    actor: each foe (of another side, not dead) in its own square, in one not bordering
+    it, or in one more than one height above or below it."""
+    charger = state.combatants.get(action.actor)
+    if charger is None or charger.square is None:
+        return False
+    field = state.battlefield
+    near = field.neighbours(charger.square)
+    for o in state.combatants.values():
+        if o.id == charger.id or o.dead or o.side == charger.side:
+            continue
+        if o.square is None:
+            return False
+        if o.square == charger.square:
+            continue
+        to = field.place(o.square)
+        if to in near and not _too_steep(state, charger, to):
+            return False
+    return True
 
 
 def _no_foe_to_brawl(state: HeimrState, action: Action) -> bool:
@@ -664,12 +747,73 @@ def _foe_in_square(state: HeimrState, c: Combatant) -> bool:
     )
 
 
+def _melee_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the attack ``action``, shown cheaply in the common case
+    (else ``False``, and the check decides): a plain attack (no options) by one under no
+    effect and held by no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), whose wielded
+    weapons can all strike and are all melee (H-ACT-8), on another, living, that it
+    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
+    if action.options:
+        return False
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if (
+        attacker is None
+        or target is None
+        or attacker.effects
+        or attacker.held_by is not None
+        or target.id == attacker.id
+        or target.dead
+        or target.square != attacker.square
+        or abs(target.height - attacker.height) > 1
+        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
+    ):
+        return False
+    weapons = attacker.weapons()
+    if not weapons:
+        return False
+    for w in weapons:
+        if not w.melee:
+            return False
+    # Under no effect, each is usable but for ammunition it counts (H-ACT-8).
+    return not attacker.ammunition or len(combat.usable_weapons(state, attacker)) == len(weapons)
+
+
+def _punch_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the brawl ``action``, shown cheaply in the common case
+    (else ``False``): a punch (``effect=hit``, H-ATK-8) by one not stumbling (H-EFF-4) on
+    one that it knows is there (H-POS-4), in its square (H-ATK-1), within one height
+    (H-GRID-5)."""
+    if action.options != _PUNCH:
+        return False
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    return (
+        attacker is not None
+        and target is not None
+        and target.square == attacker.square
+        and abs(target.height - attacker.height) <= 1
+        and hiding.hidden_from(target, attacker.side) != hiding.UNAWARE
+        and not attacker.has("Stumble")
+    )
+
+
+_PUNCH = (("effect", "hit"),)
+
+#: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
+#: it reads only what the check would, for the actions a policy asks most.
+_IN_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
+    "attack": _melee_in_reach,
+    "brawl": _punch_in_reach,
+}
+
 #: By verb, a cheap test that the rules' check refuses every action of that verb that a
-#: listing offers an actor (it reads the actor and its foes' squares alone): the
-#: listing offers none of them.
+#: listing offers an actor (it reads the actor's weapons and hands, and where it and
+#: its foes stand): the listing offers none of them.
 _WHOLE_VERB: dict[str, Callable[[HeimrState, Action], bool]] = {
     "attack": _no_foe_in_reach,
     "brawl": _no_foe_to_brawl,
+    "charge": _no_foe_to_charge,
     "climb": _no_hand_to_climb,
 }
 

@@ -218,25 +218,25 @@ class Combatant:
     def take_in_hand(self, item: Weapon | Shield) -> bool:
         """Put ``item`` in a free hand (a weapon: the sword hand first); False if none. A
         two-hands weapon fills both hands (H-ATK-2): it needs both, and nothing joins it."""
+        if not self.can_take_in_hand(item):
+            return False
+        if isinstance(item, Shield):
+            self.shield = item
+        elif self.sword_hand is None:
+            self.sword_hand = item
+        else:
+            self.off_hand = item
+        return True
+
+    def can_take_in_hand(self, item: Weapon | Shield) -> bool:
+        """Whether :meth:`take_in_hand` would find a hand for ``item`` (nothing changed)."""
         if self.sword_hand is not None and self.sword_hand.hands == "two-hands":
             return False
         if isinstance(item, Shield):
-            if self.shield is None and self.off_hand is None:
-                self.shield = item
-                return True
-            return False
+            return self.shield is None and self.off_hand is None
         if item.hands == "two-hands":
-            if self.sword_hand is None and self.off_hand is None and self.shield is None:
-                self.sword_hand = item
-                return True
-            return False
-        if self.sword_hand is None:
-            self.sword_hand = item
-        elif self.off_hand is None and self.shield is None:
-            self.off_hand = item
-        else:
-            return False
-        return True
+            return self.sword_hand is None and self.off_hand is None and self.shield is None
+        return self.sword_hand is None or (self.off_hand is None and self.shield is None)
 
     def let_go(self, item: Weapon | Shield) -> None:
         """Empty the hand holding ``item``."""

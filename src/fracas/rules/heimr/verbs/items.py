@@ -46,7 +46,7 @@ def _check_draw(state: HeimrState, action: Action) -> None:
                 f"the {action.target} is in {c.name}'s pouch, not easily accessible: get it",
             )
         raise IllegalAction("H-ACT-3", f"{c.name} carries no {action.target!r} to draw")
-    if not c.clone().take_in_hand(item):
+    if not c.can_take_in_hand(item):
         raise IllegalAction("H-ACT-3", f"{c.name} has no free hand")
     arm = "sword arm" if c.sword_hand is None and not isinstance(item, Shield) else "other arm"
     if arm in effects.bound_arms(c):  # H-EFF-7: attached to whatever it touches
