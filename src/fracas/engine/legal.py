@@ -112,6 +112,14 @@ class Legal(Sequence[Action]):
             ok = self._checked[key] = self._rules.is_legal(action)
         return action if ok else None
 
+    def plain(self, verb: str) -> bool:
+        """Whether the actor's plain action with ``verb`` (no target, no options) is legal:
+        :meth:`one` of it, asked by its verb (an answer kept is found without an action)."""
+        ok = self._checked.get(verb)
+        if ok is None:
+            return self.one(Action(self.actor, verb)) is not None
+        return ok
+
     def _everything(self) -> list[Action]:
         if self._all is None:
             self._all = list(self._rules.legal(self.actor))
@@ -149,9 +157,12 @@ class Legal(Sequence[Action]):
         for ok in self._checked.values():
             if ok:
                 return True
-        actor = self.actor
-        for verb in self.probes:
-            if self.one(Action(actor, verb)) is not None:
+        actor, checked = self.actor, self._checked
+        for verb in self.probes:  # one(Action(actor, verb)), asked in place
+            known = checked.get(verb)
+            if known is None and verb not in self._by_verb:
+                known = checked[verb] = self._rules.is_legal(Action(actor, verb))
+            if known:
                 return True
         return self._rules.any_legal(actor)
 

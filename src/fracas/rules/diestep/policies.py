@@ -19,7 +19,7 @@ import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import Legal, actor_of, one_of
+from fracas.engine.legal import Legal, actor_of
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -89,13 +89,20 @@ class DefaultPolicy(Tactical):
     ) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        actor = actor_of(legal)
-        listed = _lister(legal)
+        listed: Callable[[str], Sequence[Action]]
+        if isinstance(legal, Legal):  # asked straight: the policy asks a dozen verbs a choice
+            actor, listed = legal.actor, legal.verb
+        else:
+            actor, listed = actor_of(legal), partial(_listed, legal)
         if self._answering(legal, actor, listed):  # a window to answer
             return self._answer(legal, lambda: combatants(view).get(actor, {}), listed)
-        people = combatants(view)
+        people = view["state"]["combatants"]  # (tactics.combatants)
         me = people.get(actor, {})
-        return self._turn(view, legal, rng, me, people, listed) or _end(listed) or legal[0]
+        found = self._turn(view, legal, rng, me, people, listed)
+        if found is None:
+            ends = listed("end")  # (_end)
+            found = ends[0] if ends else legal[0]
+        return found
 
     @staticmethod
     def _answering(
@@ -104,7 +111,7 @@ class DefaultPolicy(Tactical):
         """Whether ``actor`` answers a window: ``take`` or ``pass`` is legal. Not while
         ``end`` is (D-ACT-1: nothing but the answers while a window is open), which is
         asked first of all (:attr:`probes`), so a turn asks nothing more."""
-        if one_of(legal, Action(actor, "end")) is not None:
+        if legal.plain("end") if isinstance(legal, Legal) else Action(actor, "end") in legal:
             return False
         # listed with the other answers (verbs_together), which an answer reads next
         return bool(listed("take") or listed("pass"))
