@@ -1,7 +1,8 @@
 """The quick paths of a fight under way give what the plain ones do: the quick legality
 (``DieStepRules.checking``: the turn's listings made straight from the state, a window's
 answers from the open window, the quick checks of :mod:`fracas.rules.diestep.quick`)
-answers as the full check does, and a die-step roll draws what the generic roll draws.
+answers as the full check does (whether an actor has any legal action too), and a
+die-step roll draws what the generic roll draws.
 
 Positions come from both examples, played by the default policies and by random legal
 actions in turn; at each, every actor's listing (all verbs, each verb alone, the
@@ -107,10 +108,18 @@ def _assert_same(enc: Encounter[Any]) -> int:
             odd = [a for a in wanted if len(str(a)) % 2]
             assert list(checking.legal_where(actor, verbs, lambda a: len(str(a)) % 2)) == odd
             asked += 2
+        # whether there is any: asked first, and after a listing (what it kept)
+        assert rules.checking(state).any_legal(actor) == bool(accepted), actor
+        assert checking.any_legal(actor) == bool(accepted), actor
         checking = rules.checking(state)  # one for every question, as a policy asks them
         for action in (*candidates, *_odd_actions(state, actor)):
             assert checking.is_legal(action) == _full(enc, action), action
             asked += 1
+        legal = Legal(enc, actor, probes=("end",))
+        for verb in ("end", "take", "pass", "escape", "draw", "stand"):
+            assert legal.plain(verb) == _full(enc, Action(actor, verb)), (actor, verb)
+        assert bool(legal) == bool(accepted), actor
+        asked += 3
     return asked
 
 

@@ -19,6 +19,18 @@ class Legal(Sequence[Action]):
     """The legal actions of ``actor`` in ``encounter``, listed lazily: for one choice,
     while the encounter does not change (what it has listed or checked is kept)."""
 
+    __slots__ = (
+        "_all",
+        "_any",
+        "_by_verb",
+        "_checked",
+        "_rules",
+        "actor",
+        "encounter",
+        "probes",
+        "together",
+    )
+
     def __init__(
         self,
         encounter: Encounter[Any],
@@ -35,7 +47,8 @@ class Legal(Sequence[Action]):
         self._by_verb: dict[str, list[Action]] = {}
         self._all: list[Action] | None = None
         self._any: bool | None = None
-        self._checked: dict[Action, bool] = {}  # single actions asked of the rules
+        # Single actions asked of the rules, each by its :func:`_key`.
+        self._checked: dict[Action | str, bool] = {}
         # Every question asked of the rules here is of this one state: what the answers
         # share is worked out once (Ruleset.checking).
         self._rules = encounter.ruleset.checking(encounter.state)
@@ -44,15 +57,21 @@ class Legal(Sequence[Action]):
         """The legal actions with ``verb``, in the order the ruleset proposes them. The
         first asked of the verbs ``together`` brings them all in one listing (a policy
         that will look at each of them pays one turn check, not one a verb)."""
+        by_verb = self._by_verb
+        found = by_verb.get(verb)
+        if found is not None:  # listed already (a policy asks a verb more than once)
+            return found
         if self._all is not None:
-            return [a for a in self._all if a.verb == verb]
-        if verb not in self._by_verb:
-            verbs = self.together if verb in self.together else frozenset({verb})
-            for v in verbs:
-                self._by_verb[v] = []
-            for action in self._rules.legal(self.actor, verbs):
-                self._by_verb[action.verb].append(action)
-        return self._by_verb[verb]
+            found = by_verb[verb] = [a for a in self._all if a.verb == verb]
+            return found
+        if verb in self.together:
+            for v in self.together:
+                by_verb[v] = []
+            for action in self._rules.legal(self.actor, self.together):
+                by_verb[action.verb].append(action)
+            return by_verb[verb]
+        found = by_verb[verb] = list(self._rules.legal(self.actor, (verb,)))
+        return found
 
     def where(self, verb: str, keep: Callable[[Action], bool]) -> list[Action]:
         """The legal actions with ``verb`` that ``keep`` accepts, in the order of
@@ -62,7 +81,7 @@ class Legal(Sequence[Action]):
             return [a for a in self.verb(verb) if keep(a)]
         found = list(self._rules.legal_where(self.actor, frozenset({verb}), keep))
         for action in found:
-            self._checked[action] = True
+            self._checked[_key(action)] = True
         return found
 
     def first(self, verb: str) -> Action | None:
@@ -73,7 +92,7 @@ class Legal(Sequence[Action]):
             found = self.verb(verb)
             return found[0] if found else None
         for action in self._rules.legal(self.actor, frozenset({verb})):
-            self._checked[action] = True
+            self._checked[_key(action)] = True
             return action
         self._by_verb[verb] = []  # none at all: listed, as empty
         return None
@@ -87,10 +106,19 @@ class Legal(Sequence[Action]):
             return None
         if self._all is not None or action.verb in self._by_verb:
             return action if self.listed(action) else None
-        ok = self._checked.get(action)
+        key = action.verb if action.target is None and not action.options else action  # _key
+        ok = self._checked.get(key)
         if ok is None:
-            ok = self._checked[action] = self._rules.is_legal(action)
+            ok = self._checked[key] = self._rules.is_legal(action)
         return action if ok else None
+
+    def plain(self, verb: str) -> bool:
+        """Whether the actor's plain action with ``verb`` (no target, no options) is legal:
+        :meth:`one` of it, asked by its verb (an answer kept is found without an action)."""
+        ok = self._checked.get(verb)
+        if ok is None:
+            return self.one(Action(self.actor, verb)) is not None
+        return ok
 
     def _everything(self) -> list[Action]:
         if self._all is None:
@@ -129,11 +157,14 @@ class Legal(Sequence[Action]):
         for ok in self._checked.values():
             if ok:
                 return True
-        actor = self.actor
-        for verb in self.probes:
-            if self.one(Action(actor, verb)) is not None:
+        actor, checked = self.actor, self._checked
+        for verb in self.probes:  # one(Action(actor, verb)), asked in place
+            known = checked.get(verb)
+            if known is None and verb not in self._by_verb:
+                known = checked[verb] = self._rules.is_legal(Action(actor, verb))
+            if known:
                 return True
-        return any(True for _ in self._rules.legal(actor))
+        return self._rules.any_legal(actor)
 
     def listed(self, action: object) -> bool:
         """Whether ``action`` is one of the legal actions listed so far (so it needs no
@@ -142,7 +173,20 @@ class Legal(Sequence[Action]):
             return action in self._all
         if not isinstance(action, Action):
             return False
-        return action in self._by_verb.get(action.verb, ()) or self._checked.get(action, False)
+        return action in self._by_verb.get(action.verb, ()) or self._checked.get(
+            _key(action), False
+        )
+
+
+def _key(action: Action) -> Action | str:
+    """What :class:`Legal` keeps the answer for ``action`` under, of one actor's: a plain
+    action (no target, no options) by its verb (a string's hash is kept, an action's
+    worked out at each lookup), any other by itself.
+
+    >>> _key(Action("ylva", "end")), _key(Action("ylva", "move", "C2"))
+    ('end', Action(actor='ylva', verb='move', target='C2', options=()))
+    """
+    return action.verb if action.target is None and not action.options else action
 
     def __contains__(self, action: object) -> bool:
         return (

@@ -202,6 +202,11 @@ class Checking(Generic[S]):
         """:meth:`Ruleset.is_legal` of the state."""
         return self.ruleset.is_legal(self.state, action)
 
+    def any_legal(self, actor: str) -> bool:
+        """Whether ``actor`` has any legal action: the first of :meth:`legal`, unless a
+        ruleset can tell in one question."""
+        return any(True for _ in self.legal(actor))
+
 
 class Parts(Mapping[str, Any]):
     """A mapping whose values are worked out when first read: ``parts`` maps each key to

@@ -182,6 +182,13 @@ def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome
     )
 
 
+#: What :func:`play_out` keeps of one actor: its side, its policy, the verbs that policy
+#: lists together and probes, the log entries its side has read.
+_Acting = tuple[
+    "str | None", "Policy | None", Collection[str], Collection[str], dict[int, list[dict[str, Any]]]
+]
+
+
 def play_out(
     encounter: Encounter[Any],
     policies: Mapping[str, Policy],
@@ -199,25 +206,33 @@ def play_out(
     }
     history: list[Sequence[Event]] = [entry.events for entry in encounter.log]
     built: dict[str | None, dict[int, list[dict[str, Any]]]] = {}
+    # What each actor's turns share: its side, the side's policy and what that policy asks
+    # of its legal actions, and the entries of the log its side has read.
+    acting: dict[str, _Acting] = {}
     while actions < max_actions:
         actor = encounter.to_move  # None once it is over (Ruleset.to_move)
         if actor is None:
             break
-        side = None if actor == GM else sides.get(actor, actor)
-        chooser = gm if side is None else policies.get(side)
-        legal = Legal(
-            encounter,
-            actor,
-            getattr(chooser, "verbs_together", ()),
-            getattr(chooser, "probes", ()),
-        )
+        found = acting.get(actor)
+        if found is None:
+            side = None if actor == GM else sides.get(actor, actor)
+            chooser = gm if side is None else policies.get(side)
+            found = acting[actor] = (
+                side,
+                chooser,
+                getattr(chooser, "verbs_together", ()),
+                getattr(chooser, "probes", ()),
+                built.setdefault(side, {}),
+            )
+        side, chooser, together, probes, read = found
+        legal = Legal(encounter, actor, together, probes)
         if not legal:
             break
         if chooser is None:
             known = ", ".join(sorted(policies))
             raise ValueError(f"no policy for side {side!r} (policies are given for {known})")
         # The side of a combatant of the encounter is one of its sides: not checked again.
-        seen = LazyView(encounter, side, history, built.setdefault(side, {}), actor in sides)
+        seen = LazyView(encounter, side, history, read, actor in sides)
         action = chooser.choose(seen, legal, rng)
         if legal.listed(action):
             events = encounter.push_legal(action)  # listed by the engine just now

@@ -12,14 +12,14 @@ fight.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy
 
 from fracas.engine import Action
 from fracas.engine.capabilities import OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import Legal, actor_of, one_of
+from fracas.engine.legal import Legal, actor_of
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
@@ -51,16 +51,21 @@ def _sides(text: str) -> int:
 
 
 def _listed(legal: Sequence[Action], verb: str) -> Sequence[Action]:
-    """The actions of ``legal`` with ``verb``, as ``tactics.with_verb`` gives them, asked
-    of a :class:`Legal` straight: the policy asks a dozen a choice."""
-    if isinstance(legal, Legal):
-        return legal.verb(verb)
+    """The actions of ``legal`` with ``verb``, as ``tactics.with_verb`` gives them."""
     return [a for a in legal if a.verb == verb]
 
 
-def _end(legal: Sequence[Action]) -> Action | None:
-    """The first legal ``end`` (``first(legal, "end")``)."""
-    found = _listed(legal, "end")
+def _lister(legal: Sequence[Action]) -> Callable[[str], Sequence[Action]]:
+    """:func:`_listed` of ``legal``, asked of a :class:`Legal` straight: the policy asks
+    a dozen verbs a choice."""
+    if isinstance(legal, Legal):
+        return legal.verb
+    return partial(_listed, legal)
+
+
+def _end(listed: Callable[[str], Sequence[Action]]) -> Action | None:
+    """The first legal ``end`` (``first(legal, "end")``), of a :func:`_lister`."""
+    found = listed("end")
     return found[0] if found else None
 
 
@@ -84,36 +89,51 @@ class DefaultPolicy(Tactical):
     ) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
-        actor = actor_of(legal)
-        if self._answering(legal, actor):  # a window to answer
-            return self._answer(legal, lambda: combatants(view).get(actor, {}))
-        people = combatants(view)
+        listed: Callable[[str], Sequence[Action]]
+        if isinstance(legal, Legal):  # asked straight: the policy asks a dozen verbs a choice
+            actor, listed = legal.actor, legal.verb
+        else:
+            actor, listed = actor_of(legal), partial(_listed, legal)
+        if self._answering(legal, actor, listed):  # a window to answer
+            return self._answer(legal, lambda: combatants(view).get(actor, {}), listed)
+        people = view["state"]["combatants"]  # (tactics.combatants)
         me = people.get(actor, {})
-        return self._turn(view, legal, rng, me, people) or _end(legal) or legal[0]
+        found = self._turn(view, legal, rng, me, people, listed)
+        if found is None:
+            ends = listed("end")  # (_end)
+            found = ends[0] if ends else legal[0]
+        return found
 
     @staticmethod
-    def _answering(legal: Sequence[Action], actor: str) -> bool:
+    def _answering(
+        legal: Sequence[Action], actor: str, listed: Callable[[str], Sequence[Action]]
+    ) -> bool:
         """Whether ``actor`` answers a window: ``take`` or ``pass`` is legal. Not while
         ``end`` is (D-ACT-1: nothing but the answers while a window is open), which is
         asked first of all (:attr:`probes`), so a turn asks nothing more."""
-        if one_of(legal, Action(actor, "end")) is not None:
+        if legal.plain("end") if isinstance(legal, Legal) else Action(actor, "end") in legal:
             return False
         # listed with the other answers (verbs_together), which an answer reads next
-        return bool(_listed(legal, "take") or _listed(legal, "pass"))
+        return bool(listed("take") or listed("pass"))
 
     @staticmethod
     def _answer(
-        legal: Sequence[Action], me: Mapping[str, Any] | Callable[[], Mapping[str, Any]]
+        legal: Sequence[Action],
+        me: Mapping[str, Any] | Callable[[], Mapping[str, Any]],
+        listed: Callable[[str], Sequence[Action]] | None = None,
     ) -> Action:
         """The answer to a window; ``me`` (what the view shows of the one answering, or a
-        function giving it) is read only to choose between a parry and a dodge."""
-        opportunity = _listed(legal, "opportunity")
+        function giving it) is read only to choose between a parry and a dodge;
+        ``listed`` is the :func:`_lister` of ``legal``."""
+        if listed is None:
+            listed = _lister(legal)
+        opportunity = listed("opportunity")
         if opportunity:
             return opportunity[0]
-        block = _listed(legal, "block")
+        block = listed("block")
         if block:
             return block[0]
-        parries, dodges = _listed(legal, "parry"), _listed(legal, "dodge")
+        parries, dodges = listed("parry"), listed("dodge")
         parry = parries[0] if parries else None
         dodge = dodges[0] if dodges else None
         if parry is not None and dodge is not None:
@@ -131,6 +151,7 @@ class DefaultPolicy(Tactical):
         rng: numpy.random.Generator,
         me: Mapping[str, Any],
         people: Mapping[str, Mapping[str, Any]],
+        listed: Callable[[str], Sequence[Action]],
     ) -> Action | None:
         if me.get("held_by") and (found := first(legal, "escape")) is not None:
             return found
@@ -161,15 +182,15 @@ class DefaultPolicy(Tactical):
         # D-ATK-1: no weapon attack without a weapon ready (not even asked for)
         armed = me.get("weapon") is not None
         for verb in ("attack" if armed and not unready else "", "" if armed else "grab", "strike"):
-            found_all = _listed(legal, verb) if verb else []
+            found_all = listed(verb) if verb else []
             if len(found_all) == 1:  # no choice: nothing to weigh, no tie to break
                 return found_all[0]
             if found_all:
                 return best(found_all, weakest, rng)
-        steps = _listed(legal, "move")
-        others = [*_listed(legal, "run"), *_listed(legal, "crawl")]
+        steps = listed("move")
+        others = [*listed("run"), *listed("crawl")]
         if not steps and not others:
-            return _end(legal)  # nowhere to go: the map is not even read
+            return _end(listed)  # nowhere to go: the map is not even read
         here = me.get("region")
         graph = undirected(view["state"].get("regions", {}))
         away = distances(graph, [str(p.get("region")) for p in enemies().values()])
@@ -185,7 +206,7 @@ class DefaultPolicy(Tactical):
             moves = [a for a in legal if a.verb in ("run", "crawl") and nearer(a)]
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
-        return _end(legal)
+        return _end(listed)
 
 
 class GmPolicy(GameMaster):

@@ -630,6 +630,15 @@ class _Fighting(Checking[DieStepState]):
     def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
         return self._where(actor, verbs, None)
 
+    def any_legal(self, actor: str) -> bool:
+        state = self.state
+        if not state.windows:
+            return super().any_legal(actor)
+        found = self._answered.get(actor)
+        if found is None:  # kept for the listing the policy asks next
+            found = self._answered[actor] = self._answers(actor)
+        return bool(found)
+
     def legal_where(
         self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
     ) -> Iterator[Action]:
