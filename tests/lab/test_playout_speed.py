@@ -130,6 +130,12 @@ def test_the_lazy_legal_actions_are_the_engines(path: str) -> None:
             assert legal.verb(verb) == [a for a in everything if a.verb == verb]
             assert all(legal.listed(a) for a in legal.verb(verb))
         assert not legal.listed(Action(actor, "attack", "nobody-at-all"))
+        # Whether an action is legal is asked of the rules as that one action, never by
+        # listing every legal action (play_out asks it of what a policy chose).
+        fresh = Legal(encounter, actor, together)
+        assert all(action in fresh for action in everything[:6])
+        assert Action(f"not-{actor}", "end") not in fresh
+        assert fresh._all is None
         if not everything:
             break
         encounter.push(rng.choice(everything))

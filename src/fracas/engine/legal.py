@@ -177,6 +177,13 @@ class Legal(Sequence[Action]):
             _key(action), False
         )
 
+    def __contains__(self, action: object) -> bool:
+        return (
+            isinstance(action, Action)
+            and action.actor == self.actor
+            and self._rules.is_legal(action)
+        )
+
 
 def _key(action: Action) -> Action | str:
     """What :class:`Legal` keeps the answer for ``action`` under, of one actor's: a plain
@@ -187,13 +194,6 @@ def _key(action: Action) -> Action | str:
     ('end', Action(actor='ylva', verb='move', target='C2', options=()))
     """
     return action.verb if action.target is None and not action.options else action
-
-    def __contains__(self, action: object) -> bool:
-        return (
-            isinstance(action, Action)
-            and action.actor == self.actor
-            and self._rules.is_legal(action)
-        )
 
 
 def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:
