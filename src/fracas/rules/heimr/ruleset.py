@@ -159,11 +159,13 @@ class HeimrRules(Ruleset[HeimrState]):
                 and turn.actor == action.actor
                 and action.actor in state.combatants
             )
+        quick = _OUT_OF_HAND.get(action.verb)
+        if quick is not None and not self._upcoming_due(state, action) and quick(state, action):
+            return False  # refused by the verb, whatever the turn allows (a defence asked)
         if self._refused(state, action, memo):
             return False
         met = self._met(state, action, memo)
-        quick = _OUT_OF_HAND.get(action.verb)
-        if quick is not None and quick(met, action):
+        if quick is not None and met is not state and quick(met, action):
             return False  # refused without building the refusal
         accept = _IN_HAND.get(action.verb)
         if accept is not None and accept(met, action):
@@ -682,6 +684,13 @@ def _no_hand_to_climb(state: HeimrState, action: Action) -> bool:
     return climber is not None and not climber.free_hand()
 
 
+def _not_free_to_stand(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses standing up: the actor is not prone (H-POS-1), or a
+    Fall holds it down (H-EFF-3)."""
+    who = state.combatants.get(action.actor)
+    return who is not None and (not who.prone or who.has("Fall"))
+
+
 def _defence_unheld(state: HeimrState, action: Action) -> bool:
     """Whether the check refuses the defence ``action`` for what is held (H-DEF-1): a
     block with no shield, a parry with no melee weapon (a policy asks every turn)."""
@@ -826,6 +835,7 @@ _OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
     "defend": _defence_unheld,
     "move": _step_too_steep,
     "run": _step_too_steep,
+    "stand": _not_free_to_stand,
 }
 
 
