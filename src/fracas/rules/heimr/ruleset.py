@@ -295,7 +295,8 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
-        for action in self._offer(state, actor, verbs):
+        offered = self._offer_one(state, actor, verbs) if len(verbs) == 1 else None
+        for action in self._offer(state, actor, verbs) if offered is None else offered:
             verb = action.verb
             if (
                 action.actor != actor
@@ -564,6 +565,46 @@ class HeimrRules(Ruleset[HeimrState]):
             if pending.target is not None and actor in (None, pending.target):
                 yield Action(pending.target, "reroll")
 
+    def _offer_one(
+        self, state: HeimrState, actor: str, verbs: Collection[str]
+    ) -> list[Action] | None:
+        """:meth:`_offer` of one actor's one verb among those a policy lists most (its
+        candidates in the same order), built without walking every verb's offer;
+        ``None`` for the others."""
+        (verb,) = verbs
+        if verb not in _OFFERED_ONE:
+            return None
+        c = state.combatants.get(actor)
+        if c is None or not state.started or state.current != actor:
+            return []
+        if verb in _AT_FOES:
+            side = c.side
+            foes = [
+                o.id
+                for o in state.combatants.values()
+                if o.id != actor and not o.dead and o.side != side
+            ]
+            if verb == "brawl":
+                return [Action(actor, "brawl", foe, options) for foe in foes for options in _BRAWLS]
+            return [Action(actor, verb, foe) for foe in foes]
+        near = self._neighbours(state, c.square)
+        if verb == "climb":
+            return [
+                Action(actor, "climb", "up"),
+                Action(actor, "climb", "down"),
+                *(
+                    Action(actor, "climb", way, (("toward", square),))
+                    for square in near
+                    for way in ("up", "down")
+                ),
+            ]
+        if verb == "jump":
+            return [Action(actor, "jump")] if c.height > 0 else []
+        steps = [Action(actor, verb, square) for square in near]
+        if verb == "move":
+            steps.append(Action(actor, "move", "out"))
+        return steps
+
     def _offer_squares(
         self, state: HeimrState, c: Combatant, want: Callable[[str], bool]
     ) -> Iterator[Action]:
@@ -808,6 +849,13 @@ def _punch_in_reach(state: HeimrState, action: Action) -> bool:
 
 
 _PUNCH = (("effect", "hit"),)
+
+#: The brawls offered on each foe, in order.
+_BRAWLS = (_PUNCH, (("effect", "bind"),))
+#: The verbs offered on each foe.
+_AT_FOES = frozenset({"attack", "brawl", "charge"})
+#: The verbs :meth:`HeimrRules._offer_one` offers.
+_OFFERED_ONE = _AT_FOES | SQUARE_VERBS
 
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
 #: it reads only what the check would, for the actions a policy asks most.
