@@ -229,6 +229,25 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
             out.append((cid, found))
         return out
 
+    def forces(self, side: object) -> tuple[list[SeenCombatant], int]:
+        """Those seen standing somewhere (neither dead nor unconscious, a square shown)
+        of another side than ``side``, and how many of ``side`` stand: what reading
+        each one's ``dead``, ``unconscious``, ``side`` and ``square`` tells, in one pass.
+        """
+        state, seer = self._state, self._side
+        everyone = state.combatants
+        enemies = []
+        own = 0
+        for cid in self._ids:
+            c = everyone[cid]
+            if c.dead or c.unconscious:
+                continue
+            if c.side == side:
+                own += 1
+            elif c.square is not None and not _unplaced(c, seer):
+                enemies.append(self[cid])
+        return enemies, own
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 
