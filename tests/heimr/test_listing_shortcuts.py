@@ -3,14 +3,15 @@ quick refusals (attacks, brawls and charges out of reach, steps and charges up o
 more than one height, climbs with no free hand, defences with nothing to defend with,
 standing up when not prone or fallen; and a verb left out of a listing whole: attacks
 and brawls with no foe in the square, attacks with no weapon that can strike, charges
-with no foe bordering within one height, climbs with no free hand) refuse only what the
-check refuses, in listing and in ``is_legal``, and the quick acceptances of plain melee
-attacks and punches accept only what the check accepts; the offer of one verb is that
-verb's part of the whole offer; ``legal_where`` / ``Legal.where`` give the legal actions
-a test keeps, in their order, whichever candidates they skip checking, and
-``Legal.first`` the first; and a ``Ruleset.checking`` of one state answers as the
-ruleset does, whatever it was asked before; and the default policy leaves out asking
-for steps toward its enemies only when the rules would refuse every one of them."""
+with no foe bordering within one height or no melee weapon, climbs with no free hand)
+refuse only what the check refuses, in listing and in ``is_legal``, and the quick
+acceptances of plain melee attacks and punches accept only what the check accepts; the
+offer of one verb is that verb's part of the whole offer; ``legal_where`` /
+``Legal.where`` give the legal actions a test keeps, in their order, whichever
+candidates they skip checking, and ``Legal.first`` the first; and a
+``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked
+before; and the default policy leaves out asking for steps toward its enemies only
+when the rules would refuse every one of them."""
 
 from __future__ import annotations
 

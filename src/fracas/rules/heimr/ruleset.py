@@ -760,12 +760,16 @@ def _no_foe_in_reach(state: HeimrState, action: Action) -> bool:
 
 
 def _no_foe_to_charge(state: HeimrState, action: Action) -> bool:
-    """Whether :func:`_charge_out_of_reach` refuses every charge the listing offers the
-    actor: each foe (of another side, not dead) in its own square, in one not bordering
-    it, or in one more than one height above or below it."""
+    """Whether the check refuses every charge the listing offers the actor (each with no
+    options): it wields no melee weapon (H-ACT-4: it would charge with a brawl), or
+    :func:`_charge_out_of_reach` refuses them all: each foe (of another side, not dead)
+    in its own square, in one not bordering it, or in one more than one height above or
+    below it."""
     charger = state.combatants.get(action.actor)
     if charger is None or charger.square is None:
         return False
+    if not any(w.melee for w in charger.weapons()):
+        return True
     field = state.battlefield
     near = field.neighbours(charger.square)
     for o in state.combatants.values():
