@@ -1,7 +1,7 @@
 """The shortcuts of listing legal actions list what the long way does: the Heimr rules'
 quick refusals (attacks, brawls and charges out of reach, steps and charges up or down
-more than one height, climbs with no free hand, defences with nothing to defend with,
-standing up when not prone or fallen; and a verb left out of a listing whole: attacks
+more than one height, climbs and draws with no free hand, defences with nothing to
+defend with, standing up when not prone or fallen; and a verb left out of a listing whole: attacks
 and brawls with no foe in the square, attacks with no weapon that can strike, charges
 with no foe bordering within one height or no melee weapon, climbs with no free hand)
 refuse only what the check refuses, in listing and in ``is_legal``, and the quick

@@ -23,7 +23,7 @@ from fracas.engine import (
 from fracas.rules.heimr import combat, effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
-from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
+from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState, item_named
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 from fracas.yamlfile import KeyPath, YamlDocument
 
@@ -732,6 +732,20 @@ def _not_free_to_stand(state: HeimrState, action: Action) -> bool:
     return who is not None and (not who.prone or who.has("Fall"))
 
 
+def _no_hand_to_draw(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the draw ``action`` for the drawer's hands: the item
+    (carried or concealed, not counted ammunition, H-ACT-8) finds no free hand
+    (H-ACT-3), whatever else holds."""
+    c = state.combatants.get(action.actor)
+    if c is None or action.target is None:
+        return False
+    name = action.target.lower()
+    if any(a.lower() == name for a in c.ammunition):
+        return False
+    item = item_named(c.carried, action.target) or item_named(c.concealed, action.target)
+    return item is not None and not c.can_take_in_hand(item)
+
+
 def _defence_unheld(state: HeimrState, action: Action) -> bool:
     """Whether the check refuses the defence ``action`` for what is held (H-DEF-1): a
     block with no shield, a parry with no melee weapon (a policy asks every turn)."""
@@ -885,6 +899,7 @@ _OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
     "charge": _charge_out_of_reach,
     "climb": _no_hand_to_climb,
     "defend": _defence_unheld,
+    "draw": _no_hand_to_draw,
     "move": _step_too_steep,
     "run": _step_too_steep,
     "stand": _not_free_to_stand,
