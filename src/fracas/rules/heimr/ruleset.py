@@ -295,7 +295,9 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
-        offered = self._offer_one(state, actor, verbs) if len(verbs) == 1 else None
+        offered = None
+        if len(verbs) == 1 and type(self)._offer is HeimrRules._offer:
+            offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
         for action in self._offer(state, actor, verbs) if offered is None else offered:
             verb = action.verb
             if (
