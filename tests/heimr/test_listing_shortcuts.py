@@ -1,13 +1,14 @@
 """The shortcuts of listing legal actions list what the long way does: the Heimr rules'
 quick refusals (attacks, brawls and charges out of reach, steps and charges up or down
-more than one height, climbs with no free hand, defences with nothing to
-defend with; and a verb left out of a listing whole: attacks and brawls with no foe in
-the square, attacks with no weapon that can strike, charges with no foe bordering within
-one height, climbs with no free hand) refuse only what the check refuses, in listing and
-in ``is_legal``, and the quick acceptances of plain melee attacks and punches accept
-only what the check accepts;
-``legal_where`` / ``Legal.where`` give the legal actions a test keeps, in their order,
-whichever candidates they skip checking, and ``Legal.first`` the first; and a
+more than one height, climbs and draws with no free hand, defences with nothing to
+defend with, standing up when not prone or fallen; and a verb left out of a listing whole: attacks
+and brawls with no foe in the square, attacks with no weapon that can strike, charges
+with no foe bordering within one height or no melee weapon, climbs with no free hand)
+refuse only what the check refuses, in listing and in ``is_legal``, and the quick
+acceptances of plain melee attacks and punches accept only what the check accepts; the
+offer of one verb is that verb's part of the whole offer; ``legal_where`` /
+``Legal.where`` give the legal actions a test keeps, in their order, whichever
+candidates they skip checking, and ``Legal.first`` the first; and a
 ``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked
 before; and the default policy leaves out asking for steps toward its enemies only
 when the rules would refuse every one of them."""
@@ -35,7 +36,8 @@ HEIMR = sorted(
     if "\nruleset: heimr" in "\n" + Path(p).read_text()
 )
 #: The verbs the quick refusals cover, and those the default policy asks ``where`` of.
-VERBS = ("attack", "brawl", "charge", "defend", "move", "run", "climb", "draw")
+VERBS = ("attack", "brawl", "charge", "defend", "move", "run", "crawl", "climb", "jump")
+VERBS += ("draw", "stand")
 
 
 def checked(ruleset: Ruleset[object], state: object, action: Action) -> bool:
@@ -71,6 +73,9 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
             if accept is not None and accept(state, action):
                 VERBS_CHECKED.check(state, action)
         assert [a for a in mine if ruleset.is_legal(state, a)] == every
+        for verb in heimr_ruleset._OFFERED_ONE:  # one verb's offer: the whole offer's
+            whole = list(ruleset._offer(state, actor, {verb}))  # type: ignore[attr-defined]
+            assert ruleset._offer_one(state, actor, {verb}) == whole  # type: ignore[attr-defined]
         assert list(ruleset.legal(state, actor)) == every
         for verb in VERBS:
             of_verb = [a for a in every if a.verb == verb]

@@ -1,12 +1,15 @@
 """The default Heimr policy's shortcuts choose what it chooses without them: after a
 move it asks only for free actions (H-ACT-1, H-ACT-2); it leaves out asking for steps
 toward its enemies that every closer square's height refuses (H-GRID-5), and for the
-doors of a square that has none (H-GUARD-3). Played on every Heimr example, with and
-without them, it makes the same choices throughout."""
+doors of a square that has none (H-GUARD-3); a side's lazy view tells it the enemies it
+sees and its own standing without each field read. Played on every Heimr example, with
+and without them, it makes the same choices throughout; and the view's count is what
+reading each field tells, for every side, through hiding."""
 
 from __future__ import annotations
 
 import glob
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,9 +18,11 @@ from typing import Any
 import numpy
 import pytest
 
-from fracas.engine import Action
+from fracas.engine import Action, Encounter, RandomDice
 from fracas.lab import runner
 from fracas.rules.heimr import policies
+from fracas.rules.heimr.observing import SeenCombatants
+from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
 HEIMR = sorted(
@@ -50,6 +55,7 @@ def recorded(monkeypatch: pytest.MonkeyPatch, chosen: list[str], shortcuts: bool
         if not shortcuts:
             patch.setattr(policies, "_may_step_closer", lambda *args: True)
             patch.setattr(policies, "_no_door_to_hold", lambda *args: False)
+            patch.setattr(policies, "SeenCombatants", type(None))  # each field read
         yield
 
 
@@ -70,3 +76,25 @@ def test_the_default_policy_chooses_the_same_with_its_shortcuts_and_without(
         plays[shortcuts] = chosen, outcomes
     assert plays[True][0]  # the default policy played
     assert plays[True] == plays[False]
+
+
+@pytest.mark.rule("H-POS-4")
+@pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
+def test_a_sides_view_counts_the_forces_as_reading_each_field_does(path: str) -> None:
+    ruleset, setup, _ = encounterfile.load(path)
+    encounter = Encounter(ruleset, setup, RandomDice(13), record=False)
+    rng = random.Random(13)
+    for _ in range(40):
+        actor = encounter.to_move
+        if actor is None or encounter.is_over():
+            break
+        state = encounter.state
+        for side in (None, *ruleset.sides(state)):
+            people = SeenCombatants(state, side)
+            fields = {cid: dict(p) for cid, p in people.items()}  # a plain mapping
+            for me in fields.values():
+                enemies, own = people.forces(me["side"])
+                plain, own_plain = policies._forces(me, fields)
+                assert [dict(e) for e in enemies] == plain
+                assert own == own_plain
+        encounter.push_legal(rng.choice(list(ruleset.legal(state, actor))))

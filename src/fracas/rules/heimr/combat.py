@@ -78,13 +78,17 @@ def roll_defence(
         return None
     ability, bonus = found
     pot = [("item", bonus)] if bonus else []
-    pot += potential or []
+    if potential:
+        pot += potential
+    mods = defence_mods(state, who, kind)
+    if consistency:
+        mods += consistency
     check = challenge(
         who,
         ability,
         dice,
         f"{who.name}'s {kind}",
-        defence_mods(state, who, kind) + (consistency or []),
+        mods,
         pot,
         events,
         fatigue=False,

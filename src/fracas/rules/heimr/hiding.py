@@ -107,7 +107,10 @@ def unseen(state: HeimrState, events: list[Event]) -> list[Event]:
     """H-POS-4: the sides unaware of a hidden character see nothing of it: an event that
     everyone would see and that names it (its turn, its pre-rolled defence, an ally
     guarding it or delaying after it) is kept from them."""
-    if all(c.hide_cr is None for c in state.combatants.values()):
+    for c in state.combatants.values():  # a plain loop: asked at every action
+        if c.hide_cr is not None:
+            break
+    else:
         return events  # nobody hidden: nothing to keep from anyone
     out = []
     for event in events:

@@ -91,6 +91,8 @@ OWN: dict[str, Field] = {
 }
 
 _SEEN_KEYS = tuple(SEEN)
+#: The fields of :data:`SEEN` that depend on the side looking, not on the table alone.
+_BY_SIDE = frozenset({"square", "concealed_items"})
 _ALL_KEYS = (*SEEN, *OWN)
 
 
@@ -154,9 +156,15 @@ class SeenCombatant(Mapping[str, Any]):
         got = self._got
         if key in got:
             return got[key]
-        if key in SEEN or (self._full and key in OWN):
+        field = SEEN.get(key)
+        if field is None:
+            field = OWN.get(key) if self._full else None
+            if field is None:
+                return default
+        elif key in _BY_SIDE:
             return self[key]
-        return default
+        value = got[key] = field(self._state, self._c)  # as __getitem__ reads it
+        return value
 
     def __contains__(self, key: object) -> bool:
         return key in SEEN or (self._full and key in OWN)
@@ -197,16 +205,48 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
         return found
 
     def get(self, cid: str, default: Any = None) -> Any:
+        found = self._made.get(cid)
+        if found is not None:
+            return found
         return self[cid] if cid in self._ids else default
 
     def __contains__(self, cid: object) -> bool:
         return cid in self._ids
 
     def values(self) -> list[SeenCombatant]:  # type: ignore[override]
-        return [self[cid] for cid in self._ids]
+        return [seen for _, seen in self.items()]
 
     def items(self) -> list[tuple[str, SeenCombatant]]:  # type: ignore[override]
-        return [(cid, self[cid]) for cid in self._ids]
+        made = self._made
+        if len(made) == len(self._ids):
+            return [(cid, made[cid]) for cid in self._ids]
+        state, side = self._state, self._side
+        out = []
+        for cid in self._ids:
+            found = made.get(cid)
+            if found is None:
+                found = made[cid] = SeenCombatant(state, state.combatants[cid], side)
+            out.append((cid, found))
+        return out
+
+    def forces(self, side: object) -> tuple[list[SeenCombatant], int]:
+        """Those seen standing somewhere (neither dead nor unconscious, a square shown)
+        of another side than ``side``, and how many of ``side`` stand: what reading
+        each one's ``dead``, ``unconscious``, ``side`` and ``square`` tells, in one pass.
+        """
+        state, seer = self._state, self._side
+        everyone = state.combatants
+        enemies = []
+        own = 0
+        for cid in self._ids:
+            c = everyone[cid]
+            if c.dead or c.unconscious:
+                continue
+            if c.side == side:
+                own += 1
+            elif c.square is not None and not _unplaced(c, seer):
+                enemies.append(self[cid])
+        return enemies, own
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)

@@ -25,6 +25,7 @@ from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
 from fracas.engine.legal import one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
+from fracas.rules.heimr.observing import SeenCombatants
 from fracas.rules.heimr.weighing import (
     DEFAULT_CHALLENGE,
     ammunition_named,
@@ -668,8 +669,11 @@ def _forces(
     me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
 ) -> tuple[list[Mapping[str, Any]], int]:
     """The enemies ``me`` sees standing somewhere on the field, and how many of its own
-    side stand (neither dead nor unconscious), read in one pass."""
+    side stand (neither dead nor unconscious), read in one pass (by a side's lazy view
+    itself, when it is one: :meth:`~fracas.rules.heimr.observing.SeenCombatants.forces`)."""
     side = me.get("side")
+    if type(people) is SeenCombatants:
+        return people.forces(side)  # type: ignore[return-value]
     enemies = []
     own = 0
     for p in people.values():

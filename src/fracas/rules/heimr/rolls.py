@@ -87,9 +87,16 @@ def challenge(
     never, H-ATK-7). Out of combat (``in_combat=False``) every low d6 raises fatigue:
     the once-a-turn limit is for combat (H-FAT-2).
     """
-    c = ability.consistency + (sum(v for _, v in consistency) if consistency else 0)
-    c = max(-MAX_CONSISTENCY, min(MAX_CONSISTENCY, c))
-    p = ability.potential + (sum(v for _, v in potential) if potential else 0)
+    c = ability.consistency
+    for _, v in consistency:
+        c += v
+    if c > MAX_CONSISTENCY:
+        c = MAX_CONSISTENCY
+    elif c < -MAX_CONSISTENCY:
+        c = -MAX_CONSISTENCY
+    p = ability.potential
+    for _, v in potential:
+        p += v
     roll = dice.roll(_mechanic(c, p), purpose)
     physical = who.stats.physical(ability)
     failed = physical and roll.parts["raw"] < who.fatigue

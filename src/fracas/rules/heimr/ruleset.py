@@ -23,7 +23,7 @@ from fracas.engine import (
 from fracas.rules.heimr import combat, effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
-from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
+from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState, item_named
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 from fracas.yamlfile import KeyPath, YamlDocument
 
@@ -159,11 +159,13 @@ class HeimrRules(Ruleset[HeimrState]):
                 and turn.actor == action.actor
                 and action.actor in state.combatants
             )
+        quick = _OUT_OF_HAND.get(action.verb)
+        if quick is not None and not self._upcoming_due(state, action) and quick(state, action):
+            return False  # refused by the verb, whatever the turn allows (a defence asked)
         if self._refused(state, action, memo):
             return False
         met = self._met(state, action, memo)
-        quick = _OUT_OF_HAND.get(action.verb)
-        if quick is not None and quick(met, action):
+        if quick is not None and met is not state and quick(met, action):
             return False  # refused without building the refusal
         accept = _IN_HAND.get(action.verb)
         if accept is not None and accept(met, action):
@@ -293,7 +295,10 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
-        for action in self._offer(state, actor, verbs):
+        offered = None
+        if len(verbs) == 1 and type(self)._offer is HeimrRules._offer:
+            offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
+        for action in self._offer(state, actor, verbs) if offered is None else offered:
             verb = action.verb
             if (
                 action.actor != actor
@@ -562,6 +567,46 @@ class HeimrRules(Ruleset[HeimrState]):
             if pending.target is not None and actor in (None, pending.target):
                 yield Action(pending.target, "reroll")
 
+    def _offer_one(
+        self, state: HeimrState, actor: str, verbs: Collection[str]
+    ) -> list[Action] | None:
+        """:meth:`_offer` of one actor's one verb among those a policy lists most (its
+        candidates in the same order), built without walking every verb's offer;
+        ``None`` for the others."""
+        (verb,) = verbs
+        if verb not in _OFFERED_ONE:
+            return None
+        c = state.combatants.get(actor)
+        if c is None or not state.started or state.current != actor:
+            return []
+        if verb in _AT_FOES:
+            side = c.side
+            foes = [
+                o.id
+                for o in state.combatants.values()
+                if o.id != actor and not o.dead and o.side != side
+            ]
+            if verb == "brawl":
+                return [Action(actor, "brawl", foe, options) for foe in foes for options in _BRAWLS]
+            return [Action(actor, verb, foe) for foe in foes]
+        near = self._neighbours(state, c.square)
+        if verb == "climb":
+            return [
+                Action(actor, "climb", "up"),
+                Action(actor, "climb", "down"),
+                *(
+                    Action(actor, "climb", way, (("toward", square),))
+                    for square in near
+                    for way in ("up", "down")
+                ),
+            ]
+        if verb == "jump":
+            return [Action(actor, "jump")] if c.height > 0 else []
+        steps = [Action(actor, verb, square) for square in near]
+        if verb == "move":
+            steps.append(Action(actor, "move", "out"))
+        return steps
+
     def _offer_squares(
         self, state: HeimrState, c: Combatant, want: Callable[[str], bool]
     ) -> Iterator[Action]:
@@ -682,6 +727,27 @@ def _no_hand_to_climb(state: HeimrState, action: Action) -> bool:
     return climber is not None and not climber.free_hand()
 
 
+def _not_free_to_stand(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses standing up: the actor is not prone (H-POS-1), or a
+    Fall holds it down (H-EFF-3)."""
+    who = state.combatants.get(action.actor)
+    return who is not None and (not who.prone or who.has("Fall"))
+
+
+def _no_hand_to_draw(state: HeimrState, action: Action) -> bool:
+    """Whether the check refuses the draw ``action`` for the drawer's hands: the item
+    (carried or concealed, not counted ammunition, H-ACT-8) finds no free hand
+    (H-ACT-3), whatever else holds."""
+    c = state.combatants.get(action.actor)
+    if c is None or action.target is None:
+        return False
+    name = action.target.lower()
+    if any(a.lower() == name for a in c.ammunition):
+        return False
+    item = item_named(c.carried, action.target) or item_named(c.concealed, action.target)
+    return item is not None and not c.can_take_in_hand(item)
+
+
 def _defence_unheld(state: HeimrState, action: Action) -> bool:
     """Whether the check refuses the defence ``action`` for what is held (H-DEF-1): a
     block with no shield, a parry with no melee weapon (a policy asks every turn)."""
@@ -710,12 +776,16 @@ def _no_foe_in_reach(state: HeimrState, action: Action) -> bool:
 
 
 def _no_foe_to_charge(state: HeimrState, action: Action) -> bool:
-    """Whether :func:`_charge_out_of_reach` refuses every charge the listing offers the
-    actor: each foe (of another side, not dead) in its own square, in one not bordering
-    it, or in one more than one height above or below it."""
+    """Whether the check refuses every charge the listing offers the actor (each with no
+    options): it wields no melee weapon (H-ACT-4: it would charge with a brawl), or
+    :func:`_charge_out_of_reach` refuses them all: each foe (of another side, not dead)
+    in its own square, in one not bordering it, or in one more than one height above or
+    below it."""
     charger = state.combatants.get(action.actor)
     if charger is None or charger.square is None:
         return False
+    if not any(w.melee for w in charger.weapons()):
+        return True
     field = state.battlefield
     near = field.neighbours(charger.square)
     for o in state.combatants.values():
@@ -800,6 +870,13 @@ def _punch_in_reach(state: HeimrState, action: Action) -> bool:
 
 _PUNCH = (("effect", "hit"),)
 
+#: The brawls offered on each foe, in order.
+_BRAWLS = (_PUNCH, (("effect", "bind"),))
+#: The verbs offered on each foe.
+_AT_FOES = frozenset({"attack", "brawl", "charge"})
+#: The verbs :meth:`HeimrRules._offer_one` offers.
+_OFFERED_ONE = _AT_FOES | SQUARE_VERBS
+
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
 #: it reads only what the check would, for the actions a policy asks most.
 _IN_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
@@ -824,8 +901,10 @@ _OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
     "charge": _charge_out_of_reach,
     "climb": _no_hand_to_climb,
     "defend": _defence_unheld,
+    "draw": _no_hand_to_draw,
     "move": _step_too_steep,
     "run": _step_too_steep,
+    "stand": _not_free_to_stand,
 }
 
 
