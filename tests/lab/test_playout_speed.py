@@ -136,6 +136,9 @@ def test_the_lazy_legal_actions_are_the_engines(path: str) -> None:
         assert all(action in fresh for action in everything[:6])
         assert Action(f"not-{actor}", "end") not in fresh
         assert fresh._all is None
+        # What is known of the actor's plain actions says nothing of another's.
+        if bool(fresh) and fresh.one(Action(actor, "end")) is not None:
+            assert not fresh.listed(Action(f"not-{actor}", "end"))
         if not everything:
             break
         encounter.push(rng.choice(everything))

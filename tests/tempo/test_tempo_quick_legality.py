@@ -222,3 +222,26 @@ def test_the_default_policy_draws_a_blows_answer_as_numpy_would() -> None:
                 ours, theirs = numpy.random.default_rng(seed), numpy.random.default_rng(seed)
                 assert weighted(ours, weights) == int(theirs.choice(n, p=p))
                 assert ours.random() == theirs.random()  # the same draws taken
+
+
+class _NoRecovery(TempoRules):
+    """A house rule: no Recover action (refused by its own check)."""
+
+    def check(self, state: TempoState, action: Action) -> None:
+        if action.verb == "recover":
+            raise IllegalAction("T-ACT-1", "no recovering in this house")
+        super().check(state, action)
+
+
+@pytest.mark.rule("T-ACT-1")
+def test_a_subclass_with_checks_of_its_own_is_listed_by_them() -> None:
+    _, start, _ = encounterfile.load(ROOT / "examples" / "tempo" / "feint.yaml")
+    plain = Encounter(find("tempo"), start, RandomDice(0))
+    house = Encounter(_NoRecovery(), start, RandomDice(0))
+    actor = plain.to_move
+    assert actor is not None and actor == house.to_move
+    assert "recover" in {a.verb for a in plain.legal_actions(actor)}
+    listed = list(house.legal_actions(actor))
+    assert listed and "recover" not in {a.verb for a in listed}
+    assert not house.ruleset.checking(house.state).is_legal(Action(actor, "recover"))
+    assert [a for a in plain.legal_actions(actor) if a.verb != "recover"] == listed

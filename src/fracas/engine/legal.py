@@ -171,8 +171,8 @@ class Legal(Sequence[Action]):
         second check before it is pushed)."""
         if self._all is not None:
             return action in self._all
-        if not isinstance(action, Action):
-            return False
+        if not isinstance(action, Action) or action.actor != self.actor:
+            return False  # (plain actions' answers are kept by verb: the actor's own)
         return action in self._by_verb.get(action.verb, ()) or self._checked.get(
             _key(action), False
         )

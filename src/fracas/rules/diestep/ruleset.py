@@ -499,7 +499,7 @@ class _Checks:
         gates = self._gates
         if gates is None:
             gates = self._gates = _turn_gates(state)
-        return gates[verb]
+        return gates.get(verb, _WHOLE)  # a verb registered after the table: the whole check
 
     def accepts(self, state: DieStepState, action: Action, ready: int) -> bool:
         """:meth:`is_legal` of ``action``, whose actor's and verb's :meth:`ready` is

@@ -150,6 +150,8 @@ class TempoRules(Ruleset[TempoState]):
         return super().is_legal(state, action)
 
     def checking(self, state: TempoState) -> Checking[TempoState]:
+        if type(self) is not TempoRules:
+            return super().checking(state)  # a subclass may check its own way
         return _Checking(self, state)
 
     def legal(
@@ -157,8 +159,9 @@ class TempoRules(Ruleset[TempoState]):
     ) -> Iterator[Action]:
         """:meth:`Ruleset.legal`, from quick predicates: in an exchange every candidate is
         legal (each is proposed only where :func:`.legality.check` accepts it), and in a
-        turn each is asked of :func:`_own_turn_legal` instead of the full check."""
-        if state.over or not state.rolled:
+        turn each is asked of :func:`_own_turn_legal` instead of the full check (a
+        subclass's own checks are asked the long way)."""
+        if state.over or not state.rolled or type(self) is not TempoRules:
             yield from super().legal(state, actor, verbs)  # the game master's initiative
             return
         if state.exchange is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, cached_property
+from types import MappingProxyType
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -255,7 +256,7 @@ class TempoTables(Model):
         return {}
 
     @cached_property
-    def _replacements(self) -> dict[tuple[str, str], dict[str, int]]:
+    def _replacements(self) -> dict[tuple[str, str], Mapping[str, int]]:
         return {}
 
     @cached_property
@@ -281,7 +282,7 @@ class TempoTables(Model):
         key = (mine, theirs)
         found = self._replacements.get(key)
         if found is None:
-            found = {
+            made = {
                 name: 0
                 for name, spec in self.actions.items()
                 if spec.kind == "counter-tempo"
@@ -290,8 +291,8 @@ class TempoTables(Model):
             }
             for extra in self.actions[mine].replacements:
                 if extra.reaction == theirs:
-                    found[extra.action] = extra.bonus
-            self._replacements[key] = found
+                    made[extra.action] = extra.bonus
+            self._replacements[key] = found = MappingProxyType(made)  # shared: read-only
         return found
 
     def cost(self, action: str, weapon: Weapon | None) -> int:
