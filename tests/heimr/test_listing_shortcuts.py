@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import glob
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from fracas.engine import Action, Encounter, EngineError, RandomDice, Ruleset
+from fracas.engine import Action, Encounter, EngineError, IllegalAction, RandomDice, Ruleset
 from fracas.engine.legal import Legal, first_of, verb_where
 from fracas.lab.playout import LazyView
 from fracas.rules.heimr import policies
 from fracas.rules.heimr import ruleset as heimr_ruleset
+from fracas.rules.heimr.state import HeimrState
 from fracas.rules.heimr.verbs import VERBS as VERBS_CHECKED
 from fracas.table import encounterfile
 
@@ -157,3 +159,32 @@ def _steps_agree(encounter: Encounter[object], actor: str) -> int:
     for verb in ("move", "run"):
         assert list(encounter.ruleset.legal_where(encounter.state, actor, {verb}, closer)) == []
     return 1
+
+
+class _NoEnding(heimr_ruleset.HeimrRules):
+    """A house rule refusing the end of a turn (a subclass's own turn refusal)."""
+
+    def _turn_refusal(
+        self,
+        state: HeimrState,
+        action: Action,
+        over: bool,
+        able: dict[str, bool] | None = None,
+    ) -> Callable[[], EngineError] | None:
+        if action.verb == "end":
+            return lambda: IllegalAction("H-INIT-2", "no ending here")
+        return super()._turn_refusal(state, action, over, able)
+
+
+@pytest.mark.rule("H-INIT-2")
+def test_a_subclass_refusing_the_turn_its_own_way_is_not_short_cut() -> None:
+    _, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / "duel.yaml")
+    encounter = Encounter(_NoEnding(), setup, RandomDice(0))
+    encounter.push(Action("gm", "begin"))
+    actor = encounter.to_move
+    assert actor is not None
+    end = Action(actor, "end")
+    assert not encounter.is_legal(end)
+    assert end not in list(encounter.legal_actions(actor, {"end", "attack"}))
+    legal = Legal(encounter, actor, (), ("end",))
+    assert legal.one(end) is None and legal.verb("attack")  # it may still attack

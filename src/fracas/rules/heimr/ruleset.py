@@ -8,6 +8,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from fracas.engine import (
@@ -148,7 +149,12 @@ class HeimrRules(Ruleset[HeimrState]):
         return self._is_legal(state, action, _Checking(self, state))
 
     def _is_legal(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
-        if action.verb == "end" and action.target is None and not action.options:
+        if (
+            action.verb == "end"
+            and action.target is None
+            and not action.options
+            and _offers_and_refuses_as_its_own(type(self))
+        ):
             # Asked at every choice: what the turn's check (and no check of its own)
             # makes of a plain end of the turn, read in place (H-INIT-2).
             turn = state.turn
@@ -194,7 +200,11 @@ class HeimrRules(Ruleset[HeimrState]):
         """Whether every candidate of ``action``'s actor and verb that the listing offers
         is refused (:data:`_WHOLE_VERB`), whatever its target and options."""
         quick = _WHOLE_VERB.get(action.verb)
-        return quick is not None and quick(self._met(state, action, memo), action)
+        return (
+            quick is not None
+            and _offers_and_refuses_as_its_own(type(self))
+            and quick(self._met(state, action, memo), action)
+        )
 
     def _met(self, state: HeimrState, action: Action, memo: _Checking) -> HeimrState:
         """:meth:`_as_met`, worked out once per actor."""
@@ -296,7 +306,7 @@ class HeimrRules(Ruleset[HeimrState]):
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
         offered = None
-        if len(verbs) == 1 and type(self)._offer is HeimrRules._offer:
+        if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
         for action in self._offer(state, actor, verbs) if offered is None else offered:
             verb = action.verb
@@ -884,9 +894,22 @@ _IN_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
     "brawl": _punch_in_reach,
 }
 
+
 #: By verb, a cheap test that the rules' check refuses every action of that verb that a
 #: listing offers an actor (it reads the actor's weapons and hands, and where it and
 #: its foes stand): the listing offers none of them.
+@lru_cache(maxsize=16)
+def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
+    """Whether ``rules`` offers candidates and refuses a turn's actions as
+    :class:`HeimrRules` does, so that the shortcuts that stand for those (a plain end of
+    the turn, one verb's candidates, :data:`_WHOLE_VERB`) answer as they would: a
+    subclass that changes them is asked the long way."""
+    return all(
+        getattr(rules, name) is getattr(HeimrRules, name)
+        for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_squares")
+    )
+
+
 _WHOLE_VERB: dict[str, Callable[[HeimrState, Action], bool]] = {
     "attack": _no_foe_in_reach,
     "brawl": _no_foe_to_brawl,
