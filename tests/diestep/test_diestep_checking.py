@@ -24,10 +24,11 @@ import pytest
 
 from fracas.dice import DieStep
 from fracas.dice.core import Mechanic
-from fracas.engine import Action, Encounter, EngineError, RandomDice
+from fracas.engine import Action, Encounter, EngineError, IllegalAction, RandomDice
 from fracas.engine.legal import Legal
 from fracas.lab.playout import LazyView
 from fracas.rules.diestep.policies import DefaultPolicy, GmPolicy
+from fracas.rules.diestep.ruleset import DieStepRules
 from fracas.rules.diestep.state import DieStepState
 from fracas.rules.diestep.verbs import GM, VERBS
 from fracas.table import encounterfile
@@ -140,3 +141,28 @@ def test_a_die_step_roll_draws_what_the_generic_roll_draws() -> None:
             for _ in range(50):
                 assert die.roll(quick) == Mechanic.roll(die, plain)
             assert quick.random() == plain.random()  # the same draws, no more
+
+
+class _NoEnding(DieStepRules):
+    """A house rule: a turn is never ended by its actor (refused by its own check)."""
+
+    def check(self, state: DieStepState, action: Action) -> None:
+        if action.verb == "end":
+            raise IllegalAction("D-ACT-1", "no ending here")
+        super().check(state, action)
+
+
+@pytest.mark.rule("D-ACT-1")
+def test_a_subclass_with_a_check_of_its_own_is_listed_by_it() -> None:
+    _, setup, _ = encounterfile.load(EXAMPLES / "charge.yaml")
+    plain = Encounter(_start("charge").ruleset, setup, RandomDice(0))
+    house = Encounter(_NoEnding(), setup, RandomDice(0))
+    for enc in (plain, house):
+        while enc.to_move == GM:
+            enc.push(next(iter(enc.legal_actions(GM))))
+    actor = plain.to_move
+    assert actor is not None and actor == house.to_move
+    assert Action(actor, "end") in list(plain.legal_actions(actor))
+    listed = list(house.legal_actions(actor))
+    assert listed and Action(actor, "end") not in listed
+    assert not Legal(house, actor, (), ("end",)).plain("end")

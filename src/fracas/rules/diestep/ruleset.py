@@ -171,9 +171,14 @@ class DieStepRules(Ruleset[DieStepState]):
     def is_legal(self, state: DieStepState, action: Action) -> bool:
         """Whether :meth:`check` accepts ``action``, without building a refusal's message
         where :class:`_Checks` can tell."""
-        if state.started and not state.over and GM not in state.combatants:
+        if (
+            state.started
+            and not state.over
+            and GM not in state.combatants
+            and (type(self) is DieStepRules or _checks_as_its_own(type(self)))
+        ):
             return _Checks(self, state).is_legal(state, action)
-        return super().is_legal(state, action)
+        return super().is_legal(state, action)  # (a subclass's own check is asked)
 
     def checking(self, state: DieStepState) -> Checking[DieStepState]:
         """The questions of one state while a fight is under way, with what they share
@@ -277,7 +282,11 @@ class DieStepRules(Ruleset[DieStepState]):
         check them). While a window is open or a turn under way, what :meth:`check` asks
         of every candidate alike (whose turn, whether the actor can act, what the turn's
         AP pay for) is worked out once for the listing (:class:`_Checks`), and a verb
-        whose every action the turn's AP cannot pay is not even proposed."""
+        whose every action the turn's AP cannot pay is not even proposed. A subclass that
+        checks or offers its own way is listed the long way, by its own checks."""
+        if type(self) is not DieStepRules and not _checks_as_its_own(type(self)):
+            listed = Ruleset.legal(self, state, actor, verbs)
+            return listed if keep is None else (a for a in listed if keep(a))
         return self._listing(state, actor, verbs, keep, None)
 
     def _listing(
@@ -455,13 +464,21 @@ def _action(actor: str, verb: str, target: str | None = None) -> Action:
 
 @lru_cache(maxsize=16)
 def _checks_as_its_own(rules: type[DieStepRules]) -> bool:
-    """Whether ``rules`` checks legality as :class:`DieStepRules` does (a subclass may
-    override it), so that its :meth:`~DieStepRules.checking` may be :class:`_Fighting`."""
+    """Whether ``rules`` checks and offers as :class:`DieStepRules` does (a subclass may
+    override either), so that its :meth:`~DieStepRules.checking` may be
+    :class:`_Fighting`, which stands for both."""
     own = DieStepRules
-    return (
-        rules.legal is own.legal
-        and rules.legal_where is own.legal_where
-        and rules.is_legal is own.is_legal
+    return all(
+        getattr(rules, name) is getattr(own, name)
+        for name in (
+            "legal",
+            "legal_where",
+            "is_legal",
+            "check",
+            "candidates",
+            "_offers",
+            "_turn_offers",
+        )
     )
 
 
