@@ -102,8 +102,11 @@ class Event:
 
     def for_side(self, side: str | None) -> Event | None:
         """What ``side`` sees of this event: itself, its outline, or nothing (``None``)."""
-        if side is None or (self.visible_to(side) and (self.detail is None or side in self.detail)):
-            return self
+        seen_by, detail = self.seen_by, self.detail
+        if side is None or (
+            (seen_by is None or side in seen_by) and (detail is None or side in detail)
+        ):
+            return self  # seen in full (asked at every event a policy reads back)
         if not self.visible_to(side):
             return None
         assert self.outline is not None, "visible without detail: there is an outline"

@@ -147,12 +147,6 @@ class SideLog(Sequence[list[dict[str, Any]]]):
             for event in reversed(history[index]):
                 if kinds is not None and event.kind not in kinds:
                     continue
-                seen_by, detail = event.seen_by, event.detail
-                if side is None or (
-                    (seen_by is None or side in seen_by) and (detail is None or side in detail)
-                ):
-                    yield event  # seen in full: what Event.for_side gives, asked in place
-                    continue
                 seen = event.for_side(side)
                 if seen is not None:
                     yield seen

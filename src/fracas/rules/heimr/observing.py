@@ -182,14 +182,13 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
     def __init__(self, state: HeimrState, side: str | None) -> None:
         self._state = state
         self._side = side
-        # hiding.hidden_from, read in place: a side's view is made at every choice.
         self._ids = (
             list(state.combatants)
             if side is None
             else [
                 cid
                 for cid, c in state.combatants.items()
-                if c.hide_cr is None or c.hidden_from.get(side) != hiding.UNAWARE
+                if hiding.hidden_from(c, side) != hiding.UNAWARE
             ]
         )
         self._made: dict[str, SeenCombatant] = {}
