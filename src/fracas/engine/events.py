@@ -24,6 +24,13 @@ playout's events are mostly never read, and their words cost more than their dat
 >>> d = Event.deferred("roll", lambda: "ylva rolls 7", {"who": "ylva"})
 >>> d.text, d == Event("roll", "ylva rolls 7", {"who": "ylva"})
 ('ylva rolls 7', True)
+
+Its outline too, and a side that sees only the outline gets it written when read:
+
+>>> f = Event.deferred("roll", lambda: "ylva rolls 2; fatigue 4", {"who": "ylva"},
+...                    detail=frozenset({"north"}), outline=lambda: "ylva rolls 2")
+>>> f.visible_to("south"), f.for_side("south").text, f.outline
+(True, 'ylva rolls 2', 'ylva rolls 2')
 """
 
 from __future__ import annotations
@@ -77,18 +84,23 @@ class Event:
         data: Mapping[str, Any] | None = None,
         seen_by: frozenset[str] | None = None,
         detail: frozenset[str] | None = None,
-        outline: str | None = None,
+        outline: str | Callable[[], str] | None = None,
         outline_data: Mapping[str, Any] | None = None,
     ) -> Event:
-        """An event whose ``text`` is ``render()``, called when the text is first read.
-        ``render`` must depend on nothing that changes after the event is made."""
-        event = cls(kind, "", data, seen_by, detail, outline, outline_data)
-        event.__dict__["text"] = render
+        """An event whose ``text`` is ``render()``, called when the text is first read
+        (and whose ``outline``, given as a function, likewise). The functions must depend
+        on nothing that changes after the event is made."""
+        event = cls(kind, "", data, seen_by, detail, None, outline_data)
+        own = event.__dict__
+        own["text"] = render
+        own["outline"] = outline
         return event
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["text"] = self.text  # a copy or a pickle carries the words, not the function
+        # A copy or a pickle carries the words, not the functions.
+        state["text"] = self.text
+        state["outline"] = self.outline
         return state
 
     def visible_to(self, side: str | None) -> bool:
@@ -98,7 +110,7 @@ class Event:
             return True
         if self.seen_by is not None and side not in self.seen_by:
             return False
-        return self.detail is None or side in self.detail or self.outline is not None
+        return self.detail is None or side in self.detail or self.__dict__["outline"] is not None
 
     def for_side(self, side: str | None) -> Event | None:
         """What ``side`` sees of this event: itself, its outline, or nothing (``None``)."""
@@ -109,8 +121,11 @@ class Event:
             return self  # seen in full (asked at every event a policy reads back)
         if not self.visible_to(side):
             return None
-        assert self.outline is not None, "visible without detail: there is an outline"
-        return Event(self.kind, self.outline, dict(self.outline_data), self.seen_by)
+        outline = self.__dict__["outline"]  # its words, or the function that writes them
+        assert outline is not None, "visible without detail: there is an outline"
+        seen = Event(self.kind, "", dict(self.outline_data), self.seen_by)
+        seen.__dict__["text"] = outline
+        return seen
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "text": self.text, "data": dict(self.data)}
@@ -140,19 +155,26 @@ class Event:
 
 
 class _Text:
-    """:attr:`Event.text`: kept in the event's ``__dict__`` as the string itself, or as
-    the function of :meth:`Event.deferred`, replaced by its string on first read."""
+    """:attr:`Event.text` (and :attr:`Event.outline`): kept in the event's ``__dict__`` as
+    the string itself (or ``None``, for an outline), or as the function of
+    :meth:`Event.deferred`, replaced by its string on first read."""
 
-    def __get__(self, event: Event | None, owner: type | None = None) -> str:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, event: Event | None, owner: type | None = None) -> Any:
         if event is None:
-            raise AttributeError("text")  # the dataclass field has no default
-        text = event.__dict__["text"]
-        if type(text) is not str:
-            text = event.__dict__["text"] = text()
-        return text  # type: ignore[no-any-return]
+            raise AttributeError(self.name)  # the dataclass field has no default
+        own = event.__dict__
+        text = own[self.name]
+        if text is not None and type(text) is not str:
+            text = own[self.name] = text()
+        return text
 
-    def __set__(self, event: Event, text: str) -> None:
-        event.__dict__["text"] = text
+    def __set__(self, event: Event, text: str | None) -> None:
+        event.__dict__[self.name] = text
 
 
-setattr(Event, "text", _Text())  # noqa: B010 - after the dataclass has made its fields
+# After the dataclass has made its fields (noqa: B010, setattr on purpose).
+setattr(Event, "text", _Text("text"))  # noqa: B010
+setattr(Event, "outline", _Text("outline"))  # noqa: B010

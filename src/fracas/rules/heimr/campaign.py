@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -216,7 +216,7 @@ class Campaign(Model):
         >>> Campaign.default().ability_name("shield and sword")
         'Sword and shield'
         """
-        index = self._ability_index()
+        index = self._ability_index
         if name.casefold() not in index:
             raise ValueError(unknown_name("ability", name, self.abilities))
         return index[name.casefold()]
@@ -387,7 +387,10 @@ class Campaign(Model):
 
     # -- helpers ---------------------------------------------------------------------------
 
+    @cached_property
     def _ability_index(self) -> dict[str, str]:
+        """Every ability's name and alias, casefolded, to its name: worked out once (the
+        campaign is frozen)."""
         index: dict[str, str] = {}
         for name, spec in self.abilities.items():
             for label in (name, *spec.aliases):
@@ -395,7 +398,7 @@ class Campaign(Model):
         return index
 
     def _training_key(self, sheet: CharacterSheet, name: str) -> str | None:
-        index = self._ability_index()
+        index = self._ability_index
         return next((k for k in sheet.abilities if index.get(k.casefold()) == name), None)
 
     def _progress_attribute(
@@ -420,7 +423,7 @@ class Campaign(Model):
         return pairs
 
     def _target_names(self) -> set[str]:
-        return {*self._ability_index(), *(a.casefold() for a in self.attributes)} | {
+        return {*self._ability_index, *(a.casefold() for a in self.attributes)} | {
             g.casefold() for g in self.groups()
         }
 
@@ -471,7 +474,7 @@ class Campaign(Model):
         for short in sheet.attributes:
             if short not in self.attributes:
                 yield ("attributes", short), unknown_name("attribute", short, self.attributes)
-        index = self._ability_index()
+        index = self._ability_index
         trained: dict[str, str] = {}
         for label, training in sheet.abilities.items():
             name = index.get(label.casefold())

@@ -7,7 +7,7 @@ so the situational penalties (H-DICE-6), fatigue failing a physical roll outrigh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -110,29 +110,34 @@ def challenge(
             "result": roll.result,
             "failed_outright": failed,
         }
+        # Written when read: a playout's rolls never are (the arguments never change).
+        render = partial(
+            _roll_text, ability, purpose, c, p, tuple(consistency), tuple(potential), roll
+        )
         if failed:
-            text = _roll_text(ability, purpose, c, p, tuple(consistency), tuple(potential), roll)
             # That it fails is seen (H-ATK-3); the fatigue it fails on is the own side's.
+            below = f"; fails outright, {roll.parts['raw']} is below fatigue {who.fatigue}"
             events.append(
-                Event(
+                Event.deferred(
                     "roll",
-                    text + f"; fails outright, {roll.parts['raw']} is below fatigue {who.fatigue}",
+                    partial(_and, render, below),
                     data,
                     seen_by,
                     detail=frozenset({who.side}),
-                    outline=text + "; fails outright",
+                    outline=partial(_and, render, "; fails outright"),
                     outline_data=data,
                 )
             )
         else:
-            # Written when read: a playout's rolls never are (the arguments never change).
-            render = partial(
-                _roll_text, ability, purpose, c, p, tuple(consistency), tuple(potential), roll
-            )
             events.append(Event.deferred("roll", render, data, seen_by))
         if physical and fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
+
+
+def _and(render: Callable[[], str], more: str) -> str:
+    """``render()``'s words with ``more`` after them."""
+    return render() + more
 
 
 def _roll_text(
