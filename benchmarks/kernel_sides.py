@@ -66,8 +66,8 @@ def measure(path: Path, engine_runs: int, kernel_runs: int, repeat: int) -> dict
             outs[who] += out
     side = spec.sides[0]
     result: dict[str, Any] = {"name": path.stem, "side": side}
-    # as `fracas sim --runs 1000 --workers 1` plays: 16 batches of a worker
-    parts = runner.batches(runner.seeds(7, 1000), 1)
+    # as `fracas sim --runs 1000 --workers 1` plays: the kernel's batches of a worker
+    parts = runner.batches(runner.seeds(7, 1000), 1, spec.engine)
     _, t, _ = timed(lambda: [o for part in parts for o in runner.run_batch(spec, part)])
     result["sim_rate"] = 1000 / t
     for who, n in (("engine", engine_runs), ("kernel", kernel_runs)):
@@ -110,7 +110,7 @@ default policies, on every sides example `--engine auto` gives the kernel, in on
 
 ### Runs a CPU second
 
-| example | engine | kernel | kernel / engine | kernel, 1,000 runs in sim's 16 batches |
+| example | engine | kernel | kernel / engine | kernel, 1,000 runs in sim's batches |
 |---|---|---|---|---|
 {speed_table}
 
@@ -120,7 +120,7 @@ default policies, on every sides example `--engine auto` gives the kernel, in on
   `--engine kernel` play a batch on one worker: the engine {args.engine_runs} runs a
   repetition, the kernel {args.kernel_runs:,}; each run from its own SeedSequence; start-up
   (the first copy of the encounter, the kernel's imports) before timing. The last column
-  plays 1,000 runs as `fracas sim --workers 1` splits them (`runner.batches`: 16 batches),
+  plays 1,000 runs as `fracas sim --workers 1` splits them (`runner.batches`: 2 for the kernel),
   where the kernel's cost a call (a few milliseconds a batch) counts.
 - `time.process_time` (this process's CPU time) around each batch after `gc.collect()`;
   {args.repeat} repetitions, engine and kernel alternating; rates from the best times.

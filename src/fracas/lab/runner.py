@@ -262,28 +262,41 @@ def spec_from_table(table: Table, chosen: Mapping[str, str], **options: Any) -> 
 # -- running batches -------------------------------------------------------------------
 
 
-#: Batches a worker is given: the engine's 16 keep a batch of long fights from leaving a
-#: worker idle; the kernel plays a batch as one vectorised call, whose fixed cost (a few
-#: milliseconds) is worth paying only a few times, so it gets 2.
-BATCHES_A_WORKER = {"engine": 16, "kernel": 2}
+#: The engine's batches shrink as the runs left do (guided scheduling): each is a
+#: :data:`GUIDE`-th of a worker's share of what is left, and at least :data:`SMALLEST`
+#: runs, so that the workers finish within a few runs of each other.
+GUIDE = 4
+SMALLEST = 4
+#: The kernel plays a batch as one vectorised call, whose fixed cost (a few milliseconds)
+#: is worth paying only a few times: it gets 2 batches a worker.
+KERNEL_BATCHES_A_WORKER = 2
 
 
 def batches(
     all_seeds: Sequence[SeedSequence], workers: int, engine: str = "engine"
 ) -> list[list[SeedSequence]]:
-    """Split the runs into batches, :data:`BATCHES_A_WORKER` a worker for ``engine``: few
-    enough that scheduling costs nothing, many enough that no worker waits on another.
-    The kernel's results do not depend on the batches (each run has its own stream).
+    """Split the runs into batches: few enough that scheduling costs nothing, and for the
+    engine, whose fights take very different times, small enough at the end that no
+    worker waits long on another. The results do not depend on the batches (each run has
+    its own streams).
 
     >>> seeds = SeedSequence(0).spawn(1000)
-    >>> len(batches(seeds, 2)), len(batches(seeds, 2, "kernel"))
-    (32, 4)
+    >>> sizes = [len(b) for b in batches(seeds, 2)]
+    >>> sizes[:4], sizes[-3:], sum(sizes), len(batches(seeds, 2, "kernel"))
+    ([125, 110, 96, 84], [4, 4, 4], 1000, 4)
     """
-    if not all_seeds:
-        return []
-    count = max(1, min(len(all_seeds), workers * BATCHES_A_WORKER.get(engine, 16)))
-    size = math.ceil(len(all_seeds) / count)
-    return [list(all_seeds[i : i + size]) for i in range(0, len(all_seeds), size)]
+    total = len(all_seeds)
+    if engine == "kernel":
+        count = max(1, min(total, workers * KERNEL_BATCHES_A_WORKER))
+        size = math.ceil(total / count)
+        return [list(all_seeds[i : i + size]) for i in range(0, total, size)]
+    out = []
+    start = 0
+    while start < total:
+        size = max(SMALLEST, math.ceil((total - start) / (GUIDE * workers)))
+        out.append(list(all_seeds[start : start + size]))
+        start += size
+    return out
 
 
 Progress = Callable[[int], None]
