@@ -79,6 +79,46 @@ def test_heimr_fighter_attacks_an_enemy_in_reach() -> None:
     assert str(decide(heimr.DefaultPolicy(), enc)) == "ylva attack astrid"
 
 
+@pytest.mark.rule("H-ACT-8")
+def test_heimr_bowman_counting_arrows_draws_one_then_shoots() -> None:
+    # Ulf (C1) counts his arrows, none drawn: nothing to shoot, so he draws one rather
+    # than walking into the melee at the ford; on his next turn he shoots.
+    enc = position("heimr/ambush.yaml", "gm begin")
+    turn_of(enc, "ulf")
+    policy = heimr.DefaultPolicy()
+    drawn = decide(policy, enc)
+    while drawn.verb == "defend":  # his best defence first (a free action)
+        enc.push(str(drawn))
+        drawn = decide(policy, enc)
+    assert str(drawn) == "ulf draw Arrow"
+    enc.push(str(drawn))
+    assert enc.state.combatants["ulf"].drawn_ammunition == "Arrow"
+    rest = [decide(policy, enc)]
+    while rest[-1].verb != "end" and len(rest) < 5:
+        enc.push(str(rest[-1]))
+        rest.append(decide(policy, enc))
+    # The draw was the turn's standard action: a step closer at most (H-ACT-2).
+    assert [a.verb for a in rest] in (["end"], ["move", "end"])
+    enc.push("ulf end")
+    turn_of(enc, "ulf")
+    shot = decide(policy, enc)
+    while shot.verb == "defend":
+        enc.push(str(shot))
+        shot = decide(policy, enc)
+    assert shot.verb == "attack"
+    enc.push(str(shot))
+    assert enc.state.combatants["ulf"].drawn_ammunition is None  # the shot spent it
+
+
+@pytest.mark.rule("H-ACT-8")
+def test_heimr_fighter_without_counted_ammunition_draws_none() -> None:
+    # Ylva, in the ford's melee with a sword in hand, never looks for arrows.
+    enc = position("heimr/ambush.yaml", "gm begin")
+    turn_of(enc, "ylva")
+    enc.state.combatants["ylva"].stance = "block"
+    assert decide(heimr.DefaultPolicy(), enc).verb == "attack"
+
+
 def test_heimr_fighter_sets_its_best_defence_first() -> None:
     enc = position("heimr/duel.yaml", "gm begin")
     turn_of(enc, "ylva")

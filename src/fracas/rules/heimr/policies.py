@@ -3,7 +3,8 @@
 On its turn a fighter, in this order: pre-rolls the best defence it has (block with a
 shield, parry with a melee weapon, else dodge), stands up if prone, takes a breather
 when fatigue would fail its attack outright too often, attacks the enemy it is likeliest
-to hit (a weapon, else a punch), holds a door when its side is outnumbered, closes on
+to hit (a weapon; with no shot, counted ammunition drawn for the next one; else a
+punch), holds a door when its side is outnumbered, closes on
 the nearest enemy (charging into a bordering square), and ends its turn. The odds come
 from the exact Heimr challenge: its attack challenge as the log last showed it against
 the target's pre-rolled defence, which every side sees (H-ATK-3). Poor odds are no
@@ -417,6 +418,9 @@ class DefaultPolicy(Tactical):
                 return hit_chance(aim[0], aim[1], fatigue, value)
 
             return best(attacks, odds, rng)
+        ammunition = verb_where(legal, "draw", _is_ammunition)
+        if ammunition:
+            return ammunition[0]  # H-ACT-8: a counted arrow drawn, to shoot next turn
         punches = verb_where(legal, "brawl", _is_punch)
         if punches:
             weapon = _weapon_to_draw(legal)
@@ -468,7 +472,8 @@ class DefaultPolicy(Tactical):
         """What :meth:`_turn` comes to past the defences once the actor has moved this
         turn: standing up, a breather, attacks, punches, charges, steps and climbs are
         all refused, so that only a door to hold, a jump down into an enemy's square,
-        and the end of the turn are left."""
+        counted ammunition drawn with the move (H-ACT-2), and the end of the turn are
+        left."""
         enemies, own = _forces(me, people)
         if not enemies:
             return one_of(legal, Action(actor, "end"))
@@ -479,6 +484,9 @@ class DefaultPolicy(Tactical):
             jump = first(legal, "jump")
             if jump is not None:
                 return jump
+        ammunition = verb_where(legal, "draw", _is_ammunition)
+        if ammunition:
+            return ammunition[0]  # H-ACT-2: drawn with the move, to shoot next turn
         return one_of(legal, Action(actor, "end"))
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
@@ -638,6 +646,17 @@ def _may_step_closer(
             if info is None or height is None or abs(int(info["height"]) - int(height)) <= 1:
                 return True
     return False
+
+
+def _is_ammunition(action: Action) -> bool:
+    """Whether a draw is of what the policy takes for ammunition
+    (:func:`~fracas.rules.heimr.weighing.ammunition_named`): counted ammunition, which the
+    rules let it draw only for a weapon in hand that shoots it (H-ACT-8).
+
+    >>> _is_ammunition(Action.parse("e draw Arrow")), _is_ammunition(Action.parse("e draw Axe"))
+    (True, False)
+    """
+    return ammunition_named(action.target or "")
 
 
 def _is_punch(action: Action) -> bool:
