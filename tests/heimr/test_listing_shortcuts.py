@@ -25,7 +25,7 @@ import pytest
 from fracas.engine import Action, Encounter, EngineError, IllegalAction, RandomDice, Ruleset
 from fracas.engine.legal import Legal, first_of, verb_where
 from fracas.lab.playout import LazyView
-from fracas.rules.heimr import policies
+from fracas.rules.heimr import policies, quick
 from fracas.rules.heimr import ruleset as heimr_ruleset
 from fracas.rules.heimr.state import HeimrState
 from fracas.rules.heimr.verbs import VERBS as VERBS_CHECKED
@@ -71,7 +71,7 @@ def test_listing_with_shortcuts_lists_what_checking_each_candidate_does(path: st
         mine = [a for a in ruleset.candidates(state, actor) if a.actor == actor]
         every = [a for a in mine if checked(ruleset, state, a)]
         for action in mine:  # a quick acceptance only where the verb's check accepts
-            accept = heimr_ruleset._IN_HAND.get(action.verb)
+            accept = quick.IN_HAND.get(action.verb)
             if accept is not None and accept(state, action):
                 VERBS_CHECKED.check(state, action)
         assert [a for a in mine if ruleset.is_legal(state, a)] == every

@@ -21,10 +21,11 @@ from fracas.engine import (
     Parts,
     Ruleset,
 )
-from fracas.rules.heimr import combat, effects, hiding, observing, setup, terrain, turns
+from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
-from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState, item_named
+from fracas.rules.heimr.quick import IN_HAND, OUT_OF_HAND, PUNCH, WHOLE_VERB
+from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 from fracas.yamlfile import KeyPath, YamlDocument
 
@@ -165,7 +166,7 @@ class HeimrRules(Ruleset[HeimrState]):
                 and turn.actor == action.actor
                 and action.actor in state.combatants
             )
-        quick = _OUT_OF_HAND.get(action.verb)
+        quick = OUT_OF_HAND.get(action.verb)
         if quick is not None and not self._upcoming_due(state, action) and quick(state, action):
             return False  # refused by the verb, whatever the turn allows (a defence asked)
         if self._refused(state, action, memo):
@@ -173,7 +174,7 @@ class HeimrRules(Ruleset[HeimrState]):
         met = self._met(state, action, memo)
         if quick is not None and met is not state and quick(met, action):
             return False  # refused without building the refusal
-        accept = _IN_HAND.get(action.verb)
+        accept = IN_HAND.get(action.verb)
         if accept is not None and accept(met, action):
             return True  # accepted on what the check would go through
         try:
@@ -198,8 +199,8 @@ class HeimrRules(Ruleset[HeimrState]):
 
     def _refused_whole(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
         """Whether every candidate of ``action``'s actor and verb that the listing offers
-        is refused (:data:`_WHOLE_VERB`), whatever its target and options."""
-        quick = _WHOLE_VERB.get(action.verb)
+        is refused (:data:`WHOLE_VERB`), whatever its target and options."""
+        quick = WHOLE_VERB.get(action.verb)
         return (
             quick is not None
             and _offers_and_refuses_as_its_own(type(self))
@@ -264,7 +265,7 @@ class HeimrRules(Ruleset[HeimrState]):
                 # A verb the turn refuses is not offered at all (its type is its own but
                 # for a breather's or a skill's, which their options may change), nor
                 # one whose every candidate is refused for the actor and where its foes
-                # stand (_WHOLE_VERB).
+                # stand (WHOLE_VERB).
                 offered_verbs = []
                 for v in verbs:
                     if v not in ("breather", "skill"):
@@ -323,10 +324,10 @@ class HeimrRules(Ruleset[HeimrState]):
             met = met_by_verb.get(verb)
             if met is None:
                 met = met_by_verb[verb] = self._met(state, action, memo)
-            quick = _OUT_OF_HAND.get(verb)
+            quick = OUT_OF_HAND.get(verb)
             if quick is not None and quick(met, action):
                 continue
-            accept = _IN_HAND.get(verb)
+            accept = IN_HAND.get(verb)
             if accept is None or not accept(met, action):
                 try:
                     VERBS.check(met, action)
@@ -681,254 +682,24 @@ class HeimrRules(Ruleset[HeimrState]):
         return LazyFieldView(found) if lazy else _copy_field_view(found)
 
 
-def _melee_out_of_reach(state: HeimrState, action: Action) -> bool:
-    """Whether the rules' check would refuse the attack ``action`` whatever else holds:
-    a melee weapon it would strike with reaches only the own square (H-ATK-1). Asked
-    before the check when listing, which then builds no refusal for most attacks."""
-    attacker = state.combatants.get(action.actor)
-    target = state.combatants.get(action.target or "")
-    if attacker is None or target is None or attacker.square == target.square:
-        return False
-    return any(w.melee for w in combat.usable_weapons(state, attacker))
-
-
-def _brawl_out_of_reach(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses the brawl ``action`` for its squares (H-ATK-1)."""
-    attacker = state.combatants.get(action.actor)
-    target = state.combatants.get(action.target or "")
-    return attacker is not None and target is not None and attacker.square != target.square
-
-
-def _charge_out_of_reach(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses the charge ``action`` for its squares: the target in
-    the charger's own square (H-ACT-4), in one not bordering it (H-GRID-2), or in one
-    more than one height above or below the charger (H-GRID-5, H-GRID-6)."""
-    charger = state.combatants.get(action.actor)
-    target = state.combatants.get(action.target or "")
-    if charger is None or target is None or target.square is None:
-        return False
-    if target.square == charger.square:
-        return True
-    field = state.battlefield
-    to = field.place(target.square)
-    return to not in field.neighbours(charger.square) or _too_steep(state, charger, to)
-
-
-def _step_too_steep(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses the move or run ``action`` into a square for its height:
-    more than one above or below the mover (H-GRID-5, H-GRID-6), whatever else holds."""
-    mover = state.combatants.get(action.actor)
-    if mover is None or action.target in (None, "out"):
-        return False
-    return _too_steep(state, mover, state.battlefield.place(action.target or ""))
-
-
-def _too_steep(state: HeimrState, who: Combatant, to: str) -> bool:
-    """Whether square ``to`` is more than one height above or below ``who``: every way
-    into it on foot is refused (:func:`fracas.rules.heimr.terrain.check_cross`)."""
-    spot = state.battlefield.squares.get(to)
-    return spot is not None and abs(spot.height - who.height) > 1
-
-
-def _no_hand_to_climb(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses the climb ``action`` for the climber's hands: none is
-    free (H-POS-5), which every climb needs."""
-    climber = state.combatants.get(action.actor)
-    return climber is not None and not climber.free_hand()
-
-
-def _not_free_to_stand(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses standing up: the actor is not prone (H-POS-1), or a
-    Fall holds it down (H-EFF-3)."""
-    who = state.combatants.get(action.actor)
-    return who is not None and (not who.prone or who.has("Fall"))
-
-
-def _no_hand_to_draw(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses the draw ``action`` for the drawer's hands: the item
-    (carried or concealed, not counted ammunition, H-ACT-8) finds no free hand
-    (H-ACT-3), whatever else holds."""
-    c = state.combatants.get(action.actor)
-    if c is None or action.target is None:
-        return False
-    name = action.target.lower()
-    if any(a.lower() == name for a in c.ammunition):
-        return False
-    item = item_named(c.carried, action.target) or item_named(c.concealed, action.target)
-    return item is not None and not c.can_take_in_hand(item)
-
-
-def _defence_unheld(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses the defence ``action`` for what is held (H-DEF-1): a
-    block with no shield, a parry with no melee weapon (a policy asks every turn)."""
-    who = state.combatants.get(action.actor)
-    if who is None:
-        return False
-    if action.target == "block":
-        return who.shield is None
-    if action.target == "parry":
-        return not any(w is not None and w.melee for w in (who.sword_hand, who.off_hand))
-    return False
-
-
-def _no_foe_in_reach(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses every attack the listing offers the actor: it has no
-    weapon it can attack with (H-ACT-8, H-EFF-7: refused before any target is looked
-    at), or :func:`_melee_out_of_reach` refuses them all (no foe in its square, and a
-    melee weapon to strike with)."""
-    attacker = state.combatants.get(action.actor)
-    if attacker is None:
-        return False
-    usable = combat.usable_weapons(state, attacker)
-    if not usable:
-        return True
-    return not _foe_in_square(state, attacker) and any(w.melee for w in usable)
-
-
-def _no_foe_to_charge(state: HeimrState, action: Action) -> bool:
-    """Whether the check refuses every charge the listing offers the actor (each with no
-    options): it wields no melee weapon (H-ACT-4: it would charge with a brawl), or
-    :func:`_charge_out_of_reach` refuses them all: each foe (of another side, not dead)
-    in its own square, in one not bordering it, or in one more than one height above or
-    below it."""
-    charger = state.combatants.get(action.actor)
-    if charger is None or charger.square is None:
-        return False
-    if not any(w.melee for w in charger.weapons()):
-        return True
-    field = state.battlefield
-    near = field.neighbours(charger.square)
-    for o in state.combatants.values():
-        if o.id == charger.id or o.dead or o.side == charger.side:
-            continue
-        if o.square is None:
-            return False
-        if o.square == charger.square:
-            continue
-        to = field.place(o.square)
-        if to in near and not _too_steep(state, charger, to):
-            return False
-    return True
-
-
-def _no_foe_to_brawl(state: HeimrState, action: Action) -> bool:
-    """Whether :func:`_brawl_out_of_reach` refuses every brawl the listing offers the
-    actor: no foe in its square."""
-    brawler = state.combatants.get(action.actor)
-    return brawler is not None and not _foe_in_square(state, brawler)
-
-
-def _foe_in_square(state: HeimrState, c: Combatant) -> bool:
-    """Whether one the listing offers ``c`` as a target (of another side, not dead) stands
-    in ``c``'s square."""
-    return any(
-        o.square == c.square and o.side != c.side and not o.dead and o.id != c.id
-        for o in state.combatants.values()
-    )
-
-
-def _melee_in_reach(state: HeimrState, action: Action) -> bool:
-    """Whether the check accepts the attack ``action``, shown cheaply in the common case
-    (else ``False``, and the check decides): a plain attack (no options) by one under no
-    effect and held by no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), whose wielded
-    weapons can all strike and are all melee (H-ACT-8), on another, living, that it
-    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
-    if action.options:
-        return False
-    attacker = state.combatants.get(action.actor)
-    target = state.combatants.get(action.target or "")
-    if (
-        attacker is None
-        or target is None
-        or attacker.effects
-        or attacker.held_by is not None
-        or target.id == attacker.id
-        or target.dead
-        or target.square != attacker.square
-        or abs(target.height - attacker.height) > 1
-        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
-    ):
-        return False
-    weapons = attacker.weapons()
-    if not weapons:
-        return False
-    for w in weapons:
-        if not w.melee:
-            return False
-    # Under no effect, each is usable but for ammunition it counts (H-ACT-8).
-    return not attacker.ammunition or len(combat.usable_weapons(state, attacker)) == len(weapons)
-
-
-def _punch_in_reach(state: HeimrState, action: Action) -> bool:
-    """Whether the check accepts the brawl ``action``, shown cheaply in the common case
-    (else ``False``): a punch (``effect=hit``, H-ATK-8) by one not stumbling (H-EFF-4) on
-    one that it knows is there (H-POS-4), in its square (H-ATK-1), within one height
-    (H-GRID-5)."""
-    if action.options != _PUNCH:
-        return False
-    attacker = state.combatants.get(action.actor)
-    target = state.combatants.get(action.target or "")
-    return (
-        attacker is not None
-        and target is not None
-        and target.square == attacker.square
-        and abs(target.height - attacker.height) <= 1
-        and hiding.hidden_from(target, attacker.side) != hiding.UNAWARE
-        and not attacker.has("Stumble")
-    )
-
-
-_PUNCH = (("effect", "hit"),)
-
 #: The brawls offered on each foe, in order.
-_BRAWLS = (_PUNCH, (("effect", "bind"),))
+_BRAWLS = (PUNCH, (("effect", "bind"),))
 #: The verbs offered on each foe.
 _AT_FOES = frozenset({"attack", "brawl", "charge"})
 #: The verbs :meth:`HeimrRules._offer_one` offers.
 _OFFERED_ONE = _AT_FOES | SQUARE_VERBS
 
-#: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
-#: it reads only what the check would, for the actions a policy asks most.
-_IN_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
-    "attack": _melee_in_reach,
-    "brawl": _punch_in_reach,
-}
 
-
-#: By verb, a cheap test that the rules' check refuses every action of that verb that a
-#: listing offers an actor (it reads the actor's weapons and hands, and where it and
-#: its foes stand): the listing offers none of them.
 @lru_cache(maxsize=16)
 def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
     """Whether ``rules`` offers candidates and refuses a turn's actions as
     :class:`HeimrRules` does, so that the shortcuts that stand for those (a plain end of
-    the turn, one verb's candidates, :data:`_WHOLE_VERB`) answer as they would: a
-    subclass that changes them is asked the long way."""
+    the turn, one verb's candidates, :data:`~fracas.rules.heimr.quick.WHOLE_VERB`) answer
+    as they would: a subclass that changes them is asked the long way."""
     return all(
         getattr(rules, name) is getattr(HeimrRules, name)
         for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_squares")
     )
-
-
-_WHOLE_VERB: dict[str, Callable[[HeimrState, Action], bool]] = {
-    "attack": _no_foe_in_reach,
-    "brawl": _no_foe_to_brawl,
-    "charge": _no_foe_to_charge,
-    "climb": _no_hand_to_climb,
-}
-
-#: By verb, a cheap test that the rules' check refuses an action (never one it accepts).
-_OUT_OF_HAND: dict[str, Callable[[HeimrState, Action], bool]] = {
-    "attack": _melee_out_of_reach,
-    "brawl": _brawl_out_of_reach,
-    "charge": _charge_out_of_reach,
-    "climb": _no_hand_to_climb,
-    "defend": _defence_unheld,
-    "draw": _no_hand_to_draw,
-    "move": _step_too_steep,
-    "run": _step_too_steep,
-    "stand": _not_free_to_stand,
-}
 
 
 def _combatants(
