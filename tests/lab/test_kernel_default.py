@@ -210,7 +210,7 @@ def test_the_kernel_names_the_policies_it_mirrors() -> None:
 
 def test_what_the_default_policy_would_do_beyond_the_kernel_is_refused() -> None:
     """Above the ground of its square the policy jumps down after attacking (H-GRID-6),
-    and an item it takes for ammunition it may draw: neither is the kernel's."""
+    and an item it takes for ammunition it never draws: neither is the kernel's."""
     trained = {"Dueling": (2, 2), "Brawl": (1, 1), "Agility": (1, 1)}
     people = [
         sheet("a", "n", hp=6, abilities=trained, sword="Medium weapon"),

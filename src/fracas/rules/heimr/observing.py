@@ -88,6 +88,8 @@ OWN: dict[str, Field] = {
     "upcoming": lambda s, c: c.upcoming,
     "xp": lambda s, c: c.xp,
     "effect_details": _effect_details,
+    "ammunition": lambda s, c: dict(c.ammunition),  # counted, left (H-ACT-8)
+    "drawn_ammunition": lambda s, c: c.drawn_ammunition,
 }
 
 _SEEN_KEYS = tuple(SEEN)

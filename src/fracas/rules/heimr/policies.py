@@ -3,8 +3,8 @@
 On its turn a fighter, in this order: pre-rolls the best defence it has (block with a
 shield, parry with a melee weapon, else dodge), stands up if prone, takes a breather
 when fatigue would fail its attack outright too often, attacks the enemy it is likeliest
-to hit (a weapon; with no shot, counted ammunition drawn for the next one; else a
-punch), holds a door when its side is outnumbered, closes on
+to hit (a weapon; with no shot, counted ammunition drawn for the next one, and its
+place kept; else a punch), holds a door when its side is outnumbered, closes on
 the nearest enemy (charging into a bordering square), and ends its turn. The odds come
 from the exact Heimr challenge: its attack challenge as the log last showed it against
 the target's pre-rolled defence, which every side sees (H-ATK-3). Poor odds are no
@@ -68,6 +68,27 @@ def events_back(
         for event in reversed(entry):
             if kinds is None or event.get("kind") in kinds:
                 yield event.get("kind"), event.get("data", {}), event
+
+
+#: The events :func:`reloaded` looks among.
+RELOADS = frozenset({"item", "turn"})
+
+
+def reloaded(view: Mapping[str, Any], who: str) -> bool:
+    """Whether ``who`` has drawn counted ammunition this turn (H-ACT-8), as its side's
+    log shows it.
+
+    >>> log = [[{"kind": "turn", "data": {"who": "e"}}],
+    ...        [{"kind": "item", "data": {"who": "e", "ammunition": "Arrow"}}]]
+    >>> reloaded({"log": log}, "e"), reloaded({"log": log[:1]}, "e")
+    (True, False)
+    """
+    for kind, data, _ in events_back(view, RELOADS):
+        if kind == "turn":
+            return False
+        if data.get("who") == who and "ammunition" in data:
+            return True
+    return False
 
 
 def event_text(event: Any) -> str:
@@ -418,9 +439,9 @@ class DefaultPolicy(Tactical):
                 return hit_chance(aim[0], aim[1], fatigue, value)
 
             return best(attacks, odds, rng)
-        ammunition = verb_where(legal, "draw", _is_ammunition)
-        if ammunition:
-            return ammunition[0]  # H-ACT-8: a counted arrow drawn, to shoot next turn
+        reload = _reload(legal, me)
+        if reload is not None:
+            return reload  # H-ACT-8: a counted arrow drawn, to shoot next turn
         punches = verb_where(legal, "brawl", _is_punch)
         if punches:
             weapon = _weapon_to_draw(legal)
@@ -433,9 +454,11 @@ class DefaultPolicy(Tactical):
         door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
-        step = self._close_in(view, legal, rng, me, enemies)
-        if step is not None:
-            return step
+        if not (me.get("drawn_ammunition") and reloaded(view, actor)):
+            # Not with a shot readied this turn: it keeps its place, and its cover.
+            step = self._close_in(view, legal, rng, me, enemies)
+            if step is not None:
+                return step
         return one_of(legal, Action(actor, "end"))
 
     def _after_attacking(
@@ -484,9 +507,9 @@ class DefaultPolicy(Tactical):
             jump = first(legal, "jump")
             if jump is not None:
                 return jump
-        ammunition = verb_where(legal, "draw", _is_ammunition)
-        if ammunition:
-            return ammunition[0]  # H-ACT-2: drawn with the move, to shoot next turn
+        reload = _reload(legal, me)
+        if reload is not None:
+            return reload  # H-ACT-2: drawn with the move, to shoot next turn
         return one_of(legal, Action(actor, "end"))
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
@@ -648,15 +671,21 @@ def _may_step_closer(
     return False
 
 
-def _is_ammunition(action: Action) -> bool:
-    """Whether a draw is of what the policy takes for ammunition
-    (:func:`~fracas.rules.heimr.weighing.ammunition_named`): counted ammunition, which the
-    rules let it draw only for a weapon in hand that shoots it (H-ACT-8).
+def _reload(legal: Sequence[Action], me: Mapping[str, Any]) -> Action | None:
+    """A draw of the counted ammunition ``me`` has left, with none drawn (H-ACT-8: the
+    rules accept it only for a weapon in hand that shoots it), or ``None``.
 
-    >>> _is_ammunition(Action.parse("e draw Arrow")), _is_ammunition(Action.parse("e draw Axe"))
-    (True, False)
+    >>> legal = [Action.parse(t) for t in ("e draw Axe", "e draw Arrow")]
+    >>> str(_reload(legal, {"ammunition": {"Arrow": 2}, "drawn_ammunition": None}))
+    'e draw Arrow'
+    >>> _reload(legal, {"ammunition": {"Arrow": 0}}), _reload(legal, {})
+    (None, None)
     """
-    return ammunition_named(action.target or "")
+    counted = me.get("ammunition")
+    if not counted or me.get("drawn_ammunition") or not any(counted.values()):
+        return None
+    found = verb_where(legal, "draw", lambda a: bool(counted.get(a.target or "")))
+    return found[0] if found else None
 
 
 def _is_punch(action: Action) -> bool:

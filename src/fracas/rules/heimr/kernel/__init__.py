@@ -191,7 +191,7 @@ def _default_unsupported(state: HeimrState, c: Combatant) -> str | None:
     if c.ammunition:
         return "it counts ammunition (H-ACT-8), whose draws the kernel does not mirror"
     if any(ammunition_named(i.name) for i in c.carried):
-        return "it carries an item the default policy takes for ammunition and may draw"
+        return "it carries an item the default policy takes for ammunition and never draws"
     names = ["weapon" in i.name.lower() for i in c.carried]
     if names != sorted(names, reverse=True):
         return "it would draw its carried weapons in another order than the kernel"
