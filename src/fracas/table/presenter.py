@@ -323,6 +323,12 @@ NUMBERS = (
 
 
 def _cells(p: Mapping[str, Any]) -> Iterable[str]:
+    """The numbers of a row, as its side's view shows them.
+
+    >>> bowman = {"hp": 3, "max_hp": 4, "ammunition": {"Arrow": 19}, "drawn_ammunition": "Arrow"}
+    >>> list(_cells(bowman))
+    ['HP 3/4', 'Arrow 19 +1 drawn']
+    """
     if p.get("hp") is not None:
         top = p.get("max_hp")
         yield f"HP {p['hp']}/{top}" if top is not None else f"HP {p['hp']}"
@@ -335,6 +341,10 @@ def _cells(p: Mapping[str, Any]) -> Iterable[str]:
             yield f"{label} {value}/{top}" if top is not None else f"{label} {value}"
     if p.get("status"):
         yield str(p["status"])
+    ammunition = p.get("ammunition")
+    if isinstance(ammunition, Mapping):  # counted, its own side's (H-ACT-8)
+        for kind, left in ammunition.items():
+            yield f"{kind} {left}" + (" +1 drawn" if p.get("drawn_ammunition") == kind else "")
     defence = p.get("defence")
     if isinstance(defence, Mapping):
         yield f"{defence.get('kind')} {defence.get('result')}"
