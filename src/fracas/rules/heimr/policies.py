@@ -496,7 +496,10 @@ class DefaultPolicy(Tactical):
         turn: standing up, a breather, attacks, punches, charges, steps and climbs are
         all refused, so that only a door to hold, a jump down into an enemy's square,
         counted ammunition drawn with the move (H-ACT-2), and the end of the turn are
-        left."""
+        left (in :meth:`_turn`'s order)."""
+        reload = _reload(legal, me)
+        if reload is not None:
+            return reload  # H-ACT-2: drawn with the move, to shoot next turn
         enemies, own = _forces(me, people)
         if not enemies:
             return one_of(legal, Action(actor, "end"))
@@ -507,9 +510,6 @@ class DefaultPolicy(Tactical):
             jump = first(legal, "jump")
             if jump is not None:
                 return jump
-        reload = _reload(legal, me)
-        if reload is not None:
-            return reload  # H-ACT-2: drawn with the move, to shoot next turn
         return one_of(legal, Action(actor, "end"))
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
