@@ -214,14 +214,14 @@ class DieStepRules(Ruleset[DieStepState]):
             provokes = PROVOKES.get(action.verb)
             provoked = provokes(state, action) if provokes is not None else None
             if kind == "exclusive":  # D-OA-1: an exclusive action provokes
-                who = state.who(action.actor)
+                who = state.combatants[action.actor]
                 more = combat.opportunists(state, actions.pair(state, who), {who.region})
                 earlier = provoked[0] if provoked else ()
                 merged = tuple(dict.fromkeys((*earlier, *more)))
                 provoked = (merged, True, f"takes an exclusive action ({action.verb})")
         if provoked is not None and provoked[0]:
             waiting, before, why = provoked
-            who = state.who(action.actor)
+            who = state.combatants[action.actor]
             if before:
                 combat.provoke(state, who, waiting, _text(action), why, events)
             else:
@@ -238,7 +238,7 @@ class DieStepRules(Ruleset[DieStepState]):
             top = state.windows[-1]
             if isinstance(top, DefenceWindow):
                 return
-            provoker = state.who(top.provoker)
+            provoker = state.combatants[top.provoker]
             waiting = () if provoker.out else tuple(c for c in top.waiting if _can_oa(state, c))
             if waiting:
                 if waiting != top.waiting:
@@ -254,7 +254,7 @@ class DieStepRules(Ruleset[DieStepState]):
             health.end_encounter(state, events)
             return
         turn = state.turn
-        if turn is not None and (turn.done or not state.who(turn.actor).able):
+        if turn is not None and (turn.done or not state.combatants[turn.actor].able):
             turns.end_turn(state, events)
 
     # -- offering -----------------------------------------------------------------------
@@ -674,7 +674,7 @@ class _Fighting(Checking[DieStepState]):
             turn = state.turn
             if turn is None or actor not in turn.members():
                 return iter(())  # D-ACT-1: only the turn's pair acts, or answers a window
-            return iter(self._turn(state.who(actor), turn, verbs, keep))
+            return iter(self._turn(state.combatants[actor], turn, verbs, keep))
         found = self._answered.get(actor)
         if found is None:
             found = self._answered[actor] = self._answers(actor)
@@ -771,14 +771,14 @@ class _Fighting(Checking[DieStepState]):
             if defences is None:
                 defences = combat.defences(state, top.attack)
             for how, by in defences.items():
-                if by == actor and not (how == "dodge" and state.who(by).mounted_on):
+                if by == actor and not (how == "dodge" and state.combatants[by].mounted_on):
                     found.append(_action(by, how))  # D-MOUNT-1: a rider does not dodge
             if top.attack.target == actor:
                 found.append(_action(actor, "take"))
             return found
         if top.waiting[0] != actor:
             return []
-        provoker = state.who(top.provoker)
+        provoker = state.combatants[top.provoker]
         return [
             *(
                 _action(actor, "opportunity", target)
@@ -1030,7 +1030,7 @@ _SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
 
 
 def _can_oa(state: DieStepState, cid: str) -> bool:
-    c = state.who(cid)
+    c = state.combatants[cid]
     return c.able and c.melee_weapon() is not None and turns.can_interrupt(state, c)
 
 

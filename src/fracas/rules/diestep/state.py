@@ -149,14 +149,17 @@ class Attack:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DefenceWindow:
     """An attack declared against ``attack.target``: it answers block, parry, dodge or take."""
 
     attack: Attack
 
+    def __init__(self, attack: Attack) -> None:
+        self.__dict__["attack"] = attack  # (as Attack: set at once, one a declaration)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class OpportunityWindow:
     """An action that provoked opportunity attacks (D-OA-1).
 
@@ -167,6 +170,13 @@ class OpportunityWindow:
     provoker: str
     waiting: tuple[str, ...]
     action: str | None
+
+    def __init__(self, provoker: str, waiting: tuple[str, ...], action: str | None) -> None:
+        # (as Attack: set at once; a window is made again at each answer)
+        own = self.__dict__
+        own["provoker"] = provoker
+        own["waiting"] = waiting
+        own["action"] = action
 
 
 Window = DefenceWindow | OpportunityWindow
