@@ -192,8 +192,11 @@ class DefaultPolicy(Tactical):
         if not steps and not others:
             return _end(listed)  # nowhere to go: the map is not even read
         here = me.get("region")
+        theirs = [str(p.get("region")) for p in enemies().values()]
+        if str(here) in theirs:
+            return _end(listed)  # an enemy here: no step brings one nearer (the map unread)
         graph = undirected(view["state"].get("regions", {}))
-        away = distances(graph, [str(p.get("region")) for p in enemies().values()])
+        away = distances(graph, theirs)
         now = away.get(str(here), 1 << 30)
 
         def nearer(a: Action) -> bool:
