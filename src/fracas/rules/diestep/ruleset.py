@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from fracas.engine import (
     Action,
@@ -694,70 +694,67 @@ class _Fighting(Checking[DieStepState]):
         refuses whatever its target (:meth:`_Checks.gate`) are not even made."""
         if not who.able:
             return []  # D-ACT-1: no actions at all
-        state, rules = self.state, self.ruleset
+        state = self.state
         gates = self._turn_gates()
         actor = who.id
-        asked = _OFFERED if verbs is None else verbs
-        found: list[Action] = []
-        if "end" in asked and actor == turn.actor:
-            ready = gates["end"]
-            action = _action(actor, "end")
-            if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                found.append(action)
-        if not _STRIKES.isdisjoint(asked):
+        plan = _plan(verbs)
+        # Each candidate with what is left to ask of it, in the order they are offered.
+        offered: list[tuple[Action, int]] = []
+        if plan.end and actor == turn.actor:
+            offered.append((_action(actor, "end"), gates["end"]))
+        if plan.strikes:
             strikes = [
                 (verb, ready)
-                for verb in ("attack", "strike", "grab")
-                if verb in asked
-                and not _refused_whoever(who, verb)
-                and (ready := gates[verb]) != _REFUSED
+                for verb in plan.strikes
+                if not _refused_whoever(who, verb) and (ready := gates[verb]) != _REFUSED
             ]
-            ranged = who.weapon is not None and not who.weapon.melee
-            for other in state.combatants.values() if strikes else ():
-                if other.side == who.side or other.out:
-                    continue
-                near = other.region == who.region
-                for verb, ready in strikes:
-                    if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
-                        action = _action(actor, verb, other.id)
-                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                            found.append(action)
-        if not _SIMPLE_SET.isdisjoint(asked):
-            for simple in _SIMPLE:
-                if simple in asked and (ready := gates[simple]) != _REFUSED:
-                    action = _action(actor, simple)
-                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                        found.append(action)
-        if not _MOVES.isdisjoint(asked):
-            moves = [
-                (how, ready)
-                for how in _MOVES_IN_ORDER
-                if how in asked and (ready := gates[how]) != _REFUSED
-            ]
-            body = movement.mover(state, who) if moves else who
-            for region in state.regions[body.region].borders if moves else ():
-                for how, ready in moves:
-                    action = _action(actor, how, region)
-                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                        found.append(action)
-            if "run" in asked and (ready := gates["run"]) != _REFUSED:
-                away = movement.distances(state, body.region)
-                for far in state.regions:
-                    if away.get(far) == 2:
-                        action = _action(actor, "run", far)
-                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                            found.append(action)
-        for verb in ("mount", "dismount"):
-            if verb in asked and (ready := gates[verb]) != _REFUSED:
-                targets = (
-                    [m.id for m in state.combatants.values() if m.sheet.mount and m.rider is None]
-                    if verb == "mount"
-                    else [None]
-                )
-                for target in targets:
-                    action = _action(actor, verb, target)
-                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                        found.append(action)
+            if strikes:
+                ranged = who.weapon is not None and not who.weapon.melee
+                for other in state.combatants.values():
+                    if other.side == who.side or other.dead or other.knocked_out:  # other.out
+                        continue
+                    near = other.region == who.region
+                    for verb, ready in strikes:
+                        if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
+                            offered.append((_action(actor, verb, other.id), ready))
+        for simple in plan.simple:
+            if (ready := gates[simple]) != _REFUSED:
+                offered.append((_action(actor, simple), ready))
+        if plan.moves:
+            moves = [(how, ready) for how in plan.moves if (ready := gates[how]) != _REFUSED]
+            if moves:
+                body = movement.mover(state, who)
+                for region in state.regions[body.region].borders:
+                    for how, ready in moves:
+                        offered.append((_action(actor, how, region), ready))
+                if plan.run and (ready := gates["run"]) != _REFUSED:
+                    away = movement.distances(state, body.region)
+                    for far in state.regions:
+                        if away.get(far) == 2:
+                            offered.append((_action(actor, "run", far), ready))
+        for verb in plan.mounts:
+            if (ready := gates[verb]) != _REFUSED:
+                if verb == "mount":
+                    for m in state.combatants.values():
+                        if m.sheet.mount and m.rider is None:
+                            offered.append((_action(actor, verb, m.id), ready))
+                else:
+                    offered.append((_action(actor, verb), ready))
+        found = []
+        for action, ready in offered:  # (_accepts, asked in place)
+            if keep is not None and not keep(action):
+                continue
+            if ready == _VERB_CHECK:
+                quick = QUICK.get(action.verb)
+                ok = quick(state, who, action) if quick is not None else None
+                if ok is None:
+                    ok = _verb_allows(state, action)
+            elif ready == _WHOLE:
+                ok = Ruleset.is_legal(self.ruleset, state, action)
+            else:
+                ok = False  # _REFUSED (an end the turn's AP refuse)
+            if ok:
+                found.append(action)
         return found
 
     def _answers(self, actor: str) -> list[Action]:
@@ -859,6 +856,44 @@ def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
     return tuple(found)
 
 
+class _Plan(NamedTuple):
+    """What :meth:`_Fighting._turn` offers of the verbs asked, each group in its order."""
+
+    end: bool
+    strikes: tuple[str, ...]
+    simple: tuple[str, ...]
+    moves: tuple[str, ...]  # one border away
+    run: bool  # two borders away, too
+    mounts: tuple[str, ...]
+
+
+def _plan(verbs: Collection[str] | None) -> _Plan:
+    """The :class:`_Plan` of ``verbs`` (``None``: every verb of the turn), kept for a
+    frozenset or tuple (a policy asks the same few again and again)."""
+    if verbs is None:
+        verbs = _OFFERED
+    hashable = isinstance(verbs, (frozenset, tuple))
+    found = _PLANS.get(verbs) if hashable else None
+    if found is None:
+        found = _Plan(
+            "end" in verbs,
+            tuple(v for v in ("attack", "strike", "grab") if v in verbs),
+            tuple(v for v in _SIMPLE if v in verbs),
+            tuple(v for v in _MOVES_IN_ORDER if v in verbs),
+            "run" in verbs,
+            tuple(v for v in ("mount", "dismount") if v in verbs),
+        )
+        if hashable:
+            if len(_PLANS) >= 256:
+                _PLANS.clear()
+            _PLANS[verbs] = found
+    return found
+
+
+#: :func:`_plan` by the verbs asked.
+_PLANS: dict[Collection[str], _Plan] = {}
+
+
 def _accepts(rules: DieStepRules, state: DieStepState, action: Action, ready: int) -> bool:
     """Whether :meth:`DieStepRules.check` accepts ``action``, of which only what
     ``ready`` says is left to ask (not the defences: :meth:`_Checks.accepts`)."""
@@ -924,7 +959,6 @@ _MOVES = frozenset({"move", "run", "crawl", "drag"})
 _MOVES_IN_ORDER = ("move", "run", "crawl", "drag")
 #: The turn's verbs with no target, in the order they are offered.
 _SIMPLE = ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone", "stand")
-_SIMPLE_SET = frozenset(_SIMPLE)
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
     {
