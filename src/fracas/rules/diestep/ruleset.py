@@ -776,14 +776,13 @@ class _Fighting(Checking[DieStepState]):
         if top.waiting[0] != actor:
             return []
         provoker = state.combatants[top.provoker]
-        return [
-            *(
-                _action(actor, "opportunity", target)
-                for target in (provoker.id, provoker.mounted_on, provoker.rider)
-                if target is not None
-            ),
-            _action(actor, "pass"),
-        ]
+        found = [_action(actor, "opportunity", provoker.id)]
+        if provoker.mounted_on is not None:  # or the pair it rides or carries
+            found.append(_action(actor, "opportunity", provoker.mounted_on))
+        if provoker.rider is not None:
+            found.append(_action(actor, "opportunity", provoker.rider))
+        found.append(_action(actor, "pass"))
+        return found
 
 
 @lru_cache(maxsize=1024)
