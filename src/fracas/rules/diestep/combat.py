@@ -76,7 +76,7 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
         )
         resolve(state, attack, "take", target.id, dice, events)
         return
-    state.windows.append(DefenceWindow(attack))
+    state.windows.append(DefenceWindow(attack, options))
     answers = ", ".join(f"{combatants[by].name} may {how}" for how, by in options.items())
     events.append(
         Event(

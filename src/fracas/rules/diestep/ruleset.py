@@ -36,7 +36,7 @@ from fracas.rules.diestep.state import (
     OpportunityWindow,
     Turn,
 )
-from fracas.rules.diestep.tables import Campaign, package_data
+from fracas.rules.diestep.tables import Campaign, Sheet, package_data
 from fracas.rules.diestep.verbs import GM, KINDS, PROVOKES, VERBS, kind_for
 from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
@@ -564,7 +564,10 @@ class _Checks:
             top = state.windows[-1] if state.windows else None
             if not isinstance(top, DefenceWindow):
                 return None
-            self._defences = combat.defences(state, top.attack)
+            declared = top.defences
+            self._defences = (
+                dict(declared) if declared is not None else combat.defences(state, top.attack)
+            )
         return self._defences
 
     def _refused(self, state: DieStepState, kind: turns.Kind, moving: bool) -> bool:
@@ -763,8 +766,7 @@ class _Fighting(Checking[DieStepState]):
         top = state.windows[-1]
         if isinstance(top, DefenceWindow):
             found = []
-            made = self._made  # the defences, when a check has worked them out already
-            defences = made.defences(state) if made is not None else None
+            defences = top.defences  # as declared
             if defences is None:
                 defences = combat.defences(state, top.attack)
             for how, by in defences.items():
@@ -1055,11 +1057,26 @@ _SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
     "max_hp": lambda c: c.sheet.hit_points,
     "mp": lambda c: c.mp,
     "debt": lambda c: c.debt,
-    "dice": lambda c: {k: f"d{v}" for k, v in c.sheet.dice.items()},
+    "dice": lambda c: dict(_dice_seen(c.sheet)),
     "unaware_of": lambda c: list(c.unaware_of),
     "survival": lambda c: c.survival,
     "permanent_injury": lambda c: c.permanent_injury,
 }
+
+
+#: :func:`_dice_seen` by the sheet's id, with the sheet (an id outlives its object).
+_DICE_SEEN: dict[int, tuple[Sheet, dict[str, str]]] = {}
+
+
+def _dice_seen(sheet: Sheet) -> dict[str, str]:
+    """A sheet's dice as a view shows them (``{"att": "d8"}``), worked out once for each
+    sheet (sheets are shared, never changed in play); not to be changed."""
+    found = _DICE_SEEN.get(id(sheet))
+    if found is None or found[0] is not sheet:
+        if len(_DICE_SEEN) >= 1024:
+            _DICE_SEEN.clear()
+        found = _DICE_SEEN[id(sheet)] = (sheet, {k: f"d{v}" for k, v in sheet.dice.items()})
+    return found[1]
 
 
 def _can_oa(state: DieStepState, cid: str) -> bool:
