@@ -239,7 +239,7 @@ class DieStepRules(Ruleset[DieStepState]):
             if isinstance(top, DefenceWindow):
                 return
             provoker = state.combatants[top.provoker]
-            waiting = () if provoker.out else tuple(c for c in top.waiting if _can_oa(state, c))
+            waiting = () if provoker.out else tuple([c for c in top.waiting if _can_oa(state, c)])
             if waiting:
                 if waiting != top.waiting:
                     state.windows[-1] = OpportunityWindow(top.provoker, waiting, top.action)
@@ -700,17 +700,24 @@ class _Fighting(Checking[DieStepState]):
         state = self.state
         gates = self._turn_gates()
         actor = who.id
-        plan = _plan(verbs)
+        try:
+            plan = _PLANS[verbs]
+        except (KeyError, TypeError):  # (verbs unhashable, as a list)
+            plan = _plan(verbs)
         # Each candidate with what is left to ask of it, in the order they are offered.
         offered: list[tuple[Action, int]] = []
         if plan.end and actor == turn.actor:
             offered.append((_action(actor, "end"), gates["end"]))
         if plan.strikes:
-            strikes = [
-                (verb, ready)
-                for verb in plan.strikes
-                if not _refused_whoever(who, verb) and (ready := gates[verb]) != _REFUSED
-            ]
+            strikes = []
+            for verb in plan.strikes:  # (not _refused_whoever, asked in place)
+                if verb == "attack":
+                    if who.weapon is None or not who.ready:
+                        continue  # D-ATK-1
+                elif who.mounted_on is not None or (verb == "grab" and who.holding is not None):
+                    continue  # D-MOUNT-1, D-GRAB-1
+                if (ready := gates[verb]) != _REFUSED:
+                    strikes.append((verb, ready))
             if strikes:
                 ranged = who.weapon is not None and not who.weapon.melee
                 for other in state.combatants.values():
@@ -871,18 +878,17 @@ class _Plan(NamedTuple):
 def _plan(verbs: Collection[str] | None) -> _Plan:
     """The :class:`_Plan` of ``verbs`` (``None``: every verb of the turn), kept for a
     frozenset or tuple (a policy asks the same few again and again)."""
-    if verbs is None:
-        verbs = _OFFERED
-    hashable = isinstance(verbs, (frozenset, tuple))
+    asked = _OFFERED if verbs is None else verbs
+    hashable = verbs is None or isinstance(verbs, (frozenset, tuple))
     found = _PLANS.get(verbs) if hashable else None
     if found is None:
         found = _Plan(
-            "end" in verbs,
-            tuple(v for v in ("attack", "strike", "grab") if v in verbs),
-            tuple(v for v in _SIMPLE if v in verbs),
-            tuple(v for v in _MOVES_IN_ORDER if v in verbs),
-            "run" in verbs,
-            tuple(v for v in ("mount", "dismount") if v in verbs),
+            "end" in asked,
+            tuple(v for v in ("attack", "strike", "grab") if v in asked),
+            tuple(v for v in _SIMPLE if v in asked),
+            tuple(v for v in _MOVES_IN_ORDER if v in asked),
+            "run" in asked,
+            tuple(v for v in ("mount", "dismount") if v in asked),
         )
         if hashable:
             if len(_PLANS) >= 256:
@@ -892,7 +898,7 @@ def _plan(verbs: Collection[str] | None) -> _Plan:
 
 
 #: :func:`_plan` by the verbs asked.
-_PLANS: dict[Collection[str], _Plan] = {}
+_PLANS: dict[Collection[str] | None, _Plan] = {}
 
 
 def _accepts(rules: DieStepRules, state: DieStepState, action: Action, ready: int) -> bool:
