@@ -120,7 +120,18 @@ def _assert_same(enc: Encounter[Any]) -> int:
         for verb in ("end", "take", "pass", "escape", "draw", "stand"):
             assert legal.plain(verb) == _full(enc, Action(actor, verb)), (actor, verb)
         assert bool(legal) == bool(accepted), actor
-        asked += 3
+        # the policy's verbs listed together: those with no legal action are listed too
+        together = Legal(enc, actor, DefaultPolicy.verbs_together, ("end",))
+        together.verb("take")
+        for verb in sorted(DefaultPolicy.verbs_together):
+            assert together.verb(verb) == [a for a in accepted if a.verb == verb], verb
+        for action in candidates:  # listed: those of the verbs together only
+            wanted_listed = action.verb in together.together and action in accepted
+            assert together.listed(action) == wanted_listed, action
+        assert bool(together) == bool(accepted), actor
+        for action in candidates:  # the others checked one by one
+            assert (together.one(action) is not None) == _full(enc, action), action
+        asked += 4
     return asked
 
 

@@ -25,6 +25,7 @@ class Legal(Sequence[Action]):
         "_by_verb",
         "_checked",
         "_rules",
+        "_together_listed",
         "actor",
         "encounter",
         "probes",
@@ -45,6 +46,9 @@ class Legal(Sequence[Action]):
         #: asked whether there is any legal action: one check, not a listing.
         self.probes = tuple(probes)
         self._by_verb: dict[str, list[Action]] = {}
+        # Whether the verbs together are listed: those of them with no legal action are
+        # then listed as empty, their empty lists made when first asked.
+        self._together_listed = False
         self._all: list[Action] | None = None
         self._any: bool | None = None
         # Single actions asked of the rules, each by its :func:`_key`.
@@ -65,11 +69,19 @@ class Legal(Sequence[Action]):
             found = by_verb[verb] = [a for a in self._all if a.verb == verb]
             return found
         if verb in self.together:
-            for v in self.together:
-                by_verb[v] = []
-            for action in self._rules.legal(self.actor, self.together):
-                by_verb[action.verb].append(action)
-            return by_verb[verb]
+            if not self._together_listed:
+                self._together_listed = True
+                for action in self._rules.legal(self.actor, self.together):
+                    found = by_verb.get(action.verb)
+                    if found is None:
+                        by_verb[action.verb] = [action]
+                    else:
+                        found.append(action)
+                found = by_verb.get(verb)
+                if found is not None:
+                    return found
+            found = by_verb[verb] = []  # listed together: none
+            return found
         found = by_verb[verb] = list(self._rules.legal(self.actor, (verb,)))
         return found
 
@@ -104,9 +116,14 @@ class Legal(Sequence[Action]):
         actor's own actions are among these."""
         if action.actor != self.actor:
             return None
-        if self._all is not None or action.verb in self._by_verb:
+        verb = action.verb
+        if (
+            self._all is not None
+            or verb in self._by_verb
+            or (self._together_listed and verb in self.together)
+        ):  # its verb listed
             return action if self.listed(action) else None
-        key = action.verb if action.target is None and not action.options else action  # _key
+        key = verb if action.target is None and not action.options else action  # _key
         ok = self._checked.get(key)
         if ok is None:
             ok = self._checked[key] = self._rules.is_legal(action)
@@ -160,7 +177,11 @@ class Legal(Sequence[Action]):
         actor, checked = self.actor, self._checked
         for verb in self.probes:  # one(Action(actor, verb)), asked in place
             known = checked.get(verb)
-            if known is None and verb not in self._by_verb:
+            if (
+                known is None
+                and verb not in self._by_verb
+                and not (self._together_listed and verb in self.together)
+            ):  # not listed
                 known = checked[verb] = self._rules.is_legal(Action(actor, verb))
             if known:
                 return True

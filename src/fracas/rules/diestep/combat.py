@@ -40,8 +40,8 @@ def unaware(target: Combatant, attack: Attack) -> bool:
 
 def defences(state: DieStepState, attack: Attack) -> dict[str, str]:
     """D-DEF-1, D-DEF-2: the active defences open to ``attack``'s target, and who rolls each."""
-    target = state.who(attack.target)
-    if not attack.active or not target.able or unaware(target, attack):
+    target = state.combatants[attack.target]
+    if not attack.active or not target.able or attack.attacker in target.unaware_of:
         return {}
     out: dict[str, str] = {}
     spell_on_def = attack.kind == "spell" and attack.defence == "def" and attack.physical
@@ -52,17 +52,18 @@ def defences(state: DieStepState, attack: Attack) -> dict[str, str]:
         out["parry"] = target.id
     if attack.melee or attack.ranged or attack.physical:
         if target.mounted_on is not None:  # D-MOUNT-1: the mount dodges for both
-            mount = state.who(target.mounted_on)
+            mount = state.combatants[target.mounted_on]
             if mount.able and can_interrupt(state, mount):
                 out["dodge"] = mount.id
-        elif can_interrupt(state, target):
+        elif owes:  # (asked of the target above)
             out["dodge"] = target.id
     return out
 
 
 def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[Event]) -> None:
     """Open a defence window, or resolve at once against the passive defence."""
-    attacker, target = state.who(attack.attacker), state.who(attack.target)
+    combatants = state.combatants
+    attacker, target = combatants[attack.attacker], combatants[attack.target]
     options = defences(state, attack)
     what = _DECLARED.get(attack.kind, "attacks")
     if not options:
@@ -75,8 +76,8 @@ def declare(state: DieStepState, attack: Attack, dice: DiceSource, events: list[
         )
         resolve(state, attack, "take", target.id, dice, events)
         return
-    state.windows.append(DefenceWindow(attack))
-    answers = ", ".join(f"{state.who(by).name} may {how}" for how, by in options.items())
+    state.windows.append(DefenceWindow(attack, options))
+    answers = ", ".join(f"{combatants[by].name} may {how}" for how, by in options.items())
     events.append(
         Event(
             "attack",
@@ -152,11 +153,11 @@ def defence_sources(
 def defence_roll(
     state: DieStepState, attack: Attack, how: str, by: str, dice: DiceSource, events: list[Event]
 ) -> int:
-    attacker, defender = state.who(attack.attacker), state.who(by)
+    attacker, defender = state.combatants[attack.attacker], state.combatants[by]
     sources = defence_sources(state, defender, attack, active=how != "take")
     if how == "block":
         sources.append(("block", ADV))
-        return roll(dice, defender, "DEF to block", defender.die("def"), sources, events)
+        return roll(dice, defender, "DEF to block", defender.sheet.dice["def"], sources, events)
     if how == "parry":
         if defender.melee_weapon() is None and attack.weapon is not None:
             sources.append(("unarmed against a weapon", DIS))
@@ -164,12 +165,12 @@ def defence_roll(
             sources.append((f"a {w.name} is not made to parry", DIS))
         if attacker.sheet.size >= state.tables.sizes.giant:
             sources.append(("parrying a giant", DIS))
-        return roll(dice, defender, "ATT to parry", defender.die("att"), sources, events)
+        return roll(dice, defender, "ATT to parry", defender.sheet.dice["att"], sources, events)
     if how == "dodge":
         if state.regions[defender.region].cramped:
             sources.append(("no room to move", DIS))
-        return roll(dice, defender, "REF to dodge", defender.die("ref"), sources, events)
-    sides = defender.die(attack.defence)
+        return roll(dice, defender, "REF to dodge", defender.sheet.dice["ref"], sources, events)
+    sides = defender.sheet.dice[attack.defence]
     if defender.helpless and attack.defence == "def":
         sides = 2  # D-PRONE-1: a helpless DEF is a d2 with disadvantage
         sources.append(("helpless", DIS))
@@ -190,7 +191,7 @@ def resolve(
     events: list[Event],
 ) -> None:
     """Roll the attack, then ``by``'s defence ``how``; successes decide (D-ATK-2)."""
-    attacker, target = state.who(attack.attacker), state.who(attack.target)
+    attacker, target = state.combatants[attack.attacker], state.combatants[attack.target]
     what = _WHAT.get((attack.die, attack.kind))
     if what is None:
         what = _WHAT[attack.die, attack.kind] = f"{attack.die.upper()} ({attack.kind})"
@@ -198,7 +199,7 @@ def resolve(
         dice,
         attacker,
         what,
-        attacker.die(attack.die),
+        attacker.sheet.dice[attack.die],
         attack_sources(state, attacker, target, attack),
         events,
         attack.ranks,

@@ -164,21 +164,6 @@ class DefaultPolicy(Tactical):
             return found
         if me.get("prone") and (found := find(legal, "stand")) is not None:
             return found
-        foes: dict[str, Mapping[str, Any]] = {}  # read from the view when first needed
-
-        def enemies() -> dict[str, Mapping[str, Any]]:
-            if not foes:
-                mine = me.get("side")
-                for cid, p in people.items():
-                    if p.get("side") != mine and not p.get("dead") and not p.get("unconscious"):
-                        foes[cid] = p
-            return foes
-
-        def weakest(action: Action) -> float:
-            foe = enemies().get(action.target or "", {})
-            hurt = sum(1 for e in foe.get("effects", ()) if "wounded" in e or "stunned" in e)
-            return hurt + (1.0 if foe.get("prone") else 0.0)
-
         # D-ATK-1: no weapon attack without a weapon ready (not even asked for)
         armed = me.get("weapon") is not None
         for verb in ("attack" if armed and not unready else "", "" if armed else "grab", "strike"):
@@ -186,14 +171,17 @@ class DefaultPolicy(Tactical):
             if len(found_all) == 1:  # no choice: nothing to weigh, no tie to break
                 return found_all[0]
             if found_all:
-                return best(found_all, weakest, rng)
+                return best(found_all, partial(_weakness, _enemies(me, people)), rng)
         steps = listed("move")
         others = [*listed("run"), *listed("crawl")]
         if not steps and not others:
             return _end(listed)  # nowhere to go: the map is not even read
         here = me.get("region")
+        theirs = [str(p.get("region")) for p in _enemies(me, people).values()]
+        if str(here) in theirs:
+            return _end(listed)  # an enemy here: no step brings one nearer (the map unread)
         graph = undirected(view["state"].get("regions", {}))
-        away = distances(graph, [str(p.get("region")) for p in enemies().values()])
+        away = distances(graph, theirs)
         now = away.get(str(here), 1 << 30)
 
         def nearer(a: Action) -> bool:
@@ -207,6 +195,26 @@ class DefaultPolicy(Tactical):
         if moves:
             return best(moves, lambda a: -away.get(a.target or "", now), rng)
         return _end(listed)
+
+
+def _enemies(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Mapping[str, Any]]:
+    """Those the view shows on another side than ``me``, neither dead nor unconscious."""
+    mine = me.get("side")
+    return {
+        cid: p
+        for cid, p in people.items()
+        if p.get("side") != mine and not p.get("dead") and not p.get("unconscious")
+    }
+
+
+def _weakness(foes: Mapping[str, Mapping[str, Any]], action: Action) -> float:
+    """How weak the target of ``action`` looks among ``foes``: its wounds and stuns, and
+    whether it is down."""
+    foe = foes.get(action.target or "", {})
+    hurt = sum(1 for e in foe.get("effects", ()) if "wounded" in e or "stunned" in e)
+    return hurt + (1.0 if foe.get("prone") else 0.0)
 
 
 class GmPolicy(GameMaster):

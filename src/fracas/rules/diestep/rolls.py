@@ -85,7 +85,7 @@ def roll(
             "roll",
             render,
             data,
-            detail=side_only(who.side),
+            detail=_SIDES.get(who.side) or side_only(who.side),
             outline=f"{name} rolls {what}: {result}",
             outline_data={"who": who.id, "what": what, "result": result},
         )

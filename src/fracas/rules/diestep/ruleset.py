@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from fracas.engine import (
     Action,
@@ -36,7 +36,7 @@ from fracas.rules.diestep.state import (
     OpportunityWindow,
     Turn,
 )
-from fracas.rules.diestep.tables import Campaign, package_data
+from fracas.rules.diestep.tables import Campaign, Sheet, package_data
 from fracas.rules.diestep.verbs import GM, KINDS, PROVOKES, VERBS, kind_for
 from fracas.yamlfile import KeyPath, YamlDocument, merge_documents, validate
 
@@ -214,14 +214,14 @@ class DieStepRules(Ruleset[DieStepState]):
             provokes = PROVOKES.get(action.verb)
             provoked = provokes(state, action) if provokes is not None else None
             if kind == "exclusive":  # D-OA-1: an exclusive action provokes
-                who = state.who(action.actor)
+                who = state.combatants[action.actor]
                 more = combat.opportunists(state, actions.pair(state, who), {who.region})
                 earlier = provoked[0] if provoked else ()
                 merged = tuple(dict.fromkeys((*earlier, *more)))
                 provoked = (merged, True, f"takes an exclusive action ({action.verb})")
         if provoked is not None and provoked[0]:
             waiting, before, why = provoked
-            who = state.who(action.actor)
+            who = state.combatants[action.actor]
             if before:
                 combat.provoke(state, who, waiting, _text(action), why, events)
             else:
@@ -238,8 +238,8 @@ class DieStepRules(Ruleset[DieStepState]):
             top = state.windows[-1]
             if isinstance(top, DefenceWindow):
                 return
-            provoker = state.who(top.provoker)
-            waiting = () if provoker.out else tuple(c for c in top.waiting if _can_oa(state, c))
+            provoker = state.combatants[top.provoker]
+            waiting = () if provoker.out else tuple([c for c in top.waiting if _can_oa(state, c)])
             if waiting:
                 if waiting != top.waiting:
                     state.windows[-1] = OpportunityWindow(top.provoker, waiting, top.action)
@@ -254,7 +254,7 @@ class DieStepRules(Ruleset[DieStepState]):
             health.end_encounter(state, events)
             return
         turn = state.turn
-        if turn is not None and (turn.done or not state.who(turn.actor).able):
+        if turn is not None and (turn.done or not state.combatants[turn.actor].able):
             turns.end_turn(state, events)
 
     # -- offering -----------------------------------------------------------------------
@@ -564,7 +564,10 @@ class _Checks:
             top = state.windows[-1] if state.windows else None
             if not isinstance(top, DefenceWindow):
                 return None
-            self._defences = combat.defences(state, top.attack)
+            declared = top.defences
+            self._defences = (
+                dict(declared) if declared is not None else combat.defences(state, top.attack)
+            )
         return self._defences
 
     def _refused(self, state: DieStepState, kind: turns.Kind, moving: bool) -> bool:
@@ -674,7 +677,7 @@ class _Fighting(Checking[DieStepState]):
             turn = state.turn
             if turn is None or actor not in turn.members():
                 return iter(())  # D-ACT-1: only the turn's pair acts, or answers a window
-            return iter(self._turn(state.who(actor), turn, verbs, keep))
+            return iter(self._turn(state.combatants[actor], turn, verbs, keep))
         found = self._answered.get(actor)
         if found is None:
             found = self._answered[actor] = self._answers(actor)
@@ -694,70 +697,74 @@ class _Fighting(Checking[DieStepState]):
         refuses whatever its target (:meth:`_Checks.gate`) are not even made."""
         if not who.able:
             return []  # D-ACT-1: no actions at all
-        state, rules = self.state, self.ruleset
+        state = self.state
         gates = self._turn_gates()
         actor = who.id
-        asked = _OFFERED if verbs is None else verbs
-        found: list[Action] = []
-        if "end" in asked and actor == turn.actor:
-            ready = gates["end"]
-            action = _action(actor, "end")
-            if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
+        try:
+            plan = _PLANS[verbs]
+        except (KeyError, TypeError):  # (verbs unhashable, as a list)
+            plan = _plan(verbs)
+        # Each candidate with what is left to ask of it, in the order they are offered.
+        offered: list[tuple[Action, int]] = []
+        if plan.end and actor == turn.actor:
+            offered.append((_action(actor, "end"), gates["end"]))
+        if plan.strikes:
+            strikes = []
+            for verb in plan.strikes:  # (not _refused_whoever, asked in place)
+                if verb == "attack":
+                    if who.weapon is None or not who.ready:
+                        continue  # D-ATK-1
+                elif who.mounted_on is not None or (verb == "grab" and who.holding is not None):
+                    continue  # D-MOUNT-1, D-GRAB-1
+                if (ready := gates[verb]) != _REFUSED:
+                    strikes.append((verb, ready))
+            if strikes:
+                ranged = who.weapon is not None and not who.weapon.melee
+                for other in state.combatants.values():
+                    if other.side == who.side or other.dead or other.knocked_out:  # other.out
+                        continue
+                    near = other.region == who.region
+                    for verb, ready in strikes:
+                        if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
+                            offered.append((_action(actor, verb, other.id), ready))
+        for simple in plan.simple:
+            if (ready := gates[simple]) != _REFUSED:
+                offered.append((_action(actor, simple), ready))
+        if plan.moves:
+            moves = [(how, ready) for how in plan.moves if (ready := gates[how]) != _REFUSED]
+            if moves:
+                body = movement.mover(state, who)
+                for region in state.regions[body.region].borders:
+                    for how, ready in moves:
+                        offered.append((_action(actor, how, region), ready))
+                if plan.run and (ready := gates["run"]) != _REFUSED:
+                    away = movement.distances(state, body.region)
+                    for far in state.regions:
+                        if away.get(far) == 2:
+                            offered.append((_action(actor, "run", far), ready))
+        for verb in plan.mounts:
+            if (ready := gates[verb]) != _REFUSED:
+                if verb == "mount":
+                    for m in state.combatants.values():
+                        if m.sheet.mount and m.rider is None:
+                            offered.append((_action(actor, verb, m.id), ready))
+                else:
+                    offered.append((_action(actor, verb), ready))
+        found = []
+        for action, ready in offered:  # (_accepts, asked in place)
+            if keep is not None and not keep(action):
+                continue
+            if ready == _VERB_CHECK:
+                quick = QUICK.get(action.verb)
+                ok = quick(state, who, action) if quick is not None else None
+                if ok is None:
+                    ok = _verb_allows(state, action)
+            elif ready == _WHOLE:
+                ok = Ruleset.is_legal(self.ruleset, state, action)
+            else:
+                ok = False  # _REFUSED (an end the turn's AP refuse)
+            if ok:
                 found.append(action)
-        if not _STRIKES.isdisjoint(asked):
-            strikes = [
-                (verb, ready)
-                for verb in ("attack", "strike", "grab")
-                if verb in asked
-                and not _refused_whoever(who, verb)
-                and (ready := gates[verb]) != _REFUSED
-            ]
-            ranged = who.weapon is not None and not who.weapon.melee
-            for other in state.combatants.values() if strikes else ():
-                if other.side == who.side or other.out:
-                    continue
-                near = other.region == who.region
-                for verb, ready in strikes:
-                    if near or (ranged and verb == "attack"):  # D-ATK-1: the same region
-                        action = _action(actor, verb, other.id)
-                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                            found.append(action)
-        if not _SIMPLE_SET.isdisjoint(asked):
-            for simple in _SIMPLE:
-                if simple in asked and (ready := gates[simple]) != _REFUSED:
-                    action = _action(actor, simple)
-                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                        found.append(action)
-        if not _MOVES.isdisjoint(asked):
-            moves = [
-                (how, ready)
-                for how in _MOVES_IN_ORDER
-                if how in asked and (ready := gates[how]) != _REFUSED
-            ]
-            body = movement.mover(state, who) if moves else who
-            for region in state.regions[body.region].borders if moves else ():
-                for how, ready in moves:
-                    action = _action(actor, how, region)
-                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                        found.append(action)
-            if "run" in asked and (ready := gates["run"]) != _REFUSED:
-                away = movement.distances(state, body.region)
-                for far in state.regions:
-                    if away.get(far) == 2:
-                        action = _action(actor, "run", far)
-                        if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                            found.append(action)
-        for verb in ("mount", "dismount"):
-            if verb in asked and (ready := gates[verb]) != _REFUSED:
-                targets = (
-                    [m.id for m in state.combatants.values() if m.sheet.mount and m.rider is None]
-                    if verb == "mount"
-                    else [None]
-                )
-                for target in targets:
-                    action = _action(actor, verb, target)
-                    if (keep is None or keep(action)) and _accepts(rules, state, action, ready):
-                        found.append(action)
         return found
 
     def _answers(self, actor: str) -> list[Action]:
@@ -766,27 +773,25 @@ class _Fighting(Checking[DieStepState]):
         top = state.windows[-1]
         if isinstance(top, DefenceWindow):
             found = []
-            made = self._made  # the defences, when a check has worked them out already
-            defences = made.defences(state) if made is not None else None
+            defences = top.defences  # as declared
             if defences is None:
                 defences = combat.defences(state, top.attack)
             for how, by in defences.items():
-                if by == actor and not (how == "dodge" and state.who(by).mounted_on):
+                if by == actor and not (how == "dodge" and state.combatants[by].mounted_on):
                     found.append(_action(by, how))  # D-MOUNT-1: a rider does not dodge
             if top.attack.target == actor:
                 found.append(_action(actor, "take"))
             return found
         if top.waiting[0] != actor:
             return []
-        provoker = state.who(top.provoker)
-        return [
-            *(
-                _action(actor, "opportunity", target)
-                for target in (provoker.id, provoker.mounted_on, provoker.rider)
-                if target is not None
-            ),
-            _action(actor, "pass"),
-        ]
+        provoker = state.combatants[top.provoker]
+        found = [_action(actor, "opportunity", provoker.id)]
+        if provoker.mounted_on is not None:  # or the pair it rides or carries
+            found.append(_action(actor, "opportunity", provoker.mounted_on))
+        if provoker.rider is not None:
+            found.append(_action(actor, "opportunity", provoker.rider))
+        found.append(_action(actor, "pass"))
+        return found
 
 
 @lru_cache(maxsize=1024)
@@ -859,6 +864,43 @@ def _paid(verbs: frozenset[str]) -> tuple[tuple[str, turns.Kind, bool], ...]:
     return tuple(found)
 
 
+class _Plan(NamedTuple):
+    """What :meth:`_Fighting._turn` offers of the verbs asked, each group in its order."""
+
+    end: bool
+    strikes: tuple[str, ...]
+    simple: tuple[str, ...]
+    moves: tuple[str, ...]  # one border away
+    run: bool  # two borders away, too
+    mounts: tuple[str, ...]
+
+
+def _plan(verbs: Collection[str] | None) -> _Plan:
+    """The :class:`_Plan` of ``verbs`` (``None``: every verb of the turn), kept for a
+    frozenset or tuple (a policy asks the same few again and again)."""
+    asked = _OFFERED if verbs is None else verbs
+    hashable = verbs is None or isinstance(verbs, (frozenset, tuple))
+    found = _PLANS.get(verbs) if hashable else None
+    if found is None:
+        found = _Plan(
+            "end" in asked,
+            tuple(v for v in ("attack", "strike", "grab") if v in asked),
+            tuple(v for v in _SIMPLE if v in asked),
+            tuple(v for v in _MOVES_IN_ORDER if v in asked),
+            "run" in asked,
+            tuple(v for v in ("mount", "dismount") if v in asked),
+        )
+        if hashable:
+            if len(_PLANS) >= 256:
+                _PLANS.clear()
+            _PLANS[verbs] = found
+    return found
+
+
+#: :func:`_plan` by the verbs asked.
+_PLANS: dict[Collection[str] | None, _Plan] = {}
+
+
 def _accepts(rules: DieStepRules, state: DieStepState, action: Action, ready: int) -> bool:
     """Whether :meth:`DieStepRules.check` accepts ``action``, of which only what
     ``ready`` says is left to ask (not the defences: :meth:`_Checks.accepts`)."""
@@ -924,7 +966,6 @@ _MOVES = frozenset({"move", "run", "crawl", "drag"})
 _MOVES_IN_ORDER = ("move", "run", "crawl", "drag")
 #: The turn's verbs with no target, in the order they are offered.
 _SIMPLE = ("escape", "hold", "release", "down", "crush", "throw", "draw", "prone", "stand")
-_SIMPLE_SET = frozenset(_SIMPLE)
 #: Every verb :meth:`DieStepRules._turn_offers` proposes.
 _TURN_VERBS = frozenset(
     {
@@ -1022,15 +1063,30 @@ _SEEN_FULL: dict[str, Callable[[Combatant], Any]] = {
     "max_hp": lambda c: c.sheet.hit_points,
     "mp": lambda c: c.mp,
     "debt": lambda c: c.debt,
-    "dice": lambda c: {k: f"d{v}" for k, v in c.sheet.dice.items()},
+    "dice": lambda c: dict(_dice_seen(c.sheet)),
     "unaware_of": lambda c: list(c.unaware_of),
     "survival": lambda c: c.survival,
     "permanent_injury": lambda c: c.permanent_injury,
 }
 
 
+#: :func:`_dice_seen` by the sheet's id, with the sheet (an id outlives its object).
+_DICE_SEEN: dict[int, tuple[Sheet, dict[str, str]]] = {}
+
+
+def _dice_seen(sheet: Sheet) -> dict[str, str]:
+    """A sheet's dice as a view shows them (``{"att": "d8"}``), worked out once for each
+    sheet (sheets are shared, never changed in play); not to be changed."""
+    found = _DICE_SEEN.get(id(sheet))
+    if found is None or found[0] is not sheet:
+        if len(_DICE_SEEN) >= 1024:
+            _DICE_SEEN.clear()
+        found = _DICE_SEEN[id(sheet)] = (sheet, {k: f"d{v}" for k, v in sheet.dice.items()})
+    return found[1]
+
+
 def _can_oa(state: DieStepState, cid: str) -> bool:
-    c = state.who(cid)
+    c = state.combatants[cid]
     return c.able and c.melee_weapon() is not None and turns.can_interrupt(state, c)
 
 

@@ -7,6 +7,7 @@ changes in play and shares what does not (sheets, weapons, regions, tables).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -149,14 +150,26 @@ class Attack:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DefenceWindow:
-    """An attack declared against ``attack.target``: it answers block, parry, dodge or take."""
+    """An attack declared against ``attack.target``: it answers block, parry, dodge or take.
+
+    ``defences``: the active defences open to it and who rolls each, as
+    :func:`~fracas.rules.diestep.combat.defences` gave them when it was declared (they
+    hold while the window is open: nothing else is done until it is answered), or
+    ``None``; not to be changed."""
 
     attack: Attack
+    defences: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
+
+    def __init__(self, attack: Attack, defences: Mapping[str, str] | None = None) -> None:
+        # (as Attack: set at once, one a declaration)
+        own = self.__dict__
+        own["attack"] = attack
+        own["defences"] = defences
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class OpportunityWindow:
     """An action that provoked opportunity attacks (D-OA-1).
 
@@ -167,6 +180,13 @@ class OpportunityWindow:
     provoker: str
     waiting: tuple[str, ...]
     action: str | None
+
+    def __init__(self, provoker: str, waiting: tuple[str, ...], action: str | None) -> None:
+        # (as Attack: set at once; a window is made again at each answer)
+        own = self.__dict__
+        own["provoker"] = provoker
+        own["waiting"] = waiting
+        own["action"] = action
 
 
 Window = DefenceWindow | OpportunityWindow

@@ -25,7 +25,7 @@ Kind = Literal["major", "minor", "exclusive", "free"]
 def base_ap(who: Combatant) -> int:
     """AP of a whole turn: halved (rounded down) when badly wounded or an unskilled rider."""
     ap = who.sheet.ap or 0
-    if who.badly_wounded:
+    if who.wound == "badly" and not who.knocked_out:  # (who.badly_wounded, asked often)
         ap //= 2  # D-WOUND-1
     if who.mounted_on is not None and not who.sheet.riding:
         ap //= 2  # D-MOUNT-1
@@ -34,10 +34,11 @@ def base_ap(who: Combatant) -> int:
 
 def can_interrupt(state: DieStepState, who: Combatant) -> bool:
     """Whether ``who`` (with its mount or rider) has an AP of its next turn left to owe."""
-    partner = state.partner(who)
-    cap = max(base_ap(who), base_ap(partner)) if partner else base_ap(who)
-    owed = who.debt + (partner.debt if partner else 0)
-    return owed < cap
+    other = who.mounted_on or who.rider  # (state.partner)
+    if other is None:
+        return who.debt < base_ap(who)
+    partner = state.combatants[other]
+    return who.debt + partner.debt < max(base_ap(who), base_ap(partner))
 
 
 def roll_initiative(state: DieStepState, dice: DiceSource, events: list[Event]) -> None:

@@ -291,7 +291,7 @@ def _why_not(state: DieStepState, attack: Attack, how: str, actor: Combatant) ->
 def _defend(state: DieStepState, action: Action, dice: DiceSource, events: list[Event]) -> None:
     window = state.windows.pop()
     assert isinstance(window, DefenceWindow)
-    actor = who(state, action.actor)
+    actor = state.combatants[action.actor]  # (checked: one of those the attack allows)
     actor.debt += 1  # D-ACT-1: a minor interrupt spends an AP of the next turn
     combat.resolve(state, window.attack, action.verb, actor.id, dice, events)
 
@@ -333,7 +333,7 @@ def _opportunity(
 ) -> None:
     window = opportunity_window(state, action)
     state.windows[-1] = OpportunityWindow(window.provoker, window.waiting[1:], window.action)
-    actor = who(state, action.actor)
+    actor = state.combatants[action.actor]  # (the first waiting: a combatant)
     weapon = actor.melee_weapon()
     assert weapon is not None
     actor.debt += 1  # D-OA-1: a minor interrupt, from the next turn's AP
