@@ -93,7 +93,9 @@ def roll_defence(
         events,
         fatigue=False,
     )  # H-DEF-2: fatigue changes only when used
-    return PreRolled(kind, check.result, check.raw, check.d6, check.failed_outright)
+    roll = check.roll
+    parts = roll.parts
+    return PreRolled(kind, roll.result, parts["raw"], parts["d6"], check.failed_outright)
 
 
 def preroll_defence(

@@ -305,6 +305,8 @@ def timed(who: Combatant, effect: ActiveEffect) -> bool:
 
 def start_of_turn(who: Combatant, events: list[Event]) -> None:
     """Effects of 0 turns pass now; a final odd-numbered turn lets the dazed defend."""
+    if not who.effects:
+        return  # the common case, at every turn
     for e in list(who.effects):
         if not timed(who, e):
             continue
@@ -317,6 +319,8 @@ def start_of_turn(who: Combatant, events: list[Event]) -> None:
 def end_of_turn(who: Combatant, events: list[Event]) -> None:
     """Each timed effect has one turn fewer; at none it passes. An effect received in
     this very turn starts counting with the next one."""
+    if not who.effects:
+        return  # the common case, at every turn
     for e in list(who.effects):
         if not timed(who, e):
             continue
@@ -350,4 +354,6 @@ def can_defend(who: Combatant) -> bool:
     grabbed using bind, you can not make any defensive rolls")."""
     if who.helpless or who.out or who.holding is not None:
         return False
+    if not who.effects:
+        return True  # the common case, at every attack
     return all(e.final_turn and not e.injury for e in who.effects if e.name == "Daze")
