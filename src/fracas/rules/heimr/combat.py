@@ -46,7 +46,10 @@ def defence_ability(who: Combatant, kind: Defence) -> tuple[Ability, int] | None
         if who.shield is None:
             return None
         return abilities[who.shield.ability], who.shield.potential_bonus
-    melee = [w for w in who.weapons() if w.melee]
+    melee = []
+    for w in who.weapons():
+        if w.ranged is None:  # melee
+            melee.append(w)
     if not melee or who.uses.get("parry", 0) >= len(melee):
         return None  # H-DEF-3: one parry per wielded melee weapon between turns
     weapon = melee[min(who.uses.get("parry", 0), len(melee) - 1)]
@@ -698,7 +701,11 @@ def past_the_weapon(
     first melee weapon; the brawler must dodge it (its pre-rolled dodge if it holds one,
     else a dodge rolled now), and a hit ends the brawl. The order does not change.
     """
-    weapon = next((w for w in target.weapons() if w.melee), None)
+    weapon = None
+    for w in target.weapons():
+        if w.ranged is None:  # its first melee weapon
+            weapon = w
+            break
     if weapon is None or target.id in attacker.dodged_melee_of or not effects.can_act(target):
         return True
     events.append(

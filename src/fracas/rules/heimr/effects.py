@@ -199,6 +199,8 @@ def arm_free(who: Combatant, item: object) -> bool:
 
 def bound(who: Combatant, *parts: str) -> bool:
     """H-EFF-7: whether a Bind holds one of ``parts`` of ``who``."""
+    if not who.effects:
+        return False  # the common case, at every check of an attack
     return any(e.name == "Bind" and e.part in parts for e in who.effects)
 
 

@@ -182,15 +182,16 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
     def __init__(self, state: HeimrState, side: str | None) -> None:
         self._state = state
         self._side = side
-        self._ids = (
-            list(state.combatants)
-            if side is None
-            else [
-                cid
-                for cid, c in state.combatants.items()
-                if hiding.hidden_from(c, side) != hiding.UNAWARE
-            ]
-        )
+        self._ids = list(state.combatants)
+        if side is not None:
+            for c in state.combatants.values():  # a plain loop: most fights hide nobody
+                if c.hide_cr is not None:
+                    self._ids = [
+                        cid
+                        for cid, c in state.combatants.items()
+                        if hiding.hidden_from(c, side) != hiding.UNAWARE
+                    ]
+                    break
         self._made: dict[str, SeenCombatant] = {}
 
     def __getitem__(self, cid: str) -> SeenCombatant:
