@@ -86,16 +86,8 @@ def roll_defence(
     mods = defence_mods(state, who, kind)
     if consistency:
         mods += consistency
-    check = challenge(
-        who,
-        ability,
-        dice,
-        f"{who.name}'s {kind}",
-        mods,
-        pot,
-        events,
-        fatigue=False,
-    )  # H-DEF-2: fatigue changes only when used
+    # H-DEF-2: fatigue changes only when used (fatigue=False)
+    check = challenge(who, ability, dice, f"{who.name}'s {kind}", mods, pot, events, False)
     roll = check.roll
     parts = roll.parts
     return PreRolled(kind, roll.result, parts["raw"], parts["d6"], check.failed_outright)
@@ -233,7 +225,9 @@ def widen_blind_spot(
         or not field.grid
     ):
         return
-    spots = state.blind_spots.setdefault(target.id, BlindSpots(field.columns, field.rows))
+    spots = state.blind_spots.get(target.id)
+    if spots is None:
+        spots = state.blind_spots[target.id] = BlindSpots(field.columns, field.rows)
     prefer: Line = "diagonal" if line == "diagonal" else "straight"
     added = spots.add_attack(target.square, attacker.square, prefer=prefer)
     if added:

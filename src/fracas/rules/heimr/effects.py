@@ -347,7 +347,9 @@ def expire(who: Combatant, effect: ActiveEffect, events: list[Event]) -> None:
 
 def can_act(who: Combatant) -> bool:
     """H-EFF-5, H-POS-2: the dazed and the helpless take no actions."""
-    return not (who.helpless or who.out or who.has("Daze"))
+    if who.helpless or who.out:
+        return False
+    return not who.effects or not who.has("Daze")
 
 
 def can_defend(who: Combatant) -> bool:
