@@ -117,9 +117,10 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
         if not who.dead:
             break
         _advance(state, events)
-    cluster = state.cluster_of(who.id)
-    others = [] if cluster is None else list(filter(who.id.__ne__, cluster))
-    state.turn = Turn(who.id, square_at_start=who.square, cluster_at_start=others)
+    cluster = state.cluster_of(who.id) or []
+    state.turn = Turn(
+        who.id, square_at_start=who.square, cluster_at_start=[c for c in cluster if c != who.id]
+    )
     who.passed_guards.clear()
     events.append(
         Event(
