@@ -140,7 +140,7 @@ class Battlefield:
     weather: int = 0
     links: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: What :meth:`neighbours` and :meth:`distance` worked out, kept: the field is fixed.
-    _known: dict[tuple[str, ...], Any] = field(
+    _known: dict[tuple[str | int | None, ...], Any] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
 
@@ -332,6 +332,15 @@ class Battlefield:
         ground plus ``k``, from an attacker at ``seen_from`` below that too (one above
         it looks over the cover; docs/decisions.md). "4 or more" conceals at any height.
         """
+        key = ("c", square, at, seen_from)
+        known: int | None = self._known.get(key)
+        if known is None:
+            if len(self._known) > 4096:
+                self._known.clear()
+            known = self._known[key] = self._concealment(square, at, seen_from)
+        return known
+
+    def _concealment(self, square: str, at: int | None, seen_from: int | None) -> int:
         s = self.squares[square]
         heights = s.cover_heights or (None,) * len(s.concealment)
         total = max(

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Literal
 
 from fracas.engine.cloning import shallow
@@ -107,6 +108,7 @@ def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
+@lru_cache(maxsize=4096)  # pure, and asked at every defended shot
 def direction_of(defender: str, attacker: str, prefer: Line | None = None) -> tuple[Direction, ...]:
     """The direction an attack from ``attacker`` comes from: the closest straight or
     diagonal line, counted in squares (the squares off a straight line are the smaller
@@ -146,6 +148,7 @@ def _within_45(direction: Direction, dx: int, dy: int) -> bool:
     return dot > 0 and 2 * dot * dot >= (ox * ox + oy * oy) * (dx * dx + dy * dy)
 
 
+@lru_cache(maxsize=4096)  # pure, and asked at every defended shot
 def blind_spot(defender: str, attack: Direction, columns: int, rows: int) -> frozenset[str]:
     """The squares of the blind spot an attack from ``attack`` leaves the defender: the
     90-degree sector opposite it, clipped to a ``columns`` x ``rows`` grid.

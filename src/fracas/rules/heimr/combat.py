@@ -46,7 +46,10 @@ def defence_ability(who: Combatant, kind: Defence) -> tuple[Ability, int] | None
         if who.shield is None:
             return None
         return abilities[who.shield.ability], who.shield.potential_bonus
-    melee = [w for w in who.weapons() if w.melee]
+    melee = []
+    for w in who.weapons():
+        if w.ranged is None:  # melee
+            melee.append(w)
     if not melee or who.uses.get("parry", 0) >= len(melee):
         return None  # H-DEF-3: one parry per wielded melee weapon between turns
     weapon = melee[min(who.uses.get("parry", 0), len(melee) - 1)]
@@ -83,17 +86,11 @@ def roll_defence(
     mods = defence_mods(state, who, kind)
     if consistency:
         mods += consistency
-    check = challenge(
-        who,
-        ability,
-        dice,
-        f"{who.name}'s {kind}",
-        mods,
-        pot,
-        events,
-        fatigue=False,
-    )  # H-DEF-2: fatigue changes only when used
-    return PreRolled(kind, check.result, check.raw, check.d6, check.failed_outright)
+    # H-DEF-2: fatigue changes only when used (fatigue=False)
+    check = challenge(who, ability, dice, f"{who.name}'s {kind}", mods, pot, events, False)
+    roll = check.roll
+    parts = roll.parts
+    return PreRolled(kind, roll.result, parts["raw"], parts["d6"], check.failed_outright)
 
 
 def preroll_defence(
@@ -228,7 +225,9 @@ def widen_blind_spot(
         or not field.grid
     ):
         return
-    spots = state.blind_spots.setdefault(target.id, BlindSpots(field.columns, field.rows))
+    spots = state.blind_spots.get(target.id)
+    if spots is None:
+        spots = state.blind_spots[target.id] = BlindSpots(field.columns, field.rows)
     prefer: Line = "diagonal" if line == "diagonal" else "straight"
     added = spots.add_attack(target.square, attacker.square, prefer=prefer)
     if added:
@@ -696,7 +695,11 @@ def past_the_weapon(
     first melee weapon; the brawler must dodge it (its pre-rolled dodge if it holds one,
     else a dodge rolled now), and a hit ends the brawl. The order does not change.
     """
-    weapon = next((w for w in target.weapons() if w.melee), None)
+    weapon = None
+    for w in target.weapons():
+        if w.ranged is None:  # its first melee weapon
+            weapon = w
+            break
     if weapon is None or target.id in attacker.dodged_melee_of or not effects.can_act(target):
         return True
     events.append(

@@ -199,6 +199,8 @@ def arm_free(who: Combatant, item: object) -> bool:
 
 def bound(who: Combatant, *parts: str) -> bool:
     """H-EFF-7: whether a Bind holds one of ``parts`` of ``who``."""
+    if not who.effects:
+        return False  # the common case, at every check of an attack
     return any(e.name == "Bind" and e.part in parts for e in who.effects)
 
 
@@ -305,6 +307,8 @@ def timed(who: Combatant, effect: ActiveEffect) -> bool:
 
 def start_of_turn(who: Combatant, events: list[Event]) -> None:
     """Effects of 0 turns pass now; a final odd-numbered turn lets the dazed defend."""
+    if not who.effects:
+        return  # the common case, at every turn
     for e in list(who.effects):
         if not timed(who, e):
             continue
@@ -317,6 +321,8 @@ def start_of_turn(who: Combatant, events: list[Event]) -> None:
 def end_of_turn(who: Combatant, events: list[Event]) -> None:
     """Each timed effect has one turn fewer; at none it passes. An effect received in
     this very turn starts counting with the next one."""
+    if not who.effects:
+        return  # the common case, at every turn
     for e in list(who.effects):
         if not timed(who, e):
             continue
@@ -341,7 +347,9 @@ def expire(who: Combatant, effect: ActiveEffect, events: list[Event]) -> None:
 
 def can_act(who: Combatant) -> bool:
     """H-EFF-5, H-POS-2: the dazed and the helpless take no actions."""
-    return not (who.helpless or who.out or who.has("Daze"))
+    if who.helpless or who.out:
+        return False
+    return not who.effects or not who.has("Daze")
 
 
 def can_defend(who: Combatant) -> bool:
@@ -350,4 +358,6 @@ def can_defend(who: Combatant) -> bool:
     grabbed using bind, you can not make any defensive rolls")."""
     if who.helpless or who.out or who.holding is not None:
         return False
+    if not who.effects:
+        return True  # the common case, at every attack
     return all(e.final_turn and not e.injury for e in who.effects if e.name == "Daze")

@@ -49,6 +49,11 @@ def guard_spec(state: HeimrState, who: Combatant, target: str) -> str:
 
 def _answering(state: HeimrState, opponent: Combatant, spec: str) -> Iterator[Combatant]:
     """Guards of ``spec`` able to stop ``opponent``, in initiative order from it."""
+    for c in state.combatants.values():  # a plain loop: most attacks meet no guard
+        if c.guarding == spec:
+            break
+    else:
+        return
     order = state.order or list(state.combatants)
     start = order.index(opponent.id) if opponent.id in order else 0
     for cid in order[start:] + order[:start]:

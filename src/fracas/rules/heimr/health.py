@@ -30,7 +30,7 @@ def lose_hit_points(
     """Take ``amount`` hit points from ``who``; an injury follows at 0 or fewer."""
     if amount <= 0 or who.dead:
         return
-    before = level(state, who.hp)
+    before = level(state, who.hp) if who.hp <= amount else None  # read only when injured
     who.hp -= amount
     events.append(
         Event(
@@ -162,8 +162,12 @@ def die(who: Combatant, text: str, events: list[Event], outline: str | None = No
 def tick(state: HeimrState, events: list[Event]) -> None:
     """Run the dying clocks up to ``state.clock`` (H-HP-5)."""
     for who in state.combatants.values():
+        # The cheap tests first: most are unhurt, and the level is looked up only for
+        # the injured.
+        if who.dead or who.stabilized or who.injured_at is None:
+            continue
         lv = level(state, who.hp)
-        if who.dead or lv is None or who.stabilized or who.injured_at is None:
+        if lv is None:
             continue
         elapsed = state.clock - who.injured_at
         if lv.dies_after_minutes is not None and elapsed >= 60 * lv.dies_after_minutes:

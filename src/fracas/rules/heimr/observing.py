@@ -100,7 +100,8 @@ _ALL_KEYS = (*SEEN, *OWN)
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
     """Known to be hidden somewhere, not where (H-POS-4): the square is not shown."""
-    return side is not None and hiding.hidden_from(c, side) == hiding.AWARE
+    # hiding.hidden_from, inlined: asked for everyone a policy looks at.
+    return side is not None and c.hide_cr is not None and c.hidden_from.get(side) == hiding.AWARE
 
 
 def _concealed_for(c: Combatant, side: str | None) -> list[str]:
@@ -184,15 +185,16 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
     def __init__(self, state: HeimrState, side: str | None) -> None:
         self._state = state
         self._side = side
-        self._ids = (
-            list(state.combatants)
-            if side is None
-            else [
-                cid
-                for cid, c in state.combatants.items()
-                if hiding.hidden_from(c, side) != hiding.UNAWARE
-            ]
-        )
+        self._ids = list(state.combatants)
+        if side is not None:
+            for c in state.combatants.values():  # a plain loop: most fights hide nobody
+                if c.hide_cr is not None:
+                    self._ids = [
+                        cid
+                        for cid, c in state.combatants.items()
+                        if hiding.hidden_from(c, side) != hiding.UNAWARE
+                    ]
+                    break
         self._made: dict[str, SeenCombatant] = {}
 
     def __getitem__(self, cid: str) -> SeenCombatant:

@@ -8,8 +8,8 @@ so the situational penalties (H-DICE-6), fatigue failing a physical roll outrigh
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 from fracas.dice import HeimrChallenge, Roll
 from fracas.dice.heimr import MAX_CONSISTENCY
@@ -19,28 +19,14 @@ from fracas.rules.heimr.state import Ability, Combatant, HeimrState
 Modifier = tuple[str, int]
 
 
-@dataclass(frozen=True, init=False)
-class Check:
-    """A challenge one combatant rolled."""
+class Check(NamedTuple):
+    """A challenge one combatant rolled (a tuple: every roll of a fight makes one)."""
 
     roll: Roll
     consistency: int
     potential: int
     physical: bool
     failed_outright: bool  # H-FAT-1: result before potential below fatigue
-
-    def __init__(
-        self, roll: Roll, consistency: int, potential: int, physical: bool, failed_outright: bool
-    ) -> None:
-        # Set straight into the instance, not field by field through object.__setattr__:
-        # every roll of a fight makes one.
-        self.__dict__.update(
-            roll=roll,
-            consistency=consistency,
-            potential=potential,
-            physical=physical,
-            failed_outright=failed_outright,
-        )
 
     @property
     def result(self) -> int:
@@ -63,9 +49,10 @@ def describe(consistency: Sequence[Modifier], potential: Sequence[Modifier]) -> 
 
 
 @lru_cache(maxsize=1024)
-def _mechanic(consistency: int, potential: int) -> HeimrChallenge:
-    """The challenge ``C..P..``, made once (it is immutable) and rolled many times."""
-    return HeimrChallenge(consistency, potential)
+def _mechanic(consistency: int, potential: int) -> tuple[HeimrChallenge, str]:
+    """The challenge ``C..P..`` and its notation, made once (it is immutable) and rolled
+    many times."""
+    return HeimrChallenge(consistency, potential), f"C{consistency}P{potential}"
 
 
 def challenge(
@@ -97,7 +84,8 @@ def challenge(
     p = ability.potential
     for _, v in potential:
         p += v
-    roll = dice.roll(_mechanic(c, p), purpose)
+    mechanic, notation = _mechanic(c, p)
+    roll = dice.roll(mechanic, purpose)
     physical = who.stats.physical(ability)
     failed = physical and roll.parts["raw"] < who.fatigue
     check = Check(roll, c, p, physical, failed)
@@ -105,7 +93,7 @@ def challenge(
         data = {
             "who": who.id,
             "purpose": purpose,
-            "challenge": f"C{c}P{p}",
+            "challenge": notation,
             "faces": list(roll.faces),
             "result": roll.result,
             "failed_outright": failed,

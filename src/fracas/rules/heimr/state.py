@@ -213,7 +213,14 @@ class Combatant:
 
     def held(self) -> list[Weapon | Shield]:
         """What is in its hands: sword hand, off hand, shield."""
-        return [i for i in (self.sword_hand, self.off_hand, self.shield) if i is not None]
+        held: list[Weapon | Shield] = []
+        if self.sword_hand is not None:
+            held.append(self.sword_hand)
+        if self.off_hand is not None:
+            held.append(self.off_hand)
+        if self.shield is not None:
+            held.append(self.shield)
+        return held
 
     def take_in_hand(self, item: Weapon | Shield) -> bool:
         """Put ``item`` in a free hand (a weapon: the sword hand first); False if none. A
@@ -246,7 +253,12 @@ class Combatant:
                 return
 
     def weapons(self) -> list[Weapon]:
-        return [w for w in (self.sword_hand, self.off_hand) if w is not None]
+        """The wielded weapons, sword hand first (no comprehension: asked at every attack
+        and every check of one)."""
+        sword, off = self.sword_hand, self.off_hand
+        if sword is None:
+            return [] if off is None else [off]
+        return [sword] if off is None else [sword, off]
 
     def free_hand(self) -> bool:
         """A hand holding nothing: a two-hands weapon fills both (H-ATK-2, H-ATK-8)."""

@@ -13,6 +13,7 @@ Their values live in ``data/tables.yaml``; a campaign overrides them key by key.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -206,11 +207,23 @@ class Tables(Model):
         >>> [tables.injury_level(hp) for hp in (1, 0, -3, -4, -9)]
         [None, 'Bloodied', 'Mangled', 'Mutilated', 'Dead']
         """
+        known = self._levels_by_hp  # asked at every hit and every round: kept by hit points
+        if hit_points in known:
+            return known[hit_points]
+        found = None
         for name, level in self.injury_levels.items():
             low = level.lowest
             if hit_points <= level.highest and (low is None or hit_points >= low):
-                return name
-        return None
+                found = name
+                break
+        if len(known) < 1024:
+            known[hit_points] = found
+        return found
+
+    @cached_property
+    def _levels_by_hp(self) -> dict[int, str | None]:
+        """The injury levels :meth:`injury_level` has looked up (the tables are fixed)."""
+        return {}
 
     def body_part(self, d6: int) -> str:
         """H-ATK-5: the body part an attack hits, by its d6.

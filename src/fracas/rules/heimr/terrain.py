@@ -161,13 +161,19 @@ def unconcealed(state: HeimrState, who: Combatant, events: list[Event]) -> None:
 def new_turn(state: HeimrState, who: Combatant) -> None:
     """H-GRID-4: a border's count resets at the start of its first crosser's next turn;
     H-ACT-5: a runner may be charged from where it ran again."""
+    if state.crossings:  # most turns: no limited border crossed
+        _forget_crossings(state, who)
+    who.entered_from = None
+    who.ran_from = None  # H-ACT-5: not charged from where it ran "until ... your next turn"
+
+
+def _forget_crossings(state: HeimrState, who: Combatant) -> None:
+    """The border counts whose first crosser is ``who`` (or dead) end (H-GRID-4)."""
     for key, crossed in list(state.crossings.items()):
         # A first crosser who has died has no next turn: its count ends with the next
         # turn of anyone (docs/decisions.md).
         if crossed and (crossed[0] == who.id or state.combatants[crossed[0]].dead):
             del state.crossings[key]
-    who.entered_from = None
-    who.ran_from = None  # H-ACT-5: not charged from where it ran "until ... your next turn"
 
 
 # -- climbing, jumping and falling --------------------------------------------------------

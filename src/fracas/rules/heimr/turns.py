@@ -138,12 +138,16 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     who.ready_dodge = False
     who.fatigue_raised = False
     who.attacked_melee.clear()
-    # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in.
+    # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in. (A plain
+    # loop that looks into a list only when it holds something: asked at every turn.)
+    wid = who.id
     for other in state.combatants.values():
-        if who.id in other.dodged_melee_of:
-            other.dodged_melee_of.remove(who.id)
-        if who.id in other.shot_by:
-            other.shot_by.remove(who.id)  # H-ACT-7: only shots of its *last* turn count
+        dodged = other.dodged_melee_of
+        if dodged and wid in dodged:
+            dodged.remove(wid)
+        shot = other.shot_by
+        if shot and wid in shot:
+            shot.remove(wid)  # H-ACT-7: only shots of its *last* turn count
         if other.readied is not None:
             other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
     # H-INIT-4: a readied action not triggered by now is lost.
