@@ -100,8 +100,7 @@ _ALL_KEYS = (*SEEN, *OWN)
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
     """Known to be hidden somewhere, not where (H-POS-4): the square is not shown."""
-    # hiding.hidden_from, inlined: asked for everyone a policy looks at.
-    return side is not None and c.hide_cr is not None and c.hidden_from.get(side) == hiding.AWARE
+    return side is not None and hiding.hidden_from(c, side) == hiding.AWARE
 
 
 def _concealed_for(c: Combatant, side: str | None) -> list[str]:

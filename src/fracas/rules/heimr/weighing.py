@@ -57,7 +57,6 @@ def raw_results(consistency: int) -> tuple[tuple[int, Fraction], ...]:
 
 
 @lru_cache(maxsize=4096)
-@lru_cache(maxsize=4096)
 def fails_outright(consistency: int, fatigue: int) -> float:
     """The chance that a roll of ``consistency`` fails outright on ``fatigue`` (H-FAT-1).
 
