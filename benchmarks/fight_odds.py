@@ -181,7 +181,8 @@ def run(examples: list[str] | None, actions: int) -> tuple[list[Timed], float]:
                 results.append(found)
                 print(
                     f"{name}: first {found.first}, 1,000 runs {found.thousand}, "
-                    f"busy p99 {found.busy_p99:.4f} s (idle {idle:.4f} s)",
+                    f"busy p99 {found.busy_p99} s over {found.busy_count} requests "
+                    f"(idle {idle:.4f} s)",
                     flush=True,
                 )
             return results, idle
@@ -200,11 +201,14 @@ def section(results: list[Timed], idle: float, actions: int, load: tuple[float, 
         "|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        ratio = (r.busy_p99 or 0) / idle if idle else 0
+        if r.busy_p99 is None or not idle:  # no request sent while the job ran
+            busy, times = "n/a", "n/a"
+        else:
+            ratio = r.busy_p99 / idle
+            busy, times = f"{1000 * r.busy_p99:.1f}", f"{ratio:.2f}{'' if ratio <= RATIO else ' ✗'}"
         rows.append(
             f"| {r.example} | {ok(r.first, FIRST)} | {ok(r.thousand, THOUSAND)} | "
-            f"{1000 * (r.busy_p99 or 0):.1f} | {r.busy_count} | "
-            f"{ratio:.2f}{'' if ratio <= RATIO else ' ✗'} |"
+            f"{busy} | {r.busy_count} | {times} |"
         )
     firsts = [r.first for r in results if r.first is not None]
     thousands = [r.thousand for r in results if r.thousand is not None]

@@ -506,7 +506,8 @@ def examples_lines(
             f"| {r.name} | {engine} | {wall:.2f} ({statistics.median(r.wall):.2f}) | "
             f"{old_wall} | {rate:.0f} ({statistics.median(r.rate):.0f}) | {old_rate} | {gain} |"
         )
-    lines += [f"\n\\* {name}: {why}." for name, why in PLAY_CHANGED.items()]
+    shown = {r.name for r in rows}
+    lines += [f"\n\\* {name}: {why}." for name, why in PLAY_CHANGED.items() if name in shown]
     kernel = [r for r in rows if r.engine_rate is not None]
     lines += [
         "",

@@ -2,8 +2,10 @@
 
 ``tcp://host:8786`` connects to a running scheduler (started with ``dask scheduler``,
 its workers with ``dask worker tcp://host:8786``); ``local:N`` starts a LocalCluster
-of N worker processes for the run. Each task is one batch of runs with the spec, a few
-tasks per worker (Dask's advice: pure tasks, not too many).
+of N worker processes for the run. Each task is one batch of runs with the spec, as
+:func:`~fracas.lab.runner.batches` splits them: a few dozen tasks a worker for the
+engine, shrinking toward the end, two for the kernel (Dask's advice: pure tasks, not
+too many).
 """
 
 from __future__ import annotations

@@ -284,8 +284,13 @@ def batches(
     >>> sizes = [len(b) for b in batches(seeds, 2)]
     >>> sizes[:4], sizes[-3:], sum(sizes), len(batches(seeds, 2, "kernel"))
     ([125, 110, 96, 84], [4, 4, 4], 1000, 4)
+    >>> batches([], 2), batches([], 2, "kernel")
+    ([], [])
     """
     total = len(all_seeds)
+    workers = max(1, workers)
+    if total == 0:
+        return []
     if engine == "kernel":
         count = max(1, min(total, workers * KERNEL_BATCHES_A_WORKER))
         size = math.ceil(total / count)

@@ -75,8 +75,8 @@ RELOADS = frozenset({"item", "turn"})
 
 
 def reloaded(view: Mapping[str, Any], who: str) -> bool:
-    """Whether ``who`` has drawn counted ammunition this turn (H-ACT-8), as its side's
-    log shows it.
+    """Whether the log its side sees shows ``who`` drawing or shooting counted ammunition
+    this turn (H-ACT-8): with ammunition drawn (a shot spends it), it drew it this turn.
 
     >>> log = [[{"kind": "turn", "data": {"who": "e"}}],
     ...        [{"kind": "item", "data": {"who": "e", "ammunition": "Arrow"}}]]
