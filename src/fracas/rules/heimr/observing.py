@@ -96,6 +96,10 @@ _SEEN_KEYS = tuple(SEEN)
 #: The fields of :data:`SEEN` that depend on the side looking, not on the table alone.
 _BY_SIDE = frozenset({"square", "concealed_items"})
 _ALL_KEYS = (*SEEN, *OWN)
+#: The fields read alike whoever looks, by what the side looking is shown: everything
+#: (its own side, the game master) or what every side sees.
+_FULL_FIELDS = {key: field for key, field in (*SEEN.items(), *OWN.items()) if key not in _BY_SIDE}
+_SEEN_FIELDS = {key: field for key, field in SEEN.items() if key not in _BY_SIDE}
 
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
@@ -127,30 +131,29 @@ class SeenCombatant(Mapping[str, Any]):
     """What :func:`observe_one` gives, each field read from the state when first asked
     for: valid until the state changes."""
 
-    __slots__ = ("_c", "_full", "_got", "_side", "_state")
+    __slots__ = ("_c", "_fields", "_full", "_got", "_side", "_state")
 
     def __init__(self, state: HeimrState, c: Combatant, side: str | None) -> None:
         self._state = state
         self._c = c
         self._side = side
-        self._full = side is None or side == c.side
+        self._full = full = side is None or side == c.side
+        self._fields = _FULL_FIELDS if full else _SEEN_FIELDS
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
         got = self._got
         if key in got:
             return got[key]
-        field = SEEN.get(key)
-        if field is None:
-            if not self._full or key not in OWN:
-                raise KeyError(key)
-            value = OWN[key](self._state, self._c)
-        elif key == "square" and _unplaced(self._c, self._side):
-            value = None
+        field = self._fields.get(key)
+        if field is not None:
+            value = field(self._state, self._c)
+        elif key == "square":
+            value = None if _unplaced(self._c, self._side) else self._c.square
         elif key == "concealed_items":
             value = _concealed_for(self._c, self._side)
         else:
-            value = field(self._state, self._c)
+            raise KeyError(key)
         got[key] = value
         return value
 
@@ -158,13 +161,9 @@ class SeenCombatant(Mapping[str, Any]):
         got = self._got
         if key in got:
             return got[key]
-        field = SEEN.get(key)
+        field = self._fields.get(key)
         if field is None:
-            field = OWN.get(key) if self._full else None
-            if field is None:
-                return default
-        elif key in _BY_SIDE:
-            return self[key]
+            return self[key] if key in _BY_SIDE else default
         value = got[key] = field(self._state, self._c)  # as __getitem__ reads it
         return value
 
@@ -184,13 +183,15 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
     def __init__(self, state: HeimrState, side: str | None) -> None:
         self._state = state
         self._side = side
+        unaware = hiding.UNAWARE
         self._ids = (
             list(state.combatants)
             if side is None
             else [
                 cid
                 for cid, c in state.combatants.items()
-                if hiding.hidden_from(c, side) != hiding.UNAWARE
+                # hiding.hidden_from(c, side) != unaware, asked in place
+                if c.hide_cr is None or c.hidden_from.get(side) != unaware
             ]
         )
         self._made: dict[str, SeenCombatant] = {}

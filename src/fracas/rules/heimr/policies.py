@@ -134,6 +134,8 @@ def _challenge_of(text: str) -> tuple[int, int]:
 
 #: The events :func:`breathed_last` looks among.
 BREATHS = frozenset({"fatigue", "upcoming", "roll"})
+#: The events :class:`_Latest` reads: those of both.
+READ = ROLLS | BREATHS
 
 
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
@@ -143,46 +145,46 @@ def breathed_last(view: Mapping[str, Any], who: str) -> bool:
 
 
 class _Latest:
-    """By combatant, the last thing one side's log has shown of it, up to entry
-    :attr:`upto`: what ``pick`` makes of the latest of its events of ``kinds`` that it
-    makes anything of (``None``: nothing). Each entry is read once for everyone."""
+    """By combatant, the last things one side's log has shown of it, up to entry
+    :attr:`upto`: its attack challenge (:attr:`aims`, as :func:`last_challenge` reads it)
+    and whether its last roll or breather was a breather (:attr:`breaths`, as
+    :func:`breathed_last` reads it). Each entry is read once, for everyone and both."""
 
-    __slots__ = ("found", "kinds", "log", "pick", "upto")
+    __slots__ = ("aims", "breaths", "log", "upto")
 
-    def __init__(
-        self,
-        log: object,
-        kinds: Collection[str],
-        pick: Callable[[str, Mapping[str, Any], Any], Any],
-    ) -> None:
+    def __init__(self, log: object) -> None:
         self.log = log
-        self.kinds = kinds
-        self.pick = pick
         self.upto = 0
-        self.found: dict[str, Any] = {}
+        self.aims: dict[str, tuple[int, int]] = {}
+        self.breaths: dict[str, bool] = {}
 
     def catch_up(self, view: Mapping[str, Any], upto: int) -> None:
         """Read the entries from :attr:`upto` to ``upto``, last first: what each shows of
         a combatant stands over what was read before."""
-        newer: dict[str, Any] = {}
-        pick = self.pick
+        if upto == self.upto:
+            return
+        aims: dict[str, tuple[int, int]] = {}
+        breaths: dict[str, bool] = {}
         back = getattr(view.get("log", ()), "events_back", None)
-        if back is not None:  # the log's own events, read without going through JSON
-            for event in back(self.kinds, self.upto):
-                data = event.data
-                who = data.get("who")
-                if who is not None and who not in newer:
-                    value = pick(event.kind, data, event)
-                    if value is not None:
-                        newer[who] = value
-        else:
-            for kind, data, event in events_back(view, self.kinds, self.upto):
-                who = data.get("who")
-                if who is not None and who not in newer:
-                    value = pick(kind, data, event)
-                    if value is not None:
-                        newer[who] = value
-        self.found.update(newer)
+        events: Iterator[tuple[str, Mapping[str, Any], Any]] = (
+            ((e.kind, e.data, e) for e in back(READ, self.upto))  # without going through JSON
+            if back is not None
+            else events_back(view, READ, self.upto)
+        )
+        for kind, data, event in events:
+            who = data.get("who")
+            if who is None:
+                continue
+            if kind == "roll":
+                if " attacks " in str(data.get("purpose", "")):
+                    if who not in aims:
+                        aims[who] = _challenge_of(str(data.get("challenge", "")))
+                    if who not in breaths:
+                        breaths[who] = False
+            elif who not in breaths and (kind == "upcoming" or "breather" in event_text(event)):
+                breaths[who] = True  # an upcoming action, or a breather's fatigue
+        self.aims.update(aims)
+        self.breaths.update(breaths)
         self.upto = upto
 
 
@@ -337,9 +339,8 @@ class DefaultPolicy(Tactical):
         self._attacked: dict[str, tuple[object, int]] = {}
         # Likewise the log's position just after its move this turn.
         self._moved: dict[str, tuple[object, int]] = {}
-        # By side and kinds of event, what the log has shown of each combatant as far
-        # as it was read.
-        self._read: dict[tuple[str | None, frozenset[str]], _Latest] = {}
+        # By side, what the log has shown of each combatant as far as it was read.
+        self._read: dict[str | None, _Latest] = {}
         self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
@@ -363,29 +364,23 @@ class DefaultPolicy(Tactical):
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
         """:func:`last_challenge`, the log read only past where it was last read."""
-        latest = self._latest(view, ROLLS, _attack_challenge)
+        latest = self._latest(view)
         if latest is None:
             return last_challenge(view, actor)
-        found: tuple[int, int] = latest.get(actor, DEFAULT_CHALLENGE)
-        return found
+        return latest.aims.get(actor, DEFAULT_CHALLENGE)
 
-    def _latest(
-        self,
-        view: Mapping[str, Any],
-        kinds: frozenset[str],
-        pick: Callable[[str, Mapping[str, Any], Any], Any],
-    ) -> dict[str, Any] | None:
-        """:class:`_Latest` of ``pick`` for the view's side, brought up to this choice's
-        log; ``None`` when the log cannot tell where it stands (not a playout's)."""
+    def _latest(self, view: Mapping[str, Any]) -> _Latest | None:
+        """:class:`_Latest` for the view's side, brought up to this choice's log; ``None``
+        when the log cannot tell where it stands (not a playout's)."""
         position = self._position
         if position is None:
             return None
-        key = (view.get("side"), kinds)
-        latest = self._read.get(key)
+        side = view.get("side")
+        latest = self._read.get(side)
         if latest is None or latest.log is not position[0] or latest.upto > position[1]:
-            latest = self._read[key] = _Latest(position[0], kinds, pick)
+            latest = self._read[side] = _Latest(position[0])
         latest.catch_up(view, position[1])
-        return latest.found
+        return latest
 
     def _turn(
         self,
@@ -514,10 +509,10 @@ class DefaultPolicy(Tactical):
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
         """:func:`breathed_last`, the log read only past where it was last read."""
-        latest = self._latest(view, BREATHS, _breath)
+        latest = self._latest(view)
         if latest is None:
             return breathed_last(view, actor)
-        return bool(latest.get(actor, False))
+        return latest.breaths.get(actor, False)
 
     @staticmethod
     def _needs_breather(
