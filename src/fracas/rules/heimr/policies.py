@@ -559,17 +559,13 @@ class DefaultPolicy(Tactical):
         """Guard a door of the own square that enemies stand behind (H-GUARD-3)."""
         if me.get("guarding"):
             return None
-        here = me.get("square")
+        doors = _doors(view).get(me.get("square"))
+        if not doors:
+            return None
         behind = {e.get("square") for e in enemies}
-        for border in _field(view).get("borders", ()):
-            between = list(border.get("between", ()))
-            if here not in between or border.get("limit") is None:
-                continue
-            if border.get("toughness") is not None:
-                continue
-            other = between[1] if between[0] == here else between[0]
+        for name, other in doors:
             if other in behind:
-                found = find(legal, "guard", "-".join(sorted(between)))
+                found = find(legal, "guard", name)
                 if found is not None:
                     return found
         return None
@@ -634,13 +630,46 @@ def _no_door_to_hold(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
         return False
     if guarding:
         return True
-    here = me.get("square")
-    return not any(
-        here in border.get("between", ())
-        and border.get("limit") is not None
-        and border.get("toughness") is None
-        for border in _field(view).get("borders", ())
-    )
+    return me.get("square") not in _doors(view)
+
+
+#: By the field view a battlefield's views are copied from: that view, and
+#: :func:`_doors`' answer.
+_DOORS: dict[int, tuple[object, dict[Any, list[tuple[str, Any]]]]] = {}
+
+
+def _doors(view: Mapping[str, Any]) -> Mapping[Any, list[tuple[str, Any]]]:
+    """By square, the doors in its borders (a limit, no toughness: H-GUARD-3) as the
+    border's name and the square behind it, in the order the field lists them: worked
+    out once for the field view the view's battlefield is copied from, where it knows
+    it (the borders opened or broken in play make another).
+
+    >>> field = {"borders": [{"between": ["A1", "B1"], "limit": 1},
+    ...                      {"between": ["B1", "C1"], "toughness": 5, "limit": 1}]}
+    >>> _doors({"state": {"battlefield": field}})
+    {'A1': [('A1-B1', 'B1')], 'B1': [('A1-B1', 'A1')]}
+    """
+    field = view["state"].get("battlefield", {})
+    source = getattr(field, "source", None)
+    if source is not None:
+        kept = _DOORS.get(id(source))
+        if kept is not None and kept[0] is source:
+            return kept[1]
+        field = source
+    found: dict[Any, list[tuple[str, Any]]] = {}
+    for border in field.get("borders", ()):
+        if border.get("limit") is None or border.get("toughness") is not None:
+            continue
+        between = list(border.get("between", ()))
+        name = "-".join(sorted(between))
+        for here in dict.fromkeys(between):
+            other = between[1] if between[0] == here else between[0]
+            found.setdefault(here, []).append((name, other))
+    if source is not None:
+        if len(_DOORS) > 256:
+            _DOORS.clear()
+        _DOORS[id(source)] = (source, found)
+    return found
 
 
 def _may_step_closer(
@@ -653,17 +682,32 @@ def _may_step_closer(
     """Whether a move or run of ``me`` closer to its enemies may be legal: ``False`` when
     every square closer than ``now`` lies more than one height above or below it, which
     no step on foot reaches (H-GRID-5, H-GRID-6), so that the rules need not be asked.
-    An upcoming action due first may change where it stands: then it may."""
+    An upcoming action due first may change where it stands: then it may. The answer
+    is kept by ``away`` (the turns to the enemies on one battlefield's graph, whose
+    squares' heights it was built from), ``now`` and the height."""
     if me.get("upcoming") is not None:
         return True
     height = me.get("height")
+    key = (id(away), now, height)
+    kept = _STEPS.get(key)
+    if kept is not None and kept[0] is away:
+        return kept[1]
     squares: Mapping[str, Any] = _field(view).get("squares", {})
+    may = False
     for square in graph:
         if away.get(square, now) < now:
             info = squares.get(square)
             if info is None or height is None or abs(int(info["height"]) - int(height)) <= 1:
-                return True
-    return False
+                may = True
+                break
+    if len(_STEPS) > 4096:
+        _STEPS.clear()
+    _STEPS[key] = (away, may)
+    return may
+
+
+#: :func:`_may_step_closer`'s answers, by ``id(away)``, ``now`` and height, with ``away``.
+_STEPS: dict[tuple[int, int, Any], tuple[object, bool]] = {}
 
 
 def _reload(legal: Sequence[Action], me: Mapping[str, Any]) -> Action | None:
