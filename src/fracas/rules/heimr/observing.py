@@ -250,6 +250,20 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
                 enemies.append(self[cid])
         return enemies, own
 
+    def foe_squares(self, side: object) -> list[str | None]:
+        """The squares of those seen of another side than ``side``, not dead (``None``
+        for one known to be hidden somewhere, or on no square): what reading each one's
+        ``dead``, ``side`` and ``square`` tells, in one pass."""
+        seer = self._side
+        everyone = self._state.combatants
+        found: list[str | None] = []
+        for cid in self._ids:
+            c = everyone[cid]
+            if c.dead or c.side == side:
+                continue
+            found.append(None if _unplaced(c, seer) else c.square)
+        return found
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)
 

@@ -437,7 +437,7 @@ class DefaultPolicy(Tactical):
         reload = _reload(legal, me)
         if reload is not None:
             return reload  # H-ACT-8: a counted arrow drawn, to shoot next turn
-        punches = verb_where(legal, "brawl", _is_punch)
+        punches = verb_where(legal, "brawl", _is_punch) if _may_brawl(me, people) else []
         if punches:
             weapon = _weapon_to_draw(legal)
             if weapon is not None:
@@ -590,7 +590,9 @@ class DefaultPolicy(Tactical):
         # Only the actions that could be chosen are asked of the rules: charges when an
         # enemy borders the square, runs when no move comes closer, climbs when neither.
         bordering = graph.get(str(here), {})
-        if any(e.get("square") in bordering for e in enemies):
+        if any(e.get("square") in bordering for e in enemies) and _may_charge(
+            view, me, combatants(view)
+        ):
             charges = with_verb(legal, "charge")
             if charges:
                 return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
@@ -708,6 +710,60 @@ def _may_step_closer(
 
 #: :func:`_may_step_closer`'s answers, by ``id(away)``, ``now`` and height, with ``away``.
 _STEPS: dict[tuple[int, int, Any], tuple[object, bool]] = {}
+
+
+def _foe_squares(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> list[str | None] | None:
+    """The squares of the foes ``me`` knows of (of another side, not dead; ``None`` for
+    one hidden somewhere, or on no square), or ``None`` when the rules are asked of
+    another state than the one seen: ``me`` has an upcoming action due first, or stands
+    on no square."""
+    if me.get("upcoming") is not None or me.get("square") is None:
+        return None
+    side = me.get("side")
+    if type(people) is SeenCombatants:
+        return people.foe_squares(side)
+    return [p.get("square") for p in people.values() if not p.get("dead") and p.get("side") != side]
+
+
+def _may_brawl(me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether a brawl of ``me`` may be legal: ``False`` when every foe it knows of
+    stands in another square (H-ATK-1), so that the rules need not be asked; a foe it
+    does not know of is never a target (H-POS-4).
+
+    >>> me = {"side": "a", "square": "A1", "upcoming": None}
+    >>> foe = {"side": "b", "square": "B1", "dead": False}
+    >>> _may_brawl(me, {"e": foe}), _may_brawl(me, {"e": {**foe, "square": "A1"}})
+    (False, True)
+    """
+    squares = _foe_squares(me, people)
+    if squares is None:
+        return True
+    here = me.get("square")
+    return any(square is None or square == here for square in squares)
+
+
+def _may_charge(
+    view: Mapping[str, Any], me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> bool:
+    """Whether a charge of ``me`` may be legal: ``False`` when every foe it knows of
+    stands in its own square (H-ACT-4) or in one more than one height above or below it
+    (H-GRID-5, H-GRID-6), so that the rules need not be asked; a foe it does not know of
+    is never a target (H-POS-4)."""
+    squares = _foe_squares(me, people)
+    height = me.get("height")
+    if squares is None or height is None:
+        return True
+    here = me.get("square")
+    field: Mapping[str, Any] = _field(view).get("squares", {})
+    for square in squares:
+        if square == here:
+            continue
+        info = None if square is None else field.get(square)
+        if info is None or abs(int(info["height"]) - int(height)) <= 1:
+            return True
+    return False
 
 
 def _reload(legal: Sequence[Action], me: Mapping[str, Any]) -> Action | None:

@@ -1,0 +1,73 @@
+"""Heimr's default policy leaves out asking the rules for brawls or charges only when the
+rules would refuse every one of them (every foe its side knows of out of reach), with
+the actor anywhere on the field at any height, and whatever its side sees; the lazy
+view's foe squares are those its records show."""
+
+from __future__ import annotations
+
+import glob
+import random
+from pathlib import Path
+
+import pytest
+
+from fracas.engine import Encounter, RandomDice
+from fracas.lab.playout import LazyView
+from fracas.rules.heimr import policies
+from fracas.table import encounterfile
+
+ROOT = Path(__file__).resolve().parents[2]
+HEIMR = sorted(
+    p
+    for p in glob.glob(str(ROOT / "examples/heimr/*.yaml"))
+    if "\nruleset: heimr" in "\n" + Path(p).read_text()
+)
+
+
+@pytest.mark.rule("H-ATK-1")
+@pytest.mark.rule("H-ACT-4")
+@pytest.mark.rule("H-GRID-5")
+@pytest.mark.rule("H-POS-4")
+@pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
+def test_default_policy_skips_brawls_and_charges_only_when_every_one_is_refused(
+    path: str,
+) -> None:
+    ruleset, setup, _ = encounterfile.load(path)
+    encounter = Encounter(ruleset, setup, RandomDice(11), record=False)
+    rng = random.Random(11)
+    skipped = 0
+    for _ in range(25):
+        actor = encounter.to_move
+        if actor is None or encounter.is_over():
+            break
+        state = encounter.state
+        c = state.combatants.get(actor)
+        if c is not None:
+            kept = c.square, c.height
+            # Random positions: the actor anywhere on the field, at any height.
+            for square in rng.sample(sorted(state.battlefield.squares), 2):
+                c.square, c.height = square, rng.randrange(6)
+                skipped += _skips_agree(encounter, actor)
+            c.square, c.height = kept
+        encounter.push_legal(rng.choice(list(ruleset.legal(state, actor))))
+    assert skipped or "castle-wall" not in path  # the wall is where it is tried
+
+
+def _skips_agree(encounter: Encounter[object], actor: str) -> int:
+    """That the rules refuse every brawl and charge the policy skips asking for (and its
+    foe squares are those the view's records show): how many verbs it skips."""
+    side = encounter.state.combatants[actor].side  # type: ignore[attr-defined]
+    view = LazyView(encounter, side)
+    people = view["state"]["combatants"]
+    me = people[actor]
+    plain = {cid: dict(p) for cid, p in people.items()}
+    assert policies._foe_squares(me, people) == policies._foe_squares(dict(me), plain)
+    skipped = 0
+    state = encounter.state
+    if not policies._may_brawl(me, people):
+        assert not any(a.verb == "brawl" for a in encounter.ruleset.legal(state, actor))
+        skipped += 1
+    if not policies._may_charge(view, me, people):
+        assert not list(encounter.ruleset.legal(state, actor, {"charge"}))
+        skipped += 1
+    return skipped
