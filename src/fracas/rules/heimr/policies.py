@@ -15,7 +15,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -166,15 +166,17 @@ class _Latest:
         aims: dict[str, tuple[int, int]] = {}
         breaths: dict[str, bool] = {}
         back = getattr(view.get("log", ()), "events_back", None)
-        events: Iterator[tuple[str, Mapping[str, Any], Any]] = (
-            ((e.kind, e.data, e) for e in back(READ, self.upto))  # without going through JSON
+        events: Iterable[Any] = (
+            back(READ, self.upto)  # the log's own events, read without going through JSON
             if back is not None
-            else events_back(view, READ, self.upto)
+            else (_JsonEvent(e) for _, _, e in events_back(view, READ, self.upto))
         )
-        for kind, data, event in events:
+        for event in events:
+            data = event.data
             who = data.get("who")
             if who is None:
                 continue
+            kind = event.kind
             if kind == "roll":
                 if " attacks " in str(data.get("purpose", "")):
                     if who not in aims:
@@ -186,6 +188,17 @@ class _Latest:
         self.aims.update(aims)
         self.breaths.update(breaths)
         self.upto = upto
+
+
+class _JsonEvent:
+    """An event of a log's JSON, read as :class:`~fracas.engine.Event` is."""
+
+    __slots__ = ("data", "kind", "text")
+
+    def __init__(self, event: Mapping[str, Any]) -> None:
+        self.kind = event.get("kind")
+        self.data = event.get("data", {})
+        self.text = event.get("text", "")
 
 
 def _attack_challenge(kind: str, data: Mapping[str, Any], event: Any) -> tuple[int, int] | None:
@@ -423,6 +436,8 @@ class DefaultPolicy(Tactical):
         ):
             return breather
         attacks = with_verb(legal, "attack")
+        if len(attacks) == 1:
+            return attacks[0]  # the best of one, its odds not needed
         if attacks:
             aim = challenge if challenge is not None else self._aim(view, actor)
 
