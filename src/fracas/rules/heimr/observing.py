@@ -96,6 +96,7 @@ _SEEN_KEYS = tuple(SEEN)
 #: The fields of :data:`SEEN` that depend on the side looking, not on the table alone.
 _BY_SIDE = frozenset({"square", "concealed_items"})
 _ALL_KEYS = (*SEEN, *OWN)
+_AWARE = hiding.AWARE
 #: The fields read alike whoever looks, by what the side looking is shown: everything
 #: (its own side, the game master) or what every side sees.
 _FULL_FIELDS = {key: field for key, field in (*SEEN.items(), *OWN.items()) if key not in _BY_SIDE}
@@ -104,7 +105,8 @@ _SEEN_FIELDS = {key: field for key, field in SEEN.items() if key not in _BY_SIDE
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
     """Known to be hidden somewhere, not where (H-POS-4): the square is not shown."""
-    return side is not None and hiding.hidden_from(c, side) == hiding.AWARE
+    # hiding.hidden_from(c, side) == hiding.AWARE, asked in place
+    return side is not None and c.hide_cr is not None and c.hidden_from.get(side) == _AWARE
 
 
 def _concealed_for(c: Combatant, side: str | None) -> list[str]:

@@ -183,7 +183,7 @@ class _Latest:
                         aims[who] = _challenge_of(str(data.get("challenge", "")))
                     if who not in breaths:
                         breaths[who] = False
-            elif who not in breaths and (kind == "upcoming" or "breather" in event_text(event)):
+            elif who not in breaths and (kind == "upcoming" or "breather" in str(event.text)):
                 breaths[who] = True  # an upcoming action, or a breather's fatigue
         self.aims.update(aims)
         self.breaths.update(breaths)
@@ -482,9 +482,11 @@ class DefaultPolicy(Tactical):
         """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
         for, only the free actions are left (guarding a door, jumping down to an enemy
         below), then the end of the turn."""
-        if not me.get("height") and _no_door_to_hold(view, me):
-            return one_of(legal, Action(actor, "end"))  # neither a door nor a jump down
         enemies, own = _forces(me, people)
+        if not me.get("height") and (own >= len(enemies) or _no_door_to_hold(view, me)):
+            # Neither a jump down nor a door to hold (not outnumbered, or none here): the
+            # battlefield is read only when outnumbered.
+            return one_of(legal, Action(actor, "end"))
         door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
