@@ -1,7 +1,8 @@
-"""Heimr's default policy leaves out asking the rules for brawls or charges only when the
-rules would refuse every one of them (every foe its side knows of out of reach), with
-the actor anywhere on the field at any height, and whatever its side sees; the lazy
-view's foe squares are those its records show."""
+"""Heimr's default policy leaves out asking the rules for brawls, charges or a jump down
+only when the rules would refuse every one of them (every foe its side knows of out of
+reach, or nothing to jump down from), with the actor anywhere on the field at any
+height, and whatever its side sees; the lazy view's foe squares are those its records
+show."""
 
 from __future__ import annotations
 
@@ -28,8 +29,9 @@ HEIMR = sorted(
 @pytest.mark.rule("H-ACT-4")
 @pytest.mark.rule("H-GRID-5")
 @pytest.mark.rule("H-POS-4")
+@pytest.mark.rule("H-ACT-3")
 @pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
-def test_default_policy_skips_brawls_and_charges_only_when_every_one_is_refused(
+def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_refused(
     path: str,
 ) -> None:
     ruleset, setup, _ = encounterfile.load(path)
@@ -54,7 +56,7 @@ def test_default_policy_skips_brawls_and_charges_only_when_every_one_is_refused(
 
 
 def _skips_agree(encounter: Encounter[object], actor: str) -> int:
-    """That the rules refuse every brawl and charge the policy skips asking for (and its
+    """That the rules refuse every brawl, charge and jump the policy skips asking for (and its
     foe squares are those the view's records show): how many verbs it skips."""
     side = encounter.state.combatants[actor].side  # type: ignore[attr-defined]
     view = LazyView(encounter, side)
@@ -69,5 +71,8 @@ def _skips_agree(encounter: Encounter[object], actor: str) -> int:
         skipped += 1
     if not policies._may_charge(view, me, people):
         assert not list(encounter.ruleset.legal(state, actor, {"charge"}))
+        skipped += 1
+    if not policies._may_jump(view, me):
+        assert not list(encounter.ruleset.legal(state, actor, {"jump"}))
         skipped += 1
     return skipped

@@ -490,7 +490,12 @@ class DefaultPolicy(Tactical):
         door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
-        if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
+        if (
+            enemies
+            and me.get("height")
+            and me.get("square") in {e["square"] for e in enemies}
+            and _may_jump(view, me)
+        ):
             jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
             if jump is not None:
                 return jump
@@ -515,7 +520,7 @@ class DefaultPolicy(Tactical):
         door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
-        if me.get("square") in {e["square"] for e in enemies}:
+        if me.get("square") in {e["square"] for e in enemies} and _may_jump(view, me):
             jump = first(legal, "jump")
             if jump is not None:
                 return jump
@@ -600,7 +605,7 @@ class DefaultPolicy(Tactical):
         goals = sorted({str(e["square"]) for e in enemies})
         if here in goals:
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
-            return first(legal, "jump", "climb")
+            return first(legal, "jump", "climb") if _may_jump(view, me) else first(legal, "climb")
         graph = grid_graph(view["state"].get("battlefield", {}))
         away = _turns_to(graph, tuple(goals))
         now = away.get(str(here), 1 << 30)
@@ -781,6 +786,24 @@ def _may_charge(
         if info is None or abs(int(info["height"]) - int(height)) <= 1:
             return True
     return False
+
+
+def _may_jump(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
+    """Whether a jump down of ``me`` may be legal: ``False`` when it stands (climbing
+    nowhere) no higher than its square's ground, with nothing to jump down from (H-ACT-3),
+    so that the rules need not be asked. An upcoming action due first may change where
+    it stands: then it may.
+
+    >>> view = {"state": {"battlefield": {"squares": {"B3": {"height": 4}}}}}
+    >>> me = {"square": "B3", "height": 4, "climbing": False, "upcoming": None}
+    >>> _may_jump(view, me), _may_jump(view, {**me, "height": 5})
+    (False, True)
+    """
+    if me.get("upcoming") is not None or me.get("climbing"):
+        return True
+    height = me.get("height")
+    info = _field(view).get("squares", {}).get(me.get("square"))
+    return info is None or height is None or int(height) > int(info["height"])
 
 
 def _reload(legal: Sequence[Action], me: Mapping[str, Any]) -> Action | None:
