@@ -1,8 +1,8 @@
 """Heimr's default policy leaves out asking the rules for brawls, charges or a jump down
 only when the rules would refuse every one of them (every foe its side knows of out of
 reach, or nothing to jump down from), with the actor anywhere on the field at any
-height, and whatever its side sees; the lazy view's foe squares are those its records
-show."""
+height, and whatever its side sees; a door's guard, asked as one action, is legal as
+the offer lists it; the lazy view's foe squares are those its records show."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fracas.engine import Encounter, RandomDice
+from fracas.engine import Action, Encounter, RandomDice
 from fracas.lab.playout import LazyView
 from fracas.rules.heimr import policies
 from fracas.table import encounterfile
@@ -30,6 +30,7 @@ HEIMR = sorted(
 @pytest.mark.rule("H-GRID-5")
 @pytest.mark.rule("H-POS-4")
 @pytest.mark.rule("H-ACT-3")
+@pytest.mark.rule("H-GUARD-3")
 @pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
 def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_refused(
     path: str,
@@ -45,6 +46,7 @@ def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_re
         state = encounter.state
         c = state.combatants.get(actor)
         if c is not None:
+            skipped += _skips_agree(encounter, actor)  # where it stands
             kept = c.square, c.height
             # Random positions: the actor anywhere on the field, at any height.
             for square in rng.sample(sorted(state.battlefield.squares), 2):
@@ -75,4 +77,9 @@ def _skips_agree(encounter: Encounter[object], actor: str) -> int:
     if not policies._may_jump(view, me):
         assert not list(encounter.ruleset.legal(state, actor, {"jump"}))
         skipped += 1
+    if me.get("upcoming") is None:  # a door's guard asked as one action: as offered
+        guards = list(encounter.ruleset.legal(state, actor, {"guard"}))
+        for name, _ in policies._doors(view).get(me["square"], ()):
+            guard = Action(actor, "guard", name)
+            assert encounter.ruleset.is_legal(state, guard) == (guard in guards)
     return skipped

@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import one_of, verb_where
+from fracas.engine.legal import actor_of, one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.observing import SeenCombatants
 from fracas.rules.heimr.weighing import (
@@ -578,16 +578,24 @@ class DefaultPolicy(Tactical):
         me: Mapping[str, Any],
         enemies: Sequence[Mapping[str, Any]],
     ) -> Action | None:
-        """Guard a door of the own square that enemies stand behind (H-GUARD-3)."""
+        """Guard a door of the own square that enemies stand behind (H-GUARD-3): each
+        asked of the rules as that one action (the guards of every border, square and
+        ally are offered, each a check), but with an upcoming action due first, which
+        may change where it stands and so what is offered."""
         if me.get("guarding"):
             return None
         doors = _doors(view).get(me.get("square"))
         if not doors:
             return None
         behind = {e.get("square") for e in enemies}
+        one = me.get("upcoming") is None
         for name, other in doors:
             if other in behind:
-                found = find(legal, "guard", name)
+                found = (
+                    one_of(legal, Action(actor_of(legal), "guard", name))
+                    if one
+                    else find(legal, "guard", name)
+                )
                 if found is not None:
                     return found
         return None
