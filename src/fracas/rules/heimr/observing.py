@@ -51,45 +51,56 @@ def _effect_details(state: HeimrState, c: Combatant) -> list[dict[str, Any]]:
     ]
 
 
+#: The fields that are the combatant's attribute of the same name (read in place by
+#: :class:`SeenCombatant`, as they are never copied).
+_ATTRIBUTES: set[str] = set()
+
+
+def _attribute(name: str) -> Field:
+    """The field reading the combatant's attribute ``name``, one of :data:`_ATTRIBUTES`."""
+    _ATTRIBUTES.add(name)
+    return lambda s, c: getattr(c, name)
+
+
 #: What every side that knows of a combatant sees, in the order a record lists it.
 SEEN: dict[str, Field] = {
-    "name": lambda s, c: c.name,
+    "name": _attribute("name"),
     "hidden": lambda s, c: c.hide_cr is not None,
-    "side": lambda s, c: c.side,
+    "side": _attribute("side"),
     "square": lambda s, c: c.square,
-    "height": lambda s, c: c.height,
+    "height": _attribute("height"),
     "climbing": lambda s, c: c.climbing is not None,
-    "prone": lambda s, c: c.prone,
-    "dead": lambda s, c: c.dead,
-    "unconscious": lambda s, c: c.unconscious,
-    "sleeping": lambda s, c: c.sleeping,
+    "prone": _attribute("prone"),
+    "dead": _attribute("dead"),
+    "unconscious": _attribute("unconscious"),
+    "sleeping": _attribute("sleeping"),
     "injury": lambda s, c: health.level_name(s, c.hp),
     "injuries": lambda s, c: list(c.injuries),
     "effects": lambda s, c: [e.name for e in c.effects],
     "defence": _defence,
-    "holding": lambda s, c: c.holding,
-    "held_by": lambda s, c: c.held_by,
+    "holding": _attribute("holding"),
+    "held_by": _attribute("held_by"),
     "weapons": _weapons,
     "concealed_items": lambda s, c: [],  # by side: see _concealed_for
 }
 
 #: What only the combatant's own side (and the game master) sees, after :data:`SEEN`.
 OWN: dict[str, Field] = {
-    "hide_cr": lambda s, c: c.hide_cr,
-    "conceal_cr": lambda s, c: c.conceal_cr,
-    "guarding": lambda s, c: c.guarding,
-    "hp": lambda s, c: c.hp,
+    "hide_cr": _attribute("hide_cr"),
+    "conceal_cr": _attribute("conceal_cr"),
+    "guarding": _attribute("guarding"),
+    "hp": _attribute("hp"),
     "max_hp": lambda s, c: c.stats.hit_points,
-    "willpower": lambda s, c: c.willpower,
-    "fatigue": lambda s, c: c.fatigue,
+    "willpower": _attribute("willpower"),
+    "fatigue": _attribute("fatigue"),
     "base_fatigue": combat.base_fatigue,
-    "stance": lambda s, c: c.stance,
+    "stance": _attribute("stance"),
     "readied": _readied,
-    "upcoming": lambda s, c: c.upcoming,
-    "xp": lambda s, c: c.xp,
+    "upcoming": _attribute("upcoming"),
+    "xp": _attribute("xp"),
     "effect_details": _effect_details,
     "ammunition": lambda s, c: dict(c.ammunition),  # counted, left (H-ACT-8)
-    "drawn_ammunition": lambda s, c: c.drawn_ammunition,
+    "drawn_ammunition": _attribute("drawn_ammunition"),
 }
 
 _SEEN_KEYS = tuple(SEEN)
@@ -101,6 +112,8 @@ _AWARE = hiding.AWARE
 #: (its own side, the game master) or what every side sees.
 _FULL_FIELDS = {key: field for key, field in (*SEEN.items(), *OWN.items()) if key not in _BY_SIDE}
 _SEEN_FIELDS = {key: field for key, field in SEEN.items() if key not in _BY_SIDE}
+_FULL_ATTRIBUTES = frozenset(_ATTRIBUTES & set(_FULL_FIELDS))
+_SEEN_ATTRIBUTES = frozenset(_ATTRIBUTES & set(_SEEN_FIELDS))
 
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
@@ -133,7 +146,7 @@ class SeenCombatant(Mapping[str, Any]):
     """What :func:`observe_one` gives, each field read from the state when first asked
     for: valid until the state changes."""
 
-    __slots__ = ("_c", "_fields", "_full", "_got", "_side", "_state")
+    __slots__ = ("_attributes", "_c", "_fields", "_full", "_got", "_side", "_state")
 
     def __init__(self, state: HeimrState, c: Combatant, side: str | None) -> None:
         self._state = state
@@ -141,9 +154,12 @@ class SeenCombatant(Mapping[str, Any]):
         self._side = side
         self._full = full = side is None or side == c.side
         self._fields = _FULL_FIELDS if full else _SEEN_FIELDS
+        self._attributes = _FULL_ATTRIBUTES if full else _SEEN_ATTRIBUTES
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
+        if key in self._attributes:
+            return getattr(self._c, key)
         got = self._got
         if key in got:
             return got[key]
@@ -160,6 +176,8 @@ class SeenCombatant(Mapping[str, Any]):
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
+        if key in self._attributes:
+            return getattr(self._c, key)
         got = self._got
         if key in got:
             return got[key]
