@@ -1,8 +1,9 @@
 """Heimr's default policy leaves out asking the rules for brawls, charges or a jump down
 only when the rules would refuse every one of them (every foe its side knows of out of
-reach, or nothing to jump down from), with the actor anywhere on the field at any
-height, and whatever its side sees; a door's guard, asked as one action, is legal as
-the offer lists it; the lazy view's foe squares are those its records show."""
+reach, or nothing to jump down from), and for anything but the end of its turn only
+when dazed, with the actor anywhere on the field at any height, and whatever its side
+sees; a door's guard, asked as one action, is legal as the offer lists it; the lazy
+view's foe squares are those its records show."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ import pytest
 from fracas.engine import Action, Encounter, RandomDice
 from fracas.lab.playout import LazyView
 from fracas.rules.heimr import policies
+from fracas.rules.heimr.state import ActiveEffect
 from fracas.table import encounterfile
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Verbs the default policy never takes (the game master's re-roll, taken at any time).
+NOT_TAKEN = frozenset({"reroll"})
 HEIMR = sorted(
     p
     for p in glob.glob(str(ROOT / "examples/heimr/*.yaml"))
@@ -31,6 +35,7 @@ HEIMR = sorted(
 @pytest.mark.rule("H-POS-4")
 @pytest.mark.rule("H-ACT-3")
 @pytest.mark.rule("H-GUARD-3")
+@pytest.mark.rule("H-EFF-5")
 @pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
 def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_refused(
     path: str,
@@ -47,6 +52,10 @@ def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_re
         c = state.combatants.get(actor)
         if c is not None:
             skipped += _skips_agree(encounter, actor)  # where it stands
+            if rng.random() < 0.3:  # dazed for a moment (H-EFF-5)
+                c.effects.append(ActiveEffect("Daze", 1, 1))
+                skipped += _skips_agree(encounter, actor)
+                c.effects.pop()
             kept = c.square, c.height
             # Random positions: the actor anywhere on the field, at any height.
             for square in rng.sample(sorted(state.battlefield.squares), 2):
@@ -76,6 +85,9 @@ def _skips_agree(encounter: Encounter[object], actor: str) -> int:
         skipped += 1
     if not policies._may_jump(view, me):
         assert not list(encounter.ruleset.legal(state, actor, {"jump"}))
+        skipped += 1
+    if policies._dazed(me):  # the end of its turn, or nothing it would take
+        assert {a.verb for a in encounter.ruleset.legal(state, actor)} <= NOT_TAKEN | {"end"}
         skipped += 1
     if me.get("upcoming") is None:  # a door's guard asked as one action: as offered
         guards = list(encounter.ruleset.legal(state, actor, {"guard"}))

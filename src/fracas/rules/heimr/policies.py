@@ -412,6 +412,8 @@ class DefaultPolicy(Tactical):
         ``moved``: it has moved this turn, so that standard and ongoing actions are
         refused (H-ACT-1: a move goes with no other but a draw or putting away, H-ACT-2,
         which it looks for only with a punch to throw) and only free ones looked for."""
+        if _dazed(me):
+            return one_of(legal, Action(actor, "end"))  # nothing else is left it
         if spent:
             return self._after_attacking(view, legal, actor, me, people)
         stance = me.get("stance")
@@ -794,6 +796,17 @@ def _may_charge(
         if info is None or abs(int(info["height"]) - int(height)) <= 1:
             return True
     return False
+
+
+def _dazed(me: Mapping[str, Any]) -> bool:
+    """Whether ``me`` is seen dazed, which refuses every action it might take but the end
+    of its turn (H-EFF-5), so that the rules need not be asked of them; not with an
+    upcoming action due first, which may change that.
+
+    >>> _dazed({"effects": ["Daze"], "upcoming": None}), _dazed({"effects": []})
+    (True, False)
+    """
+    return me.get("upcoming") is None and "Daze" in (me.get("effects") or ())
 
 
 def _may_jump(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
