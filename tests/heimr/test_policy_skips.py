@@ -1,9 +1,9 @@
-"""Heimr's default policy leaves out asking the rules for brawls, charges or a jump down
-only when the rules would refuse every one of them (every foe its side knows of out of
-reach, or nothing to jump down from), and for anything but the end of its turn only
-when dazed, with the actor anywhere on the field at any height, and whatever its side
-sees; a door's guard, asked as one action, is legal as the offer lists it; the lazy
-view's foe squares are those its records show."""
+"""Heimr's default policy leaves out asking the rules for an action only when the rules
+would refuse it: brawls and charges with every foe its side knows of out of reach, a
+jump down with nothing to jump down from, charges, steps and climbs when prone, and
+anything but the end of its turn when dazed; with the actor anywhere on the field at
+any height, and whatever its side sees. A door's guard, asked as one action, is legal
+as the offer lists it; the lazy view's foe squares are those its records show."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ HEIMR = sorted(
 @pytest.mark.rule("H-ACT-3")
 @pytest.mark.rule("H-GUARD-3")
 @pytest.mark.rule("H-EFF-5")
+@pytest.mark.rule("H-POS-1")
 @pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
 def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_refused(
     path: str,
@@ -56,6 +57,10 @@ def test_default_policy_skips_brawls_charges_and_jumps_only_when_every_one_is_re
                 c.effects.append(ActiveEffect("Daze", 1, 1))
                 skipped += _skips_agree(encounter, actor)
                 c.effects.pop()
+            if not c.prone and rng.random() < 0.3:  # fallen for a moment (H-POS-1)
+                c.prone = True
+                skipped += _skips_agree(encounter, actor)
+                c.prone = False
             kept = c.square, c.height
             # Random positions: the actor anywhere on the field, at any height.
             for square in rng.sample(sorted(state.battlefield.squares), 2):
@@ -85,6 +90,10 @@ def _skips_agree(encounter: Encounter[object], actor: str) -> int:
         skipped += 1
     if not policies._may_jump(view, me):
         assert not list(encounter.ruleset.legal(state, actor, {"jump"}))
+        skipped += 1
+    if policies._held_down(me):  # prone: no charge, step or climb
+        verbs = {"charge", "move", "run", "climb"}
+        assert not list(encounter.ruleset.legal(state, actor, verbs))
         skipped += 1
     if policies._dazed(me):  # the end of its turn, or nothing it would take
         assert {a.verb for a in encounter.ruleset.legal(state, actor)} <= NOT_TAKEN | {"end"}

@@ -613,9 +613,13 @@ class DefaultPolicy(Tactical):
         """A step toward the nearest enemy: a charge into its square, a move, a climb."""
         here = me.get("square")
         goals = sorted({str(e["square"]) for e in enemies})
+        down = _held_down(me)
         if here in goals:
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
-            return first(legal, "jump", "climb") if _may_jump(view, me) else first(legal, "climb")
+            verbs = ("jump",) if _may_jump(view, me) else ()
+            return first(legal, *verbs, *(() if down else ("climb",)))
+        if down:
+            return None
         graph = grid_graph(view["state"].get("battlefield", {}))
         away = _turns_to(graph, tuple(goals))
         now = away.get(str(here), 1 << 30)
@@ -807,6 +811,17 @@ def _dazed(me: Mapping[str, Any]) -> bool:
     (True, False)
     """
     return me.get("upcoming") is None and "Daze" in (me.get("effects") or ())
+
+
+def _held_down(me: Mapping[str, Any]) -> bool:
+    """Whether ``me`` is seen prone, which refuses every charge, move, run and climb
+    (H-POS-1: it stands up first), so that the rules need not be asked of them; not with
+    an upcoming action due first, which may change that.
+
+    >>> _held_down({"prone": True, "upcoming": None}), _held_down({"prone": False})
+    (True, False)
+    """
+    return bool(me.get("prone")) and me.get("upcoming") is None
 
 
 def _may_jump(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
