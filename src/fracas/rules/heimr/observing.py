@@ -51,51 +51,68 @@ def _effect_details(state: HeimrState, c: Combatant) -> list[dict[str, Any]]:
     ]
 
 
+#: The fields that are the combatant's attribute of the same name (read in place by
+#: :class:`SeenCombatant`, as they are never copied).
+_ATTRIBUTES: set[str] = set()
+
+
+def _attribute(name: str) -> Field:
+    """The field reading the combatant's attribute ``name``, one of :data:`_ATTRIBUTES`."""
+    _ATTRIBUTES.add(name)
+    return lambda s, c: getattr(c, name)
+
+
 #: What every side that knows of a combatant sees, in the order a record lists it.
 SEEN: dict[str, Field] = {
-    "name": lambda s, c: c.name,
+    "name": _attribute("name"),
     "hidden": lambda s, c: c.hide_cr is not None,
-    "side": lambda s, c: c.side,
+    "side": _attribute("side"),
     "square": lambda s, c: c.square,
-    "height": lambda s, c: c.height,
+    "height": _attribute("height"),
     "climbing": lambda s, c: c.climbing is not None,
-    "prone": lambda s, c: c.prone,
-    "dead": lambda s, c: c.dead,
-    "unconscious": lambda s, c: c.unconscious,
-    "sleeping": lambda s, c: c.sleeping,
+    "prone": _attribute("prone"),
+    "dead": _attribute("dead"),
+    "unconscious": _attribute("unconscious"),
+    "sleeping": _attribute("sleeping"),
     "injury": lambda s, c: health.level_name(s, c.hp),
     "injuries": lambda s, c: list(c.injuries),
     "effects": lambda s, c: [e.name for e in c.effects],
     "defence": _defence,
-    "holding": lambda s, c: c.holding,
-    "held_by": lambda s, c: c.held_by,
+    "holding": _attribute("holding"),
+    "held_by": _attribute("held_by"),
     "weapons": _weapons,
     "concealed_items": lambda s, c: [],  # by side: see _concealed_for
 }
 
 #: What only the combatant's own side (and the game master) sees, after :data:`SEEN`.
 OWN: dict[str, Field] = {
-    "hide_cr": lambda s, c: c.hide_cr,
-    "conceal_cr": lambda s, c: c.conceal_cr,
-    "guarding": lambda s, c: c.guarding,
-    "hp": lambda s, c: c.hp,
+    "hide_cr": _attribute("hide_cr"),
+    "conceal_cr": _attribute("conceal_cr"),
+    "guarding": _attribute("guarding"),
+    "hp": _attribute("hp"),
     "max_hp": lambda s, c: c.stats.hit_points,
-    "willpower": lambda s, c: c.willpower,
-    "fatigue": lambda s, c: c.fatigue,
+    "willpower": _attribute("willpower"),
+    "fatigue": _attribute("fatigue"),
     "base_fatigue": combat.base_fatigue,
-    "stance": lambda s, c: c.stance,
+    "stance": _attribute("stance"),
     "readied": _readied,
-    "upcoming": lambda s, c: c.upcoming,
-    "xp": lambda s, c: c.xp,
+    "upcoming": _attribute("upcoming"),
+    "xp": _attribute("xp"),
     "effect_details": _effect_details,
     "ammunition": lambda s, c: dict(c.ammunition),  # counted, left (H-ACT-8)
-    "drawn_ammunition": lambda s, c: c.drawn_ammunition,
+    "drawn_ammunition": _attribute("drawn_ammunition"),
 }
 
 _SEEN_KEYS = tuple(SEEN)
 #: The fields of :data:`SEEN` that depend on the side looking, not on the table alone.
 _BY_SIDE = frozenset({"square", "concealed_items"})
 _ALL_KEYS = (*SEEN, *OWN)
+#: The fields read alike whoever looks, by what the side looking is shown: everything
+#: (its own side, the game master) or what every side sees.
+_FULL_FIELDS = {key: field for key, field in (*SEEN.items(), *OWN.items()) if key not in _BY_SIDE}
+_SEEN_FIELDS = {key: field for key, field in SEEN.items() if key not in _BY_SIDE}
+_FULL_ATTRIBUTES = frozenset(_ATTRIBUTES & set(_FULL_FIELDS))
+_SEEN_ATTRIBUTES = frozenset(_ATTRIBUTES & set(_SEEN_FIELDS))
 
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
@@ -127,44 +144,44 @@ class SeenCombatant(Mapping[str, Any]):
     """What :func:`observe_one` gives, each field read from the state when first asked
     for: valid until the state changes."""
 
-    __slots__ = ("_c", "_full", "_got", "_side", "_state")
+    __slots__ = ("_attributes", "_c", "_fields", "_full", "_got", "_side", "_state")
 
     def __init__(self, state: HeimrState, c: Combatant, side: str | None) -> None:
         self._state = state
         self._c = c
         self._side = side
-        self._full = side is None or side == c.side
+        self._full = full = side is None or side == c.side
+        self._fields = _FULL_FIELDS if full else _SEEN_FIELDS
+        self._attributes = _FULL_ATTRIBUTES if full else _SEEN_ATTRIBUTES
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
+        if key in self._attributes:
+            return getattr(self._c, key)
         got = self._got
         if key in got:
             return got[key]
-        field = SEEN.get(key)
-        if field is None:
-            if not self._full or key not in OWN:
-                raise KeyError(key)
-            value = OWN[key](self._state, self._c)
-        elif key == "square" and _unplaced(self._c, self._side):
-            value = None
+        field = self._fields.get(key)
+        if field is not None:
+            value = field(self._state, self._c)
+        elif key == "square":
+            value = None if _unplaced(self._c, self._side) else self._c.square
         elif key == "concealed_items":
             value = _concealed_for(self._c, self._side)
         else:
-            value = field(self._state, self._c)
+            raise KeyError(key)
         got[key] = value
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
+        if key in self._attributes:
+            return getattr(self._c, key)
         got = self._got
         if key in got:
             return got[key]
-        field = SEEN.get(key)
+        field = self._fields.get(key)
         if field is None:
-            field = OWN.get(key) if self._full else None
-            if field is None:
-                return default
-        elif key in _BY_SIDE:
-            return self[key]
+            return self[key] if key in _BY_SIDE else default
         value = got[key] = field(self._state, self._c)  # as __getitem__ reads it
         return value
 
@@ -249,6 +266,20 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
             elif c.square is not None and not _unplaced(c, seer):
                 enemies.append(self[cid])
         return enemies, own
+
+    def foe_squares(self, side: object) -> list[str | None]:
+        """The squares of those seen of another side than ``side``, not dead (``None``
+        for one known to be hidden somewhere, or on no square): what reading each one's
+        ``dead``, ``side`` and ``square`` tells, in one pass."""
+        seer = self._side
+        everyone = self._state.combatants
+        found: list[str | None] = []
+        for cid in self._ids:
+            c = everyone[cid]
+            if c.dead or c.side == side:
+                continue
+            found.append(None if _unplaced(c, seer) else c.square)
+        return found
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._ids)

@@ -15,7 +15,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import one_of, verb_where
+from fracas.engine.legal import actor_of, one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.observing import SeenCombatants
 from fracas.rules.heimr.weighing import (
@@ -134,6 +134,8 @@ def _challenge_of(text: str) -> tuple[int, int]:
 
 #: The events :func:`breathed_last` looks among.
 BREATHS = frozenset({"fatigue", "upcoming", "roll"})
+#: The events :class:`_Latest` reads: those of both.
+READ = ROLLS | BREATHS
 
 
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
@@ -143,47 +145,60 @@ def breathed_last(view: Mapping[str, Any], who: str) -> bool:
 
 
 class _Latest:
-    """By combatant, the last thing one side's log has shown of it, up to entry
-    :attr:`upto`: what ``pick`` makes of the latest of its events of ``kinds`` that it
-    makes anything of (``None``: nothing). Each entry is read once for everyone."""
+    """By combatant, the last things one side's log has shown of it, up to entry
+    :attr:`upto`: its attack challenge (:attr:`aims`, as :func:`last_challenge` reads it)
+    and whether its last roll or breather was a breather (:attr:`breaths`, as
+    :func:`breathed_last` reads it). Each entry is read once, for everyone and both."""
 
-    __slots__ = ("found", "kinds", "log", "pick", "upto")
+    __slots__ = ("aims", "breaths", "log", "upto")
 
-    def __init__(
-        self,
-        log: object,
-        kinds: Collection[str],
-        pick: Callable[[str, Mapping[str, Any], Any], Any],
-    ) -> None:
+    def __init__(self, log: object) -> None:
         self.log = log
-        self.kinds = kinds
-        self.pick = pick
         self.upto = 0
-        self.found: dict[str, Any] = {}
+        self.aims: dict[str, tuple[int, int]] = {}
+        self.breaths: dict[str, bool] = {}
 
     def catch_up(self, view: Mapping[str, Any], upto: int) -> None:
         """Read the entries from :attr:`upto` to ``upto``, last first: what each shows of
         a combatant stands over what was read before."""
-        newer: dict[str, Any] = {}
-        pick = self.pick
+        if upto == self.upto:
+            return
+        aims: dict[str, tuple[int, int]] = {}
+        breaths: dict[str, bool] = {}
         back = getattr(view.get("log", ()), "events_back", None)
-        if back is not None:  # the log's own events, read without going through JSON
-            for event in back(self.kinds, self.upto):
-                data = event.data
-                who = data.get("who")
-                if who is not None and who not in newer:
-                    value = pick(event.kind, data, event)
-                    if value is not None:
-                        newer[who] = value
-        else:
-            for kind, data, event in events_back(view, self.kinds, self.upto):
-                who = data.get("who")
-                if who is not None and who not in newer:
-                    value = pick(kind, data, event)
-                    if value is not None:
-                        newer[who] = value
-        self.found.update(newer)
+        events: Iterable[Any] = (
+            back(READ, self.upto)  # the log's own events, read without going through JSON
+            if back is not None
+            else (_JsonEvent(e) for _, _, e in events_back(view, READ, self.upto))
+        )
+        for event in events:
+            data = event.data
+            who = data.get("who")
+            if who is None:
+                continue
+            kind = event.kind
+            if kind == "roll":
+                if " attacks " in str(data.get("purpose", "")):
+                    if who not in aims:
+                        aims[who] = _challenge_of(str(data.get("challenge", "")))
+                    if who not in breaths:
+                        breaths[who] = False
+            elif who not in breaths and (kind == "upcoming" or "breather" in str(event.text)):
+                breaths[who] = True  # an upcoming action, or a breather's fatigue
+        self.aims.update(aims)
+        self.breaths.update(breaths)
         self.upto = upto
+
+
+class _JsonEvent:
+    """An event of a log's JSON, read as :class:`~fracas.engine.Event` is."""
+
+    __slots__ = ("data", "kind", "text")
+
+    def __init__(self, event: Mapping[str, Any]) -> None:
+        self.kind = event.get("kind")
+        self.data = event.get("data", {})
+        self.text = event.get("text", "")
 
 
 def _attack_challenge(kind: str, data: Mapping[str, Any], event: Any) -> tuple[int, int] | None:
@@ -337,9 +352,8 @@ class DefaultPolicy(Tactical):
         self._attacked: dict[str, tuple[object, int]] = {}
         # Likewise the log's position just after its move this turn.
         self._moved: dict[str, tuple[object, int]] = {}
-        # By side and kinds of event, what the log has shown of each combatant as far
-        # as it was read.
-        self._read: dict[tuple[str | None, frozenset[str]], _Latest] = {}
+        # By side, what the log has shown of each combatant as far as it was read.
+        self._read: dict[str | None, _Latest] = {}
         self._position: tuple[object, int] | None = None  # the log's, at this choice
 
     def choose(
@@ -363,29 +377,23 @@ class DefaultPolicy(Tactical):
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
         """:func:`last_challenge`, the log read only past where it was last read."""
-        latest = self._latest(view, ROLLS, _attack_challenge)
+        latest = self._latest(view)
         if latest is None:
             return last_challenge(view, actor)
-        found: tuple[int, int] = latest.get(actor, DEFAULT_CHALLENGE)
-        return found
+        return latest.aims.get(actor, DEFAULT_CHALLENGE)
 
-    def _latest(
-        self,
-        view: Mapping[str, Any],
-        kinds: frozenset[str],
-        pick: Callable[[str, Mapping[str, Any], Any], Any],
-    ) -> dict[str, Any] | None:
-        """:class:`_Latest` of ``pick`` for the view's side, brought up to this choice's
-        log; ``None`` when the log cannot tell where it stands (not a playout's)."""
+    def _latest(self, view: Mapping[str, Any]) -> _Latest | None:
+        """:class:`_Latest` for the view's side, brought up to this choice's log; ``None``
+        when the log cannot tell where it stands (not a playout's)."""
         position = self._position
         if position is None:
             return None
-        key = (view.get("side"), kinds)
-        latest = self._read.get(key)
+        side = view.get("side")
+        latest = self._read.get(side)
         if latest is None or latest.log is not position[0] or latest.upto > position[1]:
-            latest = self._read[key] = _Latest(position[0], kinds, pick)
+            latest = self._read[side] = _Latest(position[0])
         latest.catch_up(view, position[1])
-        return latest.found
+        return latest
 
     def _turn(
         self,
@@ -404,6 +412,8 @@ class DefaultPolicy(Tactical):
         ``moved``: it has moved this turn, so that standard and ongoing actions are
         refused (H-ACT-1: a move goes with no other but a draw or putting away, H-ACT-2,
         which it looks for only with a punch to throw) and only free ones looked for."""
+        if _dazed(me):
+            return one_of(legal, Action(actor, "end"))  # nothing else is left it
         if spent:
             return self._after_attacking(view, legal, actor, me, people)
         stance = me.get("stance")
@@ -428,6 +438,8 @@ class DefaultPolicy(Tactical):
         ):
             return breather
         attacks = with_verb(legal, "attack")
+        if len(attacks) == 1:
+            return attacks[0]  # the best of one, its odds not needed
         if attacks:
             aim = challenge if challenge is not None else self._aim(view, actor)
 
@@ -442,7 +454,7 @@ class DefaultPolicy(Tactical):
         reload = _reload(legal, me)
         if reload is not None:
             return reload  # H-ACT-8: a counted arrow drawn, to shoot next turn
-        punches = verb_where(legal, "brawl", _is_punch)
+        punches = verb_where(legal, "brawl", _is_punch) if _may_brawl(me, people) else []
         if punches:
             weapon = _weapon_to_draw(legal)
             if weapon is not None:
@@ -472,13 +484,20 @@ class DefaultPolicy(Tactical):
         """What :meth:`_turn` comes to once the turn's attack is made: of all it looks
         for, only the free actions are left (guarding a door, jumping down to an enemy
         below), then the end of the turn."""
-        if not me.get("height") and _no_door_to_hold(view, me):
-            return one_of(legal, Action(actor, "end"))  # neither a door nor a jump down
         enemies, own = _forces(me, people)
+        if not me.get("height") and (own >= len(enemies) or _no_door_to_hold(view, me)):
+            # Neither a jump down nor a door to hold (not outnumbered, or none here): the
+            # battlefield is read only when outnumbered.
+            return one_of(legal, Action(actor, "end"))
         door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
-        if enemies and me.get("height") and me.get("square") in {e["square"] for e in enemies}:
+        if (
+            enemies
+            and me.get("height")
+            and me.get("square") in {e["square"] for e in enemies}
+            and _may_jump(view, me)
+        ):
             jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
             if jump is not None:
                 return jump
@@ -506,7 +525,7 @@ class DefaultPolicy(Tactical):
         door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
-        if me.get("square") in {e["square"] for e in enemies}:
+        if me.get("square") in {e["square"] for e in enemies} and _may_jump(view, me):
             jump = first(legal, "jump")
             if jump is not None:
                 return jump
@@ -514,10 +533,10 @@ class DefaultPolicy(Tactical):
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
         """:func:`breathed_last`, the log read only past where it was last read."""
-        latest = self._latest(view, BREATHS, _breath)
+        latest = self._latest(view)
         if latest is None:
             return breathed_last(view, actor)
-        return bool(latest.get(actor, False))
+        return latest.breaths.get(actor, False)
 
     @staticmethod
     def _needs_breather(
@@ -561,20 +580,24 @@ class DefaultPolicy(Tactical):
         me: Mapping[str, Any],
         enemies: Sequence[Mapping[str, Any]],
     ) -> Action | None:
-        """Guard a door of the own square that enemies stand behind (H-GUARD-3)."""
+        """Guard a door of the own square that enemies stand behind (H-GUARD-3): each
+        asked of the rules as that one action (the guards of every border, square and
+        ally are offered, each a check), but with an upcoming action due first, which
+        may change where it stands and so what is offered."""
         if me.get("guarding"):
             return None
-        here = me.get("square")
+        doors = _doors(view).get(me.get("square"))
+        if not doors:
+            return None
         behind = {e.get("square") for e in enemies}
-        for border in _field(view).get("borders", ()):
-            between = list(border.get("between", ()))
-            if here not in between or border.get("limit") is None:
-                continue
-            if border.get("toughness") is not None:
-                continue
-            other = between[1] if between[0] == here else between[0]
+        one = me.get("upcoming") is None
+        for name, other in doors:
             if other in behind:
-                found = find(legal, "guard", "-".join(sorted(between)))
+                found = (
+                    one_of(legal, Action(actor_of(legal), "guard", name))
+                    if one
+                    else find(legal, "guard", name)
+                )
                 if found is not None:
                     return found
         return None
@@ -590,16 +613,22 @@ class DefaultPolicy(Tactical):
         """A step toward the nearest enemy: a charge into its square, a move, a climb."""
         here = me.get("square")
         goals = sorted({str(e["square"]) for e in enemies})
+        down = _held_down(me)
         if here in goals:
             # In the enemy's square but out of reach (a height apart): climb or jump to it.
-            return first(legal, "jump", "climb")
+            verbs = ("jump",) if _may_jump(view, me) else ()
+            return first(legal, *verbs, *(() if down else ("climb",)))
+        if down:
+            return None
         graph = grid_graph(view["state"].get("battlefield", {}))
         away = _turns_to(graph, tuple(goals))
         now = away.get(str(here), 1 << 30)
         # Only the actions that could be chosen are asked of the rules: charges when an
         # enemy borders the square, runs when no move comes closer, climbs when neither.
         bordering = graph.get(str(here), {})
-        if any(e.get("square") in bordering for e in enemies):
+        if any(e.get("square") in bordering for e in enemies) and _may_charge(
+            view, me, combatants(view)
+        ):
             charges = with_verb(legal, "charge")
             if charges:
                 return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
@@ -639,13 +668,46 @@ def _no_door_to_hold(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
         return False
     if guarding:
         return True
-    here = me.get("square")
-    return not any(
-        here in border.get("between", ())
-        and border.get("limit") is not None
-        and border.get("toughness") is None
-        for border in _field(view).get("borders", ())
-    )
+    return me.get("square") not in _doors(view)
+
+
+#: By the field view a battlefield's views are copied from: that view, and
+#: :func:`_doors`' answer.
+_DOORS: dict[int, tuple[object, dict[Any, list[tuple[str, Any]]]]] = {}
+
+
+def _doors(view: Mapping[str, Any]) -> Mapping[Any, list[tuple[str, Any]]]:
+    """By square, the doors in its borders (a limit, no toughness: H-GUARD-3) as the
+    border's name and the square behind it, in the order the field lists them: worked
+    out once for the field view the view's battlefield is copied from, where it knows
+    it (the borders opened or broken in play make another).
+
+    >>> field = {"borders": [{"between": ["A1", "B1"], "limit": 1},
+    ...                      {"between": ["B1", "C1"], "toughness": 5, "limit": 1}]}
+    >>> _doors({"state": {"battlefield": field}})
+    {'A1': [('A1-B1', 'B1')], 'B1': [('A1-B1', 'A1')]}
+    """
+    field = view["state"].get("battlefield", {})
+    source = getattr(field, "source", None)
+    if source is not None:
+        kept = _DOORS.get(id(source))
+        if kept is not None and kept[0] is source:
+            return kept[1]
+        field = source
+    found: dict[Any, list[tuple[str, Any]]] = {}
+    for border in field.get("borders", ()):
+        if border.get("limit") is None or border.get("toughness") is not None:
+            continue
+        between = list(border.get("between", ()))
+        name = "-".join(sorted(between))
+        for here in dict.fromkeys(between):
+            other = between[1] if between[0] == here else between[0]
+            found.setdefault(here, []).append((name, other))
+    if source is not None:
+        if len(_DOORS) > 256:
+            _DOORS.clear()
+        _DOORS[id(source)] = (source, found)
+    return found
 
 
 def _may_step_closer(
@@ -658,17 +720,126 @@ def _may_step_closer(
     """Whether a move or run of ``me`` closer to its enemies may be legal: ``False`` when
     every square closer than ``now`` lies more than one height above or below it, which
     no step on foot reaches (H-GRID-5, H-GRID-6), so that the rules need not be asked.
-    An upcoming action due first may change where it stands: then it may."""
+    An upcoming action due first may change where it stands: then it may. The answer
+    is kept by ``away`` (the turns to the enemies on one battlefield's graph, whose
+    squares' heights it was built from), ``now`` and the height."""
     if me.get("upcoming") is not None:
         return True
     height = me.get("height")
+    key = (id(away), now, height)
+    kept = _STEPS.get(key)
+    if kept is not None and kept[0] is away:
+        return kept[1]
     squares: Mapping[str, Any] = _field(view).get("squares", {})
+    may = False
     for square in graph:
         if away.get(square, now) < now:
             info = squares.get(square)
             if info is None or height is None or abs(int(info["height"]) - int(height)) <= 1:
-                return True
+                may = True
+                break
+    if len(_STEPS) > 4096:
+        _STEPS.clear()
+    _STEPS[key] = (away, may)
+    return may
+
+
+#: :func:`_may_step_closer`'s answers, by ``id(away)``, ``now`` and height, with ``away``.
+_STEPS: dict[tuple[int, int, Any], tuple[object, bool]] = {}
+
+
+def _foe_squares(
+    me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> list[str | None] | None:
+    """The squares of the foes ``me`` knows of (of another side, not dead; ``None`` for
+    one hidden somewhere, or on no square), or ``None`` when the rules are asked of
+    another state than the one seen: ``me`` has an upcoming action due first, or stands
+    on no square."""
+    if me.get("upcoming") is not None or me.get("square") is None:
+        return None
+    side = me.get("side")
+    if type(people) is SeenCombatants:
+        return people.foe_squares(side)
+    return [p.get("square") for p in people.values() if not p.get("dead") and p.get("side") != side]
+
+
+def _may_brawl(me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether a brawl of ``me`` may be legal: ``False`` when every foe it knows of
+    stands in another square (H-ATK-1), so that the rules need not be asked; a foe it
+    does not know of is never a target (H-POS-4).
+
+    >>> me = {"side": "a", "square": "A1", "upcoming": None}
+    >>> foe = {"side": "b", "square": "B1", "dead": False}
+    >>> _may_brawl(me, {"e": foe}), _may_brawl(me, {"e": {**foe, "square": "A1"}})
+    (False, True)
+    """
+    squares = _foe_squares(me, people)
+    if squares is None:
+        return True
+    here = me.get("square")
+    return any(square is None or square == here for square in squares)
+
+
+def _may_charge(
+    view: Mapping[str, Any], me: Mapping[str, Any], people: Mapping[str, Mapping[str, Any]]
+) -> bool:
+    """Whether a charge of ``me`` may be legal: ``False`` when every foe it knows of
+    stands in its own square (H-ACT-4) or in one more than one height above or below it
+    (H-GRID-5, H-GRID-6), so that the rules need not be asked; a foe it does not know of
+    is never a target (H-POS-4)."""
+    squares = _foe_squares(me, people)
+    height = me.get("height")
+    if squares is None or height is None:
+        return True
+    here = me.get("square")
+    field: Mapping[str, Any] = _field(view).get("squares", {})
+    for square in squares:
+        if square == here:
+            continue
+        info = None if square is None else field.get(square)
+        if info is None or abs(int(info["height"]) - int(height)) <= 1:
+            return True
     return False
+
+
+def _dazed(me: Mapping[str, Any]) -> bool:
+    """Whether ``me`` is seen dazed, which refuses every action it might take but the end
+    of its turn (H-EFF-5), so that the rules need not be asked of them; not with an
+    upcoming action due first, which may change that.
+
+    >>> _dazed({"effects": ["Daze"], "upcoming": None}), _dazed({"effects": []})
+    (True, False)
+    """
+    return me.get("upcoming") is None and "Daze" in (me.get("effects") or ())
+
+
+def _held_down(me: Mapping[str, Any]) -> bool:
+    """Whether ``me`` is seen prone, which refuses every charge, move, run and climb
+    (H-POS-1: it stands up first), so that the rules need not be asked of them; not with
+    an upcoming action due first, which may change that.
+
+    >>> _held_down({"prone": True, "upcoming": None}), _held_down({"prone": False})
+    (True, False)
+    """
+    return bool(me.get("prone")) and me.get("upcoming") is None
+
+
+def _may_jump(view: Mapping[str, Any], me: Mapping[str, Any]) -> bool:
+    """Whether a jump down of ``me`` may be legal: ``False`` when it stands (climbing
+    nowhere) no higher than its square's ground, with nothing to jump down from (H-ACT-3),
+    so that the rules need not be asked. An upcoming action due first may change where
+    it stands: then it may.
+
+    >>> view = {"state": {"battlefield": {"squares": {"B3": {"height": 4}}}}}
+    >>> me = {"square": "B3", "height": 4, "climbing": False, "upcoming": None}
+    >>> _may_jump(view, me), _may_jump(view, {**me, "height": 5})
+    (False, True)
+    """
+    if me.get("upcoming") is not None or me.get("climbing"):
+        return True
+    height = me.get("height")
+    info = _field(view).get("squares", {}).get(me.get("square"))
+    return info is None or height is None or int(height) > int(info["height"])
 
 
 def _reload(legal: Sequence[Action], me: Mapping[str, Any]) -> Action | None:
