@@ -181,7 +181,7 @@ def run(examples: list[str] | None, actions: int) -> tuple[list[Timed], float]:
                 results.append(found)
                 print(
                     f"{name}: first {found.first}, 1,000 runs {found.thousand}, "
-                    f"busy p99 {found.busy_p99} s over {found.busy_count} requests "
+                    f"busy p99 {found.busy_p99 or 0:.4f} s over {found.busy_count} requests "
                     f"(idle {idle:.4f} s)",
                     flush=True,
                 )

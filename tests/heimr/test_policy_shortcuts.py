@@ -56,6 +56,12 @@ def recorded(monkeypatch: pytest.MonkeyPatch, chosen: list[str], shortcuts: bool
             patch.setattr(policies, "_may_step_closer", lambda *args: True)
             patch.setattr(policies, "_no_door_to_hold", lambda *args: False)
             patch.setattr(policies, "SeenCombatants", type(None))  # each field read
+            # The rules asked of what the view says they refuse (tests/heimr/
+            # test_policy_skips.py holds each skip to the rules).
+            for skip in ("_may_brawl", "_may_charge", "_may_jump"):
+                patch.setattr(policies, skip, lambda *args: True)
+            for skip in ("_dazed", "_held_down"):
+                patch.setattr(policies, skip, lambda *args: False)
         yield
 
 

@@ -141,7 +141,7 @@ class Battlefield:
     links: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: What :meth:`neighbours` and :meth:`distance` worked out, kept: the field is fixed.
     _known: dict[tuple[str | int | None, ...], Any] = field(
-        default_factory=dict, compare=False, repr=False, hash=False
+        default_factory=dict, init=False, compare=False, repr=False, hash=False
     )
 
     @property

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -387,15 +387,20 @@ class Campaign(Model):
 
     # -- helpers ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def _ability_index(self) -> dict[str, str]:
-        """Every ability's name and alias, casefolded, to its name: worked out once (the
-        campaign is frozen)."""
-        index: dict[str, str] = {}
-        for name, spec in self.abilities.items():
-            for label in (name, *spec.aliases):
-                index.setdefault(label.casefold(), name)
-        return index
+        """Every ability's name and alias, casefolded, to its name: worked out once for
+        these abilities (the campaign is frozen; a model_copy with other abilities shares
+        the kept index, and makes its own)."""
+        kept = self.__dict__.get("_kept_index")
+        if kept is None or kept[0] is not self.abilities:
+            index: dict[str, str] = {}
+            for name, spec in self.abilities.items():
+                for label in (name, *spec.aliases):
+                    index.setdefault(label.casefold(), name)
+            kept = self.__dict__["_kept_index"] = (self.abilities, index)
+        found: dict[str, str] = kept[1]
+        return found
 
     def _training_key(self, sheet: CharacterSheet, name: str) -> str | None:
         index = self._ability_index

@@ -5,7 +5,8 @@ character would: position, visible states, injuries and pre-rolled defences (H-A
 but not hit points, willpower, fatigue or readied actions. :func:`observe_one` builds
 the whole record (screens, saves, the engine's views); :class:`SeenCombatant` reads a
 field only when it is asked for (a policy choosing an attack reads a handful). Both
-read :data:`SEEN` and :data:`OWN`, so they cannot differ.
+read :data:`SEEN` and :data:`OWN` (the lazy one through tables made from them when the
+module is loaded: they are not to be changed in play), so they cannot differ.
 
 >>> from fracas.table import encounterfile
 >>> ruleset, setup, _ = encounterfile.load("examples/heimr/duel.yaml")
@@ -186,7 +187,7 @@ class SeenCombatant(Mapping[str, Any]):
         return value
 
     def __contains__(self, key: object) -> bool:
-        return key in SEEN or (self._full and key in OWN)
+        return key in self._fields or key in _BY_SIDE  # the fields __getitem__ reads
 
     def __iter__(self) -> Iterator[str]:
         return iter(_ALL_KEYS if self._full else _SEEN_KEYS)

@@ -207,7 +207,13 @@ class Tables(Model):
         >>> [tables.injury_level(hp) for hp in (1, 0, -3, -4, -9)]
         [None, 'Bloodied', 'Mangled', 'Mutilated', 'Dead']
         """
-        known = self._levels_by_hp  # asked at every hit and every round: kept by hit points
+        # Asked at every hit and every round: kept by hit points, for these levels (a
+        # model_copy with other levels shares the cached property, not its answers).
+        levels = self.injury_levels
+        kept = self._levels_by_hp
+        if kept[0] is not levels:
+            kept = self.__dict__["_levels_by_hp"] = (levels, {})
+        known = kept[1]
         if hit_points in known:
             return known[hit_points]
         found = None
@@ -221,9 +227,10 @@ class Tables(Model):
         return found
 
     @cached_property
-    def _levels_by_hp(self) -> dict[int, str | None]:
-        """The injury levels :meth:`injury_level` has looked up (the tables are fixed)."""
-        return {}
+    def _levels_by_hp(self) -> tuple[object, dict[int, str | None]]:
+        """The injury levels :meth:`injury_level` has looked up, with the levels they were
+        looked up in."""
+        return self.injury_levels, {}
 
     def body_part(self, d6: int) -> str:
         """H-ATK-5: the body part an attack hits, by its d6.
