@@ -64,8 +64,8 @@ def events_back(
         for event in back(kinds, since):
             yield event.kind, event.data, event
         return
-    for entry in reversed(log[since:]):
-        for event in reversed(entry):
+    for index in range(len(log) - 1, since - 1, -1):  # no copy of the log: read back
+        for event in reversed(log[index]):
             if kinds is None or event.get("kind") in kinds:
                 yield event.get("kind"), event.get("data", {}), event
 
