@@ -146,15 +146,20 @@ def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome
     read = stats(encounter.ruleset)  # the ruleset's own reading, or the plain one
     state = encounter.ruleset.observe_lazily(encounter.state, None)
     people: Mapping[str, Mapping[str, Any]] = state.get("combatants", {})
-    winner = None
-    if encounter.is_over():
-        standing = sorted({str(c["side"]) for c in people.values() if read.standing(c)})
-        winner = standing[0] if len(standing) == 1 else None
+    over = encounter.is_over()
+    standing: set[str] = set()  # the sides of those standing, once it is over
+    hp_left: dict[str, int] = {}
+    injuries: dict[str, int] = {}
+    for cid, c in people.items():  # everyone read in one pass
+        if over and read.standing(c):
+            standing.add(str(c["side"]))
+        hp_left[cid] = int(c.get("hp", 0))
+        injuries[cid] = read.injuries(c)
     return Outcome(
-        winner=winner,
+        winner=next(iter(standing)) if len(standing) == 1 else None,
         rounds=int(state.get("round") or 0),
-        hp_left={cid: int(c.get("hp", 0)) for cid, c in people.items()},
-        injuries={cid: read.injuries(c) for cid, c in people.items()},
+        hp_left=hp_left,
+        injuries=injuries,
         actions=actions,
         capped=capped,
     )
