@@ -39,6 +39,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: Makes an event without its ``__init__`` (:meth:`Event.deferred` sets its fields).
+_new = object.__new__
+
 
 @dataclass(frozen=True, init=False)
 class Event:
@@ -90,10 +93,15 @@ class Event:
         """An event whose ``text`` is ``render()``, called when the text is first read
         (and whose ``outline``, given as a function, likewise). The functions must depend
         on nothing that changes after the event is made."""
-        event = cls(kind, "", data, seen_by, detail, None, outline_data)
+        event = _new(cls)  # its fields set in place, as __init__ sets them
         own = event.__dict__
+        own["kind"] = kind
         own["text"] = render
+        own["data"] = {} if data is None else data
+        own["seen_by"] = seen_by
+        own["detail"] = detail
         own["outline"] = outline
+        own["outline_data"] = {} if outline_data is None else outline_data
         return event
 
     def __getstate__(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 from fracas.engine.actions import Action
 from fracas.engine.encounter import Encounter
 from fracas.engine.events import Event
-from fracas.engine.ruleset import Parts, S
+from fracas.engine.ruleset import S
 
 #: The keys of an observed state that name combatants, which a side sees only if it
 #: sees the combatant: one name, a list of names, or a mapping from names.
@@ -61,7 +61,7 @@ def view(
 
 def lazy_view(
     encounter: Encounter[S], side: str | None, log: Callable[[], Any], *, checked: bool = False
-) -> Mapping[str, Any]:
+) -> SideView:
     """:func:`view` of ``encounter`` for ``side``, its parts (and the observed state's,
     where the ruleset offers :meth:`~Ruleset.observe_lazily`) worked out when read, with
     ``log()`` for its whole log: for a policy that reads a few fields and its log from
@@ -80,70 +80,109 @@ def lazy_view(
     """
     if not checked:
         check_side(encounter, side)
-    return Parts(_LAZY_VIEW, _Looking(encounter, side, log))
+    return SideView(encounter, side, log)
 
 
-class _Looking:
-    """One side looking at an encounter: what the parts of its lazy view are worked out
-    from, its observation and who is hidden from it each worked out once."""
+class SideView(Mapping[str, Any]):
+    """:func:`lazy_view`: one side looking at an encounter, each part of its view worked
+    out when first read (by :data:`_LAZY_VIEW`) and kept. ``side`` is not checked here.
 
-    __slots__ = ("_hidden", "_observed", "encounter", "log", "side")
+    It holds nothing that refers back to it (its state is given what it needs, not the
+    view): a view is freed when its choice is made, not by the garbage collector."""
+
+    __slots__ = ("_encounter", "_got", "_log", "_side")
 
     def __init__(self, encounter: Encounter[Any], side: str | None, log: Callable[[], Any]):
-        self.encounter = encounter
-        self.side = side
-        self.log = log
-        self._observed: Mapping[str, Any] | None = None
-        self._hidden: set[str] | None = None
+        self._encounter = encounter
+        self._side = side
+        self._log = log
+        self._got: dict[str, Any] = {}
 
-    def observed(self) -> Mapping[str, Any]:
-        if self._observed is None:
-            enc = self.encounter
-            self._observed = enc.ruleset.observe_lazily(enc.state, self.side)
-        return self._observed
+    def __getitem__(self, key: str) -> Any:
+        got = self._got
+        if key in got:
+            return got[key]
+        found = got[key] = _LAZY_VIEW[key](self)
+        return found
 
-    def hidden(self) -> set[str]:
-        """The combatants the game master sees and this side does not."""
-        if self._hidden is None:
-            seen = self.observed()
-            hidden = set() if self.side is None else _hidden_from(self.encounter, seen)
-            self._hidden = hidden
-        return self._hidden
+    def get(self, key: str, default: Any = None) -> Any:
+        got = self._got
+        if key in got:
+            return got[key]
+        part = _LAZY_VIEW.get(key)
+        if part is None:
+            return default
+        found = got[key] = part(self)
+        return found
 
-    def state(self) -> Mapping[str, Any]:
-        seen = self.observed()
-        return seen if self.side is None else _SideState(seen, self.hidden)
+    def __contains__(self, key: object) -> bool:
+        return key in _LAZY_VIEW
 
-    def to_move(self) -> str | None:
-        mover = self.encounter.to_move
-        return None if self.side is not None and mover in self.hidden() else mover
+    def __iter__(self) -> Iterator[str]:
+        return iter(_LAZY_VIEW)
+
+    def __len__(self) -> int:
+        return len(_LAZY_VIEW)
+
+
+def _seen_state(look: SideView) -> Mapping[str, Any]:
+    """The ``state`` of a :class:`SideView`: what its side observes, names it may not
+    know left out as they are read."""
+    enc = look._encounter
+    seen = enc.ruleset.observe_lazily(enc.state, look._side)
+    return seen if look._side is None else _SideState(seen, enc)
+
+
+def _seen_to_move(look: SideView) -> str | None:
+    """The ``to_move`` of a :class:`SideView`: ``None`` for a mover hidden from its side."""
+    mover = look._encounter.to_move
+    if look._side is None:
+        return mover
+    state: _SideState = look["state"]
+    return None if mover in state.hidden() else mover
 
 
 #: The parts of :func:`lazy_view`, as :func:`view` gives them.
-_LAZY_VIEW: dict[str, Callable[[_Looking], Any]] = {
-    "ruleset": lambda look: look.encounter.ruleset.id,
-    "side": lambda look: look.side,
-    "to_move": _Looking.to_move,
-    "over": lambda look: look.encounter.is_over(),
-    "state": _Looking.state,
-    "log": lambda look: look.log(),
+_LAZY_VIEW: dict[str, Callable[[SideView], Any]] = {
+    "ruleset": lambda look: look._encounter.ruleset.id,
+    "side": lambda look: look._side,
+    "to_move": _seen_to_move,
+    "over": lambda look: look._encounter.is_over(),
+    "state": _seen_state,
+    "log": lambda look: look._log(),
     "log_start": lambda look: 0,
 }
 
+#: :data:`_NAMING`, looked up.
+_NAMING_KEYS = frozenset(_NAMING)
+
 
 class _SideState(Mapping[str, Any]):
-    """A side's observed state, names it may not know left out as they are read."""
+    """A side's observed state, names it may not know left out as they are read (who is
+    hidden from it worked out once, when first needed)."""
 
-    def __init__(self, seen: Mapping[str, Any], hidden: Callable[[], set[str]]) -> None:
+    __slots__ = ("_encounter", "_hidden", "_seen")
+
+    def __init__(self, seen: Mapping[str, Any], encounter: Encounter[Any]) -> None:
         self._seen = seen
-        self._hidden = hidden
+        self._encounter = encounter
+        self._hidden: set[str] | None = None
+
+    def hidden(self) -> set[str]:
+        """The combatants the game master sees and this side does not."""
+        hidden = self._hidden
+        if hidden is None:
+            hidden = self._hidden = _hidden_from(self._encounter, self._seen)
+        return hidden
 
     def __getitem__(self, key: str) -> Any:
         value = self._seen[key]
-        return _named(value, self._hidden()) if key in _NAMING else value
+        return _named(value, self.hidden()) if key in _NAMING_KEYS else value
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self[key] if key in self._seen else default
+        if key in _NAMING_KEYS:
+            return self[key] if key in self._seen else default
+        return self._seen.get(key, default)
 
     def __contains__(self, key: object) -> bool:
         return key in self._seen

@@ -17,7 +17,7 @@ by its rules or, failing that, at the action cap.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any, overload
 
@@ -26,12 +26,12 @@ import numpy
 from fracas.engine import Encounter, Event
 from fracas.engine.capabilities import Outcome, Policy, stats
 from fracas.engine.legal import Legal
-from fracas.engine.views import lazy_view, side_entry
+from fracas.engine.views import SideView, check_side, side_entry
 
 GM = "gm"
 
 
-class LazyView(Mapping[str, Any]):
+class LazyView(SideView):
     """:func:`fracas.engine.view` of one side, each part worked out when a policy reads
     it (:func:`fracas.engine.views.lazy_view`), so a policy is shown exactly what its
     side may see and pays only for what it looks at; its log is a :class:`SideLog`.
@@ -39,7 +39,9 @@ class LazyView(Mapping[str, Any]):
     ``history`` is the log's events, entry by entry, when the encounter keeps none
     itself (a playout: :func:`play_out` keeps them); ``built`` keeps the entries this
     side has read, from one turn to the next (the log only grows); ``checked``: ``side``
-    is known to be one of the encounter's."""
+    is known to be one of the encounter's (else it is checked here)."""
+
+    __slots__ = ()
 
     def __init__(
         self,
@@ -49,33 +51,11 @@ class LazyView(Mapping[str, Any]):
         built: dict[int, list[dict[str, Any]]] | None = None,
         checked: bool = False,
     ) -> None:
-        self._encounter = encounter
-        self._side = side
-        self._history = history
-        self._built = built
-        self._checked = checked  # whether side is known to be the encounter's
-        self._view: Mapping[str, Any] | None = None
-
-    def _seen(self) -> Mapping[str, Any]:
-        if self._view is None:
-            # The log is given by a function holding no reference to this view: no
-            # reference cycle, so a view is freed when its choice is made, not by the
-            # garbage collector.
-            log = partial(_side_log, self._encounter, self._history, self._side, self._built)
-            self._view = lazy_view(self._encounter, self._side, log, checked=self._checked)
-        return self._view
-
-    def __getitem__(self, key: str) -> Any:
-        return self._seen()[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self._seen().get(key, default)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._seen())
-
-    def __len__(self) -> int:
-        return len(self._seen())
+        if not checked:
+            check_side(encounter, side)
+        # The log is given by a function holding no reference to this view: no reference
+        # cycle, so a view is freed when its choice is made, not by the garbage collector.
+        super().__init__(encounter, side, partial(_side_log, encounter, history, side, built))
 
 
 def _side_log(
@@ -147,6 +127,10 @@ class SideLog(Sequence[list[dict[str, Any]]]):
             for event in reversed(history[index]):
                 if kinds is not None and event.kind not in kinds:
                     continue
+                seen_by, detail = event.seen_by, event.detail
+                if (seen_by is None or side in seen_by) and (detail is None or side in detail):
+                    yield event  # seen in full, as for_side gives it (asked of most)
+                    continue
                 seen = event.for_side(side)
                 if seen is not None:
                     yield seen
@@ -162,24 +146,29 @@ def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome
     read = stats(encounter.ruleset)  # the ruleset's own reading, or the plain one
     state = encounter.ruleset.observe_lazily(encounter.state, None)
     people: Mapping[str, Mapping[str, Any]] = state.get("combatants", {})
-    winner = None
-    if encounter.is_over():
-        standing = sorted({str(c["side"]) for c in people.values() if read.standing(c)})
-        winner = standing[0] if len(standing) == 1 else None
+    over = encounter.is_over()
+    standing: set[str] = set()  # the sides of those standing, once it is over
+    hp_left: dict[str, int] = {}
+    injuries: dict[str, int] = {}
+    for cid, c in people.items():  # everyone read in one pass
+        if over and read.standing(c):
+            standing.add(str(c["side"]))
+        hp_left[cid] = int(c.get("hp", 0))
+        injuries[cid] = read.injuries(c)
     return Outcome(
-        winner=winner,
+        winner=next(iter(standing)) if len(standing) == 1 else None,
         rounds=int(state.get("round") or 0),
-        hp_left={cid: int(c.get("hp", 0)) for cid, c in people.items()},
-        injuries={cid: read.injuries(c) for cid, c in people.items()},
+        hp_left=hp_left,
+        injuries=injuries,
         actions=actions,
         capped=capped,
     )
 
 
 #: What :func:`play_out` keeps of one actor: its side, its policy, the verbs that policy
-#: lists together and probes, the log entries its side has read.
+#: lists together and probes, and its side's log (as a view's ``log`` part gives it).
 _Acting = tuple[
-    "str | None", "Policy | None", Collection[str], Collection[str], dict[int, list[dict[str, Any]]]
+    "str | None", "Policy | None", frozenset[str], tuple[str, ...], Callable[[], "SideLog"]
 ]
 
 
@@ -194,40 +183,46 @@ def play_out(
     is waited for, or ``max_actions`` actions have been pushed. A playout encounter keeps
     no log: the events pushed here are kept for the policies' views instead."""
     actions = 0
+    ruleset = encounter.ruleset
+    to_move = ruleset.to_move
     sides = {
         cid: str(c["side"])
-        for cid, c in encounter.ruleset.observe_lazily(encounter.state, None)["combatants"].items()
+        for cid, c in ruleset.observe_lazily(encounter.state, None)["combatants"].items()
     }
     history: list[Sequence[Event]] = [entry.events for entry in encounter.log]
-    built: dict[str | None, dict[int, list[dict[str, Any]]]] = {}
+    # Each side's log, read by its views turn after turn (it only grows).
+    logs: dict[str | None, Callable[[], SideLog]] = {}
     # What each actor's turns share: its side, the side's policy and what that policy asks
-    # of its legal actions, and the entries of the log its side has read.
+    # of its legal actions, and its side's log.
     acting: dict[str, _Acting] = {}
     while actions < max_actions:
-        actor = encounter.to_move  # None once it is over (Ruleset.to_move)
+        actor = to_move(encounter.state)  # None once it is over (Ruleset.to_move)
         if actor is None:
             break
         found = acting.get(actor)
         if found is None:
             side = None if actor == GM else sides.get(actor, actor)
+            if actor != GM and actor not in sides:
+                check_side(encounter, side)  # the side of a combatant is one of its sides
             chooser = gm if side is None else policies.get(side)
+            log = logs.get(side)
+            if log is None:
+                log = logs[side] = _returning(SideLog(history, side))
             found = acting[actor] = (
                 side,
                 chooser,
-                getattr(chooser, "verbs_together", ()),
-                getattr(chooser, "probes", ()),
-                built.setdefault(side, {}),
+                frozenset(getattr(chooser, "verbs_together", ())),
+                tuple(getattr(chooser, "probes", ())),
+                log,
             )
-        side, chooser, together, probes, read = found
+        side, chooser, together, probes, log = found
         legal = Legal(encounter, actor, together, probes)
         if not legal:
             break
         if chooser is None:
             known = ", ".join(sorted(policies))
             raise ValueError(f"no policy for side {side!r} (policies are given for {known})")
-        # The side of a combatant of the encounter is one of its sides: not checked again.
-        seen = LazyView(encounter, side, history, read, actor in sides)
-        action = chooser.choose(seen, legal, rng)
+        action = chooser.choose(SideView(encounter, side, log), legal, rng)
         if legal.listed(action):
             events = encounter.push_legal(action)  # listed by the engine just now
         elif action in legal:
@@ -238,6 +233,11 @@ def play_out(
         actions += 1
     capped = not encounter.is_over() and actions >= max_actions
     return outcome_of(encounter, actions, capped)
+
+
+def _returning(log: SideLog) -> Callable[[], SideLog]:
+    """A view's ``log`` part: always ``log`` (which reads its history as it grows)."""
+    return lambda: log
 
 
 __all__ = ["LazyView", "Outcome", "outcome_of", "play_out"]

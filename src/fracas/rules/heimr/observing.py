@@ -114,6 +114,9 @@ _FULL_FIELDS = {key: field for key, field in (*SEEN.items(), *OWN.items()) if ke
 _SEEN_FIELDS = {key: field for key, field in SEEN.items() if key not in _BY_SIDE}
 _FULL_ATTRIBUTES = frozenset(_ATTRIBUTES & set(_FULL_FIELDS))
 _SEEN_ATTRIBUTES = frozenset(_ATTRIBUTES & set(_SEEN_FIELDS))
+#: What :class:`SeenCombatant` reads, for a side shown everything and for another.
+_FULL = (_FULL_FIELDS, _FULL_ATTRIBUTES)
+_SEEN = (_SEEN_FIELDS, _SEEN_ATTRIBUTES)
 
 
 def _unplaced(c: Combatant, side: str | None) -> bool:
@@ -152,8 +155,7 @@ class SeenCombatant(Mapping[str, Any]):
         self._c = c
         self._side = side
         self._full = full = side is None or side == c.side
-        self._fields = _FULL_FIELDS if full else _SEEN_FIELDS
-        self._attributes = _FULL_ATTRIBUTES if full else _SEEN_ATTRIBUTES
+        self._fields, self._attributes = _FULL if full else _SEEN
         self._got: dict[str, Any] = {}
 
     def __getitem__(self, key: str) -> Any:
@@ -166,7 +168,8 @@ class SeenCombatant(Mapping[str, Any]):
         if field is not None:
             value = field(self._state, self._c)
         elif key == "square":
-            value = None if _unplaced(self._c, self._side) else self._c.square
+            c = self._c
+            value = None if c.hide_cr is not None and _unplaced(c, self._side) else c.square
         elif key == "concealed_items":
             value = _concealed_for(self._c, self._side)
         else:
@@ -182,6 +185,12 @@ class SeenCombatant(Mapping[str, Any]):
             return got[key]
         field = self._fields.get(key)
         if field is None:
+            if key == "square":  # as __getitem__ reads it: the one asked at every choice
+                c = self._c
+                value = got[key] = (
+                    None if c.hide_cr is not None and _unplaced(c, self._side) else c.square
+                )
+                return value
             return self[key] if key in _BY_SIDE else default
         value = got[key] = field(self._state, self._c)  # as __getitem__ reads it
         return value
@@ -199,53 +208,56 @@ class SeenCombatant(Mapping[str, Any]):
 class SeenCombatants(Mapping[str, SeenCombatant]):
     """Everyone ``side`` knows of, by id, each as a :class:`SeenCombatant`."""
 
+    __slots__ = ("_made", "_seen", "_side", "_state")
+
     def __init__(self, state: HeimrState, side: str | None) -> None:
         self._state = state
         self._side = side
-        self._ids = list(state.combatants)
+        # Those the side knows of, by id, in the state's order: the state's own mapping
+        # while nobody is hidden (most fights hide nobody: a plain loop tells).
+        self._seen: Mapping[str, Combatant] = state.combatants
         if side is not None:
-            for c in state.combatants.values():  # a plain loop: most fights hide nobody
+            for c in state.combatants.values():
                 if c.hide_cr is not None:
-                    self._ids = [
-                        cid
+                    self._seen = {
+                        cid: c
                         for cid, c in state.combatants.items()
                         if hiding.hidden_from(c, side) != hiding.UNAWARE
-                    ]
+                    }
                     break
         self._made: dict[str, SeenCombatant] = {}
 
     def __getitem__(self, cid: str) -> SeenCombatant:
         found = self._made.get(cid)
         if found is None:
-            if cid not in self._ids:
-                raise KeyError(cid)
-            found = self._made[cid] = SeenCombatant(
-                self._state, self._state.combatants[cid], self._side
-            )
+            found = self._made[cid] = SeenCombatant(self._state, self._seen[cid], self._side)
         return found
 
     def get(self, cid: str, default: Any = None) -> Any:
         found = self._made.get(cid)
-        if found is not None:
-            return found
-        return self[cid] if cid in self._ids else default
+        if found is None:
+            c = self._seen.get(cid)
+            if c is None:
+                return default
+            found = self._made[cid] = SeenCombatant(self._state, c, self._side)
+        return found
 
     def __contains__(self, cid: object) -> bool:
-        return cid in self._ids
+        return cid in self._seen
 
     def values(self) -> list[SeenCombatant]:  # type: ignore[override]
         return [seen for _, seen in self.items()]
 
     def items(self) -> list[tuple[str, SeenCombatant]]:  # type: ignore[override]
         made = self._made
-        if len(made) == len(self._ids):
-            return [(cid, made[cid]) for cid in self._ids]
+        if len(made) == len(self._seen):
+            return [(cid, made[cid]) for cid in self._seen]
         state, side = self._state, self._side
         out = []
-        for cid in self._ids:
+        for cid, c in self._seen.items():
             found = made.get(cid)
             if found is None:
-                found = made[cid] = SeenCombatant(state, state.combatants[cid], side)
+                found = made[cid] = SeenCombatant(state, c, side)
             out.append((cid, found))
         return out
 
@@ -254,17 +266,15 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
         of another side than ``side``, and how many of ``side`` stand: what reading
         each one's ``dead``, ``unconscious``, ``side`` and ``square`` tells, in one pass.
         """
-        state, seer = self._state, self._side
-        everyone = state.combatants
+        seer = self._side
         enemies = []
         own = 0
-        for cid in self._ids:
-            c = everyone[cid]
+        for cid, c in self._seen.items():
             if c.dead or c.unconscious:
                 continue
             if c.side == side:
                 own += 1
-            elif c.square is not None and not _unplaced(c, seer):
+            elif c.square is not None and (c.hide_cr is None or not _unplaced(c, seer)):
                 enemies.append(self[cid])
         return enemies, own
 
@@ -273,17 +283,15 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
         for one known to be hidden somewhere, or on no square): what reading each one's
         ``dead``, ``side`` and ``square`` tells, in one pass."""
         seer = self._side
-        everyone = self._state.combatants
         found: list[str | None] = []
-        for cid in self._ids:
-            c = everyone[cid]
+        for c in self._seen.values():
             if c.dead or c.side == side:
                 continue
-            found.append(None if _unplaced(c, seer) else c.square)
+            found.append(None if c.hide_cr is not None and _unplaced(c, seer) else c.square)
         return found
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
+        return iter(self._seen)
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._seen)

@@ -446,15 +446,22 @@ class HeimrRules(Ruleset[HeimrState]):
         return hiding.unseen(state, self._apply(state, action, dice))
 
     def _apply(self, state: HeimrState, action: Action, dice: DiceSource) -> list[Event]:
-        verb = VERBS[action.verb]
-        kind = kind_of(action, state)
+        name = action.verb
+        verb = VERBS[name]
+        # kind_of(action, state), read in place but for the verbs whose options choose it.
+        kind = kind_of(action, state) if name == "breather" or name == "skill" else verb.kind
         events: list[Event] = []
         turn = state.turn
         acting = turn is not None and turn.actor == action.actor
-        if self._upcoming_due(state, action):
+        if (
+            acting
+            and state.combatants[action.actor].upcoming is not None
+            and name != "cancel"
+            and name != "delay"
+        ):  # _upcoming_due, read in place
             turns.finish_upcoming(state, state.combatants[action.actor], events)
         verb.apply(state, action, dice, events)
-        if not acting or turn is None or state.turn is not turn or action.verb == "end":
+        if not acting or turn is None or state.turn is not turn or name == "end":
             return events
         turn.acted = True
         if kind in ("standard", "ongoing"):

@@ -1,0 +1,53 @@
+"""A playout's views hold no reference cycle: each is freed when its choice is made, not
+left for the garbage collector (which a simulation keeps off what it starts with)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+from fracas.engine import Action, Encounter, RandomDice
+from fracas.engine.views import SideView
+from fracas.lab.playout import SideLog, play_out
+from fracas.lab.policies import Policy, gm_policy, policy
+from fracas.table import encounterfile
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Reading:
+    """A side's policy that reads its whole view (state, log, whose turn) before it
+    chooses, so that every part a view may keep is made."""
+
+    def __init__(self, inner: Policy) -> None:
+        self.inner, self.name = inner, inner.name
+
+    def choose(self, shown: Mapping[str, Any], legal: Sequence[Action], rng: Any) -> Action:
+        people = shown["state"]["combatants"]
+        for seen in people.values():
+            dict(seen)
+        shown["to_move"], shown["over"], list(shown["log"])
+        return self.inner.choose(shown, legal, rng)
+
+
+def test_a_playouts_views_are_freed_without_the_collector() -> None:
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples/heimr/ambush.yaml")
+    encounter = Encounter(ruleset, setup, RandomDice(3), record=False)
+    sides = {str(c.side) for c in encounter.state.combatants.values()}
+    policies: dict[str, Policy] = {s: Reading(policy("default", "heimr")) for s in sides}
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector finds is kept in gc.garbage
+    try:
+        play_out(encounter, policies, gm_policy("heimr"), numpy.random.default_rng(3), 40)
+        gc.collect()
+        left = [o for o in gc.garbage if isinstance(o, SideView | SideLog)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
