@@ -137,7 +137,7 @@ def no_foe_in_reach(state: HeimrState, action: Action) -> bool:
     usable = combat.usable_weapons(state, attacker)
     if not usable:
         return True
-    return not foe_in_square(state, attacker) and any(w.melee for w in usable)
+    return any(w.melee for w in usable) and not foe_in_square(state, attacker)
 
 
 def no_foe_to_charge(state: HeimrState, action: Action) -> bool:

@@ -270,7 +270,9 @@ class HeimrRules(Ruleset[HeimrState]):
                 for v in verbs:
                     if v not in ("breather", "skill"):
                         plain = Action(actor, v)
-                        if self._refused(state, plain, memo) or self._refused_whole(
+                        # The quick test of the whole verb first: it reads less than the
+                        # turn's refusal, and either leaves the verb out.
+                        if self._refused_whole(state, plain, memo) or self._refused(
                             state, plain, memo
                         ):
                             continue
