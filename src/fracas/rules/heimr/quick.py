@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fracas.engine import Action
-from fracas.rules.heimr import combat, hiding
+from fracas.rules.heimr import combat, hiding, terrain
 from fracas.rules.heimr.state import Combatant, HeimrState, item_named
 
 #: A quick test of an action in a state.
@@ -214,6 +214,51 @@ def melee_in_reach(state: HeimrState, action: Action) -> bool:
     return not attacker.ammunition or len(combat.usable_weapons(state, attacker)) == len(weapons)
 
 
+def in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the attack ``action``, shown cheaply in the common cases
+    (else ``False``): :func:`shot_in_reach` for one whose first weapon is ranged, else
+    :func:`melee_in_reach` (each accepts only what the check accepts)."""
+    attacker = state.combatants.get(action.actor)
+    if attacker is None:
+        return False
+    weapons = attacker.weapons()
+    if weapons and weapons[0].ranged is not None:
+        return shot_in_reach(state, action)
+    return melee_in_reach(state, action)
+
+
+def shot_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the attack ``action``, shown cheaply in the common case
+    (else ``False``): a plain attack (no options) by one under no effect (no Stumble,
+    H-EFF-4; no Bind, H-EFF-7), whose wielded weapons are all ranged and all usable (the
+    ammunition it counts drawn, H-ACT-8), on another, living, that it knows is there
+    (H-POS-4), within each weapon's range (H-ATK-6)."""
+    if action.options:
+        return False
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if (
+        attacker is None
+        or target is None
+        or attacker.effects
+        or target.id == attacker.id
+        or target.dead
+        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
+    ):
+        return False
+    weapons = attacker.weapons()
+    ranges = []
+    for w in weapons:
+        if w.ranged is None:
+            return False
+        ranges.append(w.ranged)
+    if not ranges:
+        return False
+    if attacker.ammunition and len(combat.usable_weapons(state, attacker)) != len(weapons):
+        return False
+    return terrain.shot_distance(state, attacker, target) <= min(ranges)
+
+
 def punch_in_reach(state: HeimrState, action: Action) -> bool:
     """Whether the check accepts the brawl ``action``, shown cheaply in the common case
     (else ``False``): a punch (``effect=hit``, H-ATK-8) by one not stumbling (H-EFF-4) on
@@ -238,7 +283,7 @@ PUNCH = (("effect", "hit"),)
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
 #: it reads only what the check would, for the actions a policy asks most.
 IN_HAND: dict[str, Quick] = {
-    "attack": melee_in_reach,
+    "attack": in_reach,
     "brawl": punch_in_reach,
 }
 
