@@ -35,6 +35,14 @@ GM = "gm"
 #: weapon drawn or put away during a move (not a charge, docs/decisions.md).
 SIMULTANEOUS = {frozenset({"move", "draw"}), frozenset({"move", "sheathe"})}
 
+#: The verbs whose type is always standard or ongoing (not a breather's or a skill's,
+#: which their options may change: :func:`~fracas.rules.heimr.verbs.kind_of`).
+_SPENDING = frozenset(
+    name
+    for name, verb in VERBS.items()
+    if verb.kind in ("standard", "ongoing") and name not in ("breather", "skill")
+)
+
 #: The verbs offered for the squares bordering the actor's.
 SQUARE_VERBS = frozenset({"move", "run", "crawl", "climb", "jump"})
 
@@ -187,9 +195,21 @@ class HeimrRules(Ruleset[HeimrState]):
         """Whether the turn refuses ``action``: asked once per actor and verb, which with
         a breather's options (it may be taken as upcoming) are all it reads, but for a
         skill, whose refusal depends on the skill (:func:`kind_of`, :func:`free_key`)."""
-        if action.verb == "skill":
+        verb = action.verb
+        if verb == "skill":
             return self._turn_refusal(state, action, memo.over, memo.able) is not None
-        key = (action.actor, action.verb, action.options if action.verb == "breather" else ())
+        key: tuple[str, str, tuple[tuple[str, str], ...]]
+        if (
+            verb in _SPENDING
+            and state.turn is not None
+            and not state.turn.standard
+            and _offers_and_refuses_as_its_own(type(self))
+        ):
+            # The standard action not yet spent, the turn's refusal reads of a standard or
+            # ongoing action only its type, not its verb (H-ACT-1): one answer for them all.
+            key = (action.actor, "", ())
+        else:
+            key = (action.actor, verb, action.options if verb == "breather" else ())
         no = memo.refused.get(key)
         if no is None:
             no = memo.refused[key] = (
