@@ -621,9 +621,7 @@ class DefaultPolicy(Tactical):
         # Only the actions that could be chosen are asked of the rules: charges when an
         # enemy borders the square, runs when no move comes closer, climbs when neither.
         bordering = graph.get(str(here), {})
-        if any(e.get("square") in bordering for e in enemies) and _may_charge(
-            view, me, combatants(view)
-        ):
+        if any(square in bordering for square in goals) and _may_charge(view, me, combatants(view)):
             charges = with_verb(legal, "charge")
             if charges:
                 return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
