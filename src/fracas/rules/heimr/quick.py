@@ -184,25 +184,26 @@ def foe_in_square(state: HeimrState, c: Combatant) -> bool:
 
 def melee_in_reach(state: HeimrState, action: Action) -> bool:
     """Whether the check accepts the attack ``action``, shown cheaply in the common case
-    (else ``False``, and the check decides): a plain attack (no options) by one under no
-    effect and held by no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), whose wielded
-    weapons can all strike and are all melee (H-ACT-8), on another, living, that it
-    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
+    (else ``False``, and the check decides): a plain attack (no options) by a
+    :func:`plain_striker` on a target :func:`struck_in_reach`."""
     if action.options:
         return False
     attacker = state.combatants.get(action.actor)
     target = state.combatants.get(action.target or "")
-    if (
-        attacker is None
-        or target is None
-        or attacker.effects
-        or attacker.held_by is not None
-        or target.id == attacker.id
-        or target.dead
-        or target.square != attacker.square
-        or abs(target.height - attacker.height) > 1
-        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
-    ):
+    return (
+        attacker is not None
+        and target is not None
+        and struck_in_reach(attacker, target)
+        and plain_striker(state, attacker)
+    )
+
+
+def plain_striker(state: HeimrState, attacker: Combatant) -> bool:
+    """What :func:`melee_in_reach` asks of the attacker alone: under no effect and held by
+    no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), its wielded weapons all melee and all
+    usable (H-ACT-8). Such an attacker's attacks are refused outside its square
+    (:func:`melee_out_of_reach`) and accepted on a target :func:`struck_in_reach`."""
+    if attacker.effects or attacker.held_by is not None:
         return False
     weapons = attacker.weapons()
     if not weapons:
@@ -212,6 +213,18 @@ def melee_in_reach(state: HeimrState, action: Action) -> bool:
             return False
     # Under no effect, each is usable but for ammunition it counts (H-ACT-8).
     return not attacker.ammunition or len(combat.usable_weapons(state, attacker)) == len(weapons)
+
+
+def struck_in_reach(attacker: Combatant, target: Combatant) -> bool:
+    """What :func:`melee_in_reach` asks of the target: another, living, that the attacker
+    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
+    return (
+        target.id != attacker.id
+        and not target.dead
+        and target.square == attacker.square
+        and abs(target.height - attacker.height) <= 1
+        and hiding.hidden_from(target, attacker.side) != hiding.UNAWARE
+    )
 
 
 def in_reach(state: HeimrState, action: Action) -> bool:

@@ -24,7 +24,14 @@ from fracas.engine import (
 from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
-from fracas.rules.heimr.quick import IN_HAND, OUT_OF_HAND, PUNCH, WHOLE_VERB
+from fracas.rules.heimr.quick import (
+    IN_HAND,
+    OUT_OF_HAND,
+    PUNCH,
+    WHOLE_VERB,
+    plain_striker,
+    struck_in_reach,
+)
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 from fracas.yamlfile import KeyPath, YamlDocument
@@ -328,6 +335,7 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
+        striker: object = _UNASKED  # the attacker, if a plain striker; None if not
         offered = None
         if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
@@ -346,6 +354,19 @@ class HeimrRules(Ruleset[HeimrState]):
             met = met_by_verb.get(verb)
             if met is None:
                 met = met_by_verb[verb] = self._met(state, action, memo)
+            if verb == "attack" and offered is not None and not action.options:
+                # One plain striker's attacks, the quick tests' answers read of the
+                # target alone (quick.plain_striker), the attacker asked about once.
+                if striker is _UNASKED:
+                    who = met.combatants.get(actor)
+                    striker = who if who is not None and plain_striker(met, who) else None
+                target = met.combatants.get(action.target or "")
+                if isinstance(striker, Combatant) and target is not None:
+                    if target.square != striker.square:
+                        continue  # quick.melee_out_of_reach
+                    if struck_in_reach(striker, target):
+                        yield action  # quick.melee_in_reach
+                        continue
             quick = OUT_OF_HAND.get(verb)
             if quick is not None and quick(met, action):
                 continue
@@ -704,6 +725,8 @@ class HeimrRules(Ruleset[HeimrState]):
         return LazyFieldView(found) if lazy else _copy_field_view(found)
 
 
+#: Not yet worked out.
+_UNASKED = object()
 #: The brawls offered on each foe, in order.
 _BRAWLS = (PUNCH, (("effect", "bind"),))
 #: The verbs offered on each foe.
