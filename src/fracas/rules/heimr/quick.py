@@ -137,7 +137,10 @@ def no_foe_in_reach(state: HeimrState, action: Action) -> bool:
     usable = combat.usable_weapons(state, attacker)
     if not usable:
         return True
-    return any(w.melee for w in usable) and not foe_in_square(state, attacker)
+    for w in usable:  # plain loops: asked at every listing of attacks
+        if w.melee:
+            return not foe_in_square(state, attacker)
+    return False
 
 
 def no_foe_to_charge(state: HeimrState, action: Action) -> bool:
@@ -176,10 +179,11 @@ def no_foe_to_brawl(state: HeimrState, action: Action) -> bool:
 def foe_in_square(state: HeimrState, c: Combatant) -> bool:
     """Whether one the listing offers ``c`` as a target (of another side, not dead) stands
     in ``c``'s square."""
-    return any(
-        o.square == c.square and o.side != c.side and not o.dead and o.id != c.id
-        for o in state.combatants.values()
-    )
+    square, side = c.square, c.side
+    for o in state.combatants.values():  # a plain loop: asked at every listing
+        if o.square == square and o.side != side and not o.dead and o.id != c.id:
+            return True
+    return False
 
 
 def melee_in_reach(state: HeimrState, action: Action) -> bool:
