@@ -180,16 +180,23 @@ class _Latest:
                     if event is None:
                         continue
                 data = event.data
-                who = data.get("who")
-                if who is None:
+                if kind == "roll":  # most are: the rest of a roll read only for an attack
+                    if " attacks " not in str(data.get("purpose", "")):
+                        continue
+                    who = data.get("who")
+                    if who is None:
+                        continue
+                    if who not in aims:
+                        aims[who] = _challenge_of(str(data.get("challenge", "")))
+                    if who not in breaths:
+                        breaths[who] = False
                     continue
-                if kind == "roll":
-                    if " attacks " in str(data.get("purpose", "")):
-                        if who not in aims:
-                            aims[who] = _challenge_of(str(data.get("challenge", "")))
-                        if who not in breaths:
-                            breaths[who] = False
-                elif who not in breaths and (kind == "upcoming" or "breather" in str(event.text)):
+                who = data.get("who")
+                if (
+                    who is not None
+                    and who not in breaths
+                    and (kind == "upcoming" or "breather" in str(event.text))
+                ):
                     breaths[who] = True  # an upcoming action, or a breather's fatigue
         self.aims.update(aims)
         self.breaths.update(breaths)
