@@ -188,3 +188,44 @@ def test_a_subclass_refusing_the_turn_its_own_way_is_not_short_cut() -> None:
     assert end not in list(encounter.legal_actions(actor, {"end", "attack"}))
     legal = Legal(encounter, actor, (), ("end",))
     assert legal.one(end) is None and legal.verb("attack")  # it may still attack
+
+
+@pytest.mark.rule("H-ATK-6")
+@pytest.mark.rule("H-ACT-8")
+@pytest.mark.rule("H-POS-4")
+def test_a_quick_shot_accepts_a_plain_shot_exactly_where_the_check_does() -> None:
+    """``quick.shot_in_reach`` against the attack's check, over an archer and targets
+    placed anywhere at any height (in range or beyond it), dead or alive, hidden or not,
+    with the counted arrows drawn or not: what it accepts the check accepts, and of plain
+    shots by one under no effect it accepts all the check accepts."""
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / "night.yaml")
+    encounter = Encounter(ruleset, setup, RandomDice(3), record=False)
+    encounter.push(Action("gm", "begin"))
+    state = encounter.state
+    archer = state.combatants["eirik"]
+    squares = sorted(state.battlefield.squares)
+    rng = random.Random(3)
+    found = {True: 0, False: 0}
+    for _ in range(400):
+        archer.square, archer.height = rng.choice(squares), rng.randrange(3)
+        archer.ammunition = rng.choice([{}, {"Arrow": 2}])
+        archer.drawn_ammunition = rng.choice([None, "Arrow"])
+        target = state.combatants[rng.choice(["ylva", "hrolf", "gunnar", "eirik"])]
+        if target is not archer:
+            target.square, target.height = rng.choice(squares), rng.randrange(8)
+            target.dead = rng.random() < 0.1
+            target.hide_cr = rng.choice([None, None, 3])
+            target.hidden_from = {archer.side: rng.choice(["unaware", "aware"])}
+        options = rng.choice([(), (("part", "head"),)])
+        action = Action("eirik", "attack", target.id, options)
+        quick_accepts = quick.shot_in_reach(state, action)
+        try:
+            VERBS_CHECKED.check(state, action)
+            accepted = True
+        except EngineError:
+            accepted = False
+        assert accepted or not quick_accepts
+        if not options:
+            assert quick_accepts == accepted
+            found[accepted] += 1
+    assert found[True] and found[False]  # both asked

@@ -15,7 +15,7 @@ lowers it, and a breather is the only thing that raises them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -160,45 +160,47 @@ class _Latest:
 
     def catch_up(self, view: Mapping[str, Any], upto: int) -> None:
         """Read the entries from :attr:`upto` to ``upto``, last first: what each shows of
-        a combatant stands over what was read before."""
+        a combatant stands over what was read before. :attr:`log` is the history the
+        side's log reads (:meth:`fracas.lab.playout.SideLog.position`): each event is
+        read as the side sees it (:meth:`~fracas.engine.Event.for_side`), as
+        :meth:`~fracas.lab.playout.SideLog.events_back` gives it, in place."""
         if upto == self.upto:
             return
+        history: Sequence[Sequence[Any]] = self.log  # type: ignore[assignment]
+        side = view.get("side")
         aims: dict[str, tuple[int, int]] = {}
         breaths: dict[str, bool] = {}
-        back = getattr(view.get("log", ()), "events_back", None)
-        events: Iterable[Any] = (
-            back(READ, self.upto)  # the log's own events, read without going through JSON
-            if back is not None
-            else (_JsonEvent(e) for _, _, e in events_back(view, READ, self.upto))
-        )
-        for event in events:
-            data = event.data
-            who = data.get("who")
-            if who is None:
-                continue
-            kind = event.kind
-            if kind == "roll":
-                if " attacks " in str(data.get("purpose", "")):
+        for index in range(upto - 1, self.upto - 1, -1):
+            for event in reversed(history[index]):
+                kind = event.kind
+                if kind not in READ:
+                    continue
+                if event.seen_by is not None or event.detail is not None:
+                    event = event.for_side(side)  # seen in part, or not at all
+                    if event is None:
+                        continue
+                data = event.data
+                if kind == "roll":  # most are: the rest of a roll read only for an attack
+                    if " attacks " not in str(data.get("purpose", "")):
+                        continue
+                    who = data.get("who")
+                    if who is None:
+                        continue
                     if who not in aims:
                         aims[who] = _challenge_of(str(data.get("challenge", "")))
                     if who not in breaths:
                         breaths[who] = False
-            elif who not in breaths and (kind == "upcoming" or "breather" in str(event.text)):
-                breaths[who] = True  # an upcoming action, or a breather's fatigue
+                    continue
+                who = data.get("who")
+                if (
+                    who is not None
+                    and who not in breaths
+                    and (kind == "upcoming" or "breather" in str(event.text))
+                ):
+                    breaths[who] = True  # an upcoming action, or a breather's fatigue
         self.aims.update(aims)
         self.breaths.update(breaths)
         self.upto = upto
-
-
-class _JsonEvent:
-    """An event of a log's JSON, read as :class:`~fracas.engine.Event` is."""
-
-    __slots__ = ("data", "kind", "text")
-
-    def __init__(self, event: Mapping[str, Any]) -> None:
-        self.kind = event.get("kind")
-        self.data = event.get("data", {})
-        self.text = event.get("text", "")
 
 
 def _attack_challenge(kind: str, data: Mapping[str, Any], event: Any) -> tuple[int, int] | None:
@@ -626,9 +628,7 @@ class DefaultPolicy(Tactical):
         # Only the actions that could be chosen are asked of the rules: charges when an
         # enemy borders the square, runs when no move comes closer, climbs when neither.
         bordering = graph.get(str(here), {})
-        if any(e.get("square") in bordering for e in enemies) and _may_charge(
-            view, me, combatants(view)
-        ):
+        if any(square in bordering for square in goals) and _may_charge(view, me, combatants(view)):
             charges = with_verb(legal, "charge")
             if charges:
                 return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fracas.engine import Action
-from fracas.rules.heimr import combat, hiding
+from fracas.rules.heimr import combat, hiding, terrain
 from fracas.rules.heimr.state import Combatant, HeimrState, item_named
 
 #: A quick test of an action in a state.
@@ -137,7 +137,10 @@ def no_foe_in_reach(state: HeimrState, action: Action) -> bool:
     usable = combat.usable_weapons(state, attacker)
     if not usable:
         return True
-    return not foe_in_square(state, attacker) and any(w.melee for w in usable)
+    for w in usable:  # plain loops: asked at every listing of attacks
+        if w.melee:
+            return not foe_in_square(state, attacker)
+    return False
 
 
 def no_foe_to_charge(state: HeimrState, action: Action) -> bool:
@@ -176,33 +179,35 @@ def no_foe_to_brawl(state: HeimrState, action: Action) -> bool:
 def foe_in_square(state: HeimrState, c: Combatant) -> bool:
     """Whether one the listing offers ``c`` as a target (of another side, not dead) stands
     in ``c``'s square."""
-    return any(
-        o.square == c.square and o.side != c.side and not o.dead and o.id != c.id
-        for o in state.combatants.values()
-    )
+    square, side = c.square, c.side
+    for o in state.combatants.values():  # a plain loop: asked at every listing
+        if o.square == square and o.side != side and not o.dead and o.id != c.id:
+            return True
+    return False
 
 
 def melee_in_reach(state: HeimrState, action: Action) -> bool:
     """Whether the check accepts the attack ``action``, shown cheaply in the common case
-    (else ``False``, and the check decides): a plain attack (no options) by one under no
-    effect and held by no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), whose wielded
-    weapons can all strike and are all melee (H-ACT-8), on another, living, that it
-    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
+    (else ``False``, and the check decides): a plain attack (no options) by a
+    :func:`plain_striker` on a target :func:`struck_in_reach`."""
     if action.options:
         return False
     attacker = state.combatants.get(action.actor)
     target = state.combatants.get(action.target or "")
-    if (
-        attacker is None
-        or target is None
-        or attacker.effects
-        or attacker.held_by is not None
-        or target.id == attacker.id
-        or target.dead
-        or target.square != attacker.square
-        or abs(target.height - attacker.height) > 1
-        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
-    ):
+    return (
+        attacker is not None
+        and target is not None
+        and struck_in_reach(attacker, target)
+        and plain_striker(state, attacker)
+    )
+
+
+def plain_striker(state: HeimrState, attacker: Combatant) -> bool:
+    """What :func:`melee_in_reach` asks of the attacker alone: under no effect and held by
+    no one (no Stumble, H-EFF-4; no Bind, H-EFF-7), its wielded weapons all melee and all
+    usable (H-ACT-8). Such an attacker's attacks are refused outside its square
+    (:func:`melee_out_of_reach`) and accepted on a target :func:`struck_in_reach`."""
+    if attacker.effects or attacker.held_by is not None:
         return False
     weapons = attacker.weapons()
     if not weapons:
@@ -212,6 +217,63 @@ def melee_in_reach(state: HeimrState, action: Action) -> bool:
             return False
     # Under no effect, each is usable but for ammunition it counts (H-ACT-8).
     return not attacker.ammunition or len(combat.usable_weapons(state, attacker)) == len(weapons)
+
+
+def struck_in_reach(attacker: Combatant, target: Combatant) -> bool:
+    """What :func:`melee_in_reach` asks of the target: another, living, that the attacker
+    knows is there (H-POS-4), in its square (H-ATK-1), within one height (H-GRID-5)."""
+    return (
+        target.id != attacker.id
+        and not target.dead
+        and target.square == attacker.square
+        and abs(target.height - attacker.height) <= 1
+        and hiding.hidden_from(target, attacker.side) != hiding.UNAWARE
+    )
+
+
+def in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the attack ``action``, shown cheaply in the common cases
+    (else ``False``): :func:`shot_in_reach` for one whose first weapon is ranged, else
+    :func:`melee_in_reach` (each accepts only what the check accepts)."""
+    attacker = state.combatants.get(action.actor)
+    if attacker is None:
+        return False
+    weapons = attacker.weapons()
+    if weapons and weapons[0].ranged is not None:
+        return shot_in_reach(state, action)
+    return melee_in_reach(state, action)
+
+
+def shot_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the attack ``action``, shown cheaply in the common case
+    (else ``False``): a plain attack (no options) by one under no effect (no Stumble,
+    H-EFF-4; no Bind, H-EFF-7), whose wielded weapons are all ranged and all usable (the
+    ammunition it counts drawn, H-ACT-8), on another, living, that it knows is there
+    (H-POS-4), within each weapon's range (H-ATK-6)."""
+    if action.options:
+        return False
+    attacker = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if (
+        attacker is None
+        or target is None
+        or attacker.effects
+        or target.id == attacker.id
+        or target.dead
+        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
+    ):
+        return False
+    weapons = attacker.weapons()
+    ranges = []
+    for w in weapons:
+        if w.ranged is None:
+            return False
+        ranges.append(w.ranged)
+    if not ranges:
+        return False
+    if attacker.ammunition and len(combat.usable_weapons(state, attacker)) != len(weapons):
+        return False
+    return terrain.shot_distance(state, attacker, target) <= min(ranges)
 
 
 def punch_in_reach(state: HeimrState, action: Action) -> bool:
@@ -238,7 +300,7 @@ PUNCH = (("effect", "hit"),)
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
 #: it reads only what the check would, for the actions a policy asks most.
 IN_HAND: dict[str, Quick] = {
-    "attack": melee_in_reach,
+    "attack": in_reach,
     "brawl": punch_in_reach,
 }
 

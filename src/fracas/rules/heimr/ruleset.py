@@ -24,7 +24,14 @@ from fracas.engine import (
 from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
-from fracas.rules.heimr.quick import IN_HAND, OUT_OF_HAND, PUNCH, WHOLE_VERB
+from fracas.rules.heimr.quick import (
+    IN_HAND,
+    OUT_OF_HAND,
+    PUNCH,
+    WHOLE_VERB,
+    plain_striker,
+    struck_in_reach,
+)
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
 from fracas.rules.heimr.verbs import VERBS, free_key, kind_of
 from fracas.yamlfile import KeyPath, YamlDocument
@@ -34,6 +41,14 @@ GM = "gm"
 #: H-ACT-2: pairs of standard actions that go together in one turn, one pair a turn: a
 #: weapon drawn or put away during a move (not a charge, docs/decisions.md).
 SIMULTANEOUS = {frozenset({"move", "draw"}), frozenset({"move", "sheathe"})}
+
+#: The verbs whose type is always standard or ongoing (not a breather's or a skill's,
+#: which their options may change: :func:`~fracas.rules.heimr.verbs.kind_of`).
+_SPENDING = frozenset(
+    name
+    for name, verb in VERBS.items()
+    if verb.kind in ("standard", "ongoing") and name not in ("breather", "skill")
+)
 
 #: The verbs offered for the squares bordering the actor's.
 SQUARE_VERBS = frozenset({"move", "run", "crawl", "climb", "jump"})
@@ -187,9 +202,21 @@ class HeimrRules(Ruleset[HeimrState]):
         """Whether the turn refuses ``action``: asked once per actor and verb, which with
         a breather's options (it may be taken as upcoming) are all it reads, but for a
         skill, whose refusal depends on the skill (:func:`kind_of`, :func:`free_key`)."""
-        if action.verb == "skill":
+        verb = action.verb
+        if verb == "skill":
             return self._turn_refusal(state, action, memo.over, memo.able) is not None
-        key = (action.actor, action.verb, action.options if action.verb == "breather" else ())
+        key: tuple[str, str, tuple[tuple[str, str], ...]]
+        if (
+            verb in _SPENDING
+            and state.turn is not None
+            and not state.turn.standard
+            and _offers_and_refuses_as_its_own(type(self))
+        ):
+            # The standard action not yet spent, the turn's refusal reads of a standard or
+            # ongoing action only its type, not its verb (H-ACT-1): one answer for them all.
+            key = (action.actor, "", ())
+        else:
+            key = (action.actor, verb, action.options if verb == "breather" else ())
         no = memo.refused.get(key)
         if no is None:
             no = memo.refused[key] = (
@@ -270,7 +297,9 @@ class HeimrRules(Ruleset[HeimrState]):
                 for v in verbs:
                     if v not in ("breather", "skill"):
                         plain = Action(actor, v)
-                        if self._refused(state, plain, memo) or self._refused_whole(
+                        # The quick test of the whole verb first: it reads less than the
+                        # turn's refusal, and either leaves the verb out.
+                        if self._refused_whole(state, plain, memo) or self._refused(
                             state, plain, memo
                         ):
                             continue
@@ -306,6 +335,7 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
+        striker: object = _UNASKED  # the attacker, if a plain striker; None if not
         offered = None
         if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
@@ -324,6 +354,19 @@ class HeimrRules(Ruleset[HeimrState]):
             met = met_by_verb.get(verb)
             if met is None:
                 met = met_by_verb[verb] = self._met(state, action, memo)
+            if verb == "attack" and offered is not None and not action.options:
+                # One plain striker's attacks, the quick tests' answers read of the
+                # target alone (quick.plain_striker), the attacker asked about once.
+                if striker is _UNASKED:
+                    who = met.combatants.get(actor)
+                    striker = who if who is not None and plain_striker(met, who) else None
+                target = met.combatants.get(action.target or "")
+                if isinstance(striker, Combatant) and target is not None:
+                    if target.square != striker.square:
+                        continue  # quick.melee_out_of_reach
+                    if struck_in_reach(striker, target):
+                        yield action  # quick.melee_in_reach
+                        continue
             quick = OUT_OF_HAND.get(verb)
             if quick is not None and quick(met, action):
                 continue
@@ -689,6 +732,8 @@ class HeimrRules(Ruleset[HeimrState]):
         return LazyFieldView(found) if lazy else _copy_field_view(found)
 
 
+#: Not yet worked out.
+_UNASKED = object()
 #: The brawls offered on each foe, in order.
 _BRAWLS = (PUNCH, (("effect", "bind"),))
 #: The verbs offered on each foe.
