@@ -160,44 +160,33 @@ class _Latest:
 
     def catch_up(self, view: Mapping[str, Any], upto: int) -> None:
         """Read the entries from :attr:`upto` to ``upto``, last first: what each shows of
-        a combatant stands over what was read before. :attr:`log` is the history the
-        side's log reads (:meth:`fracas.lab.playout.SideLog.position`): each event is
-        read as the side sees it (:meth:`~fracas.engine.Event.for_side`), as
-        :meth:`~fracas.lab.playout.SideLog.events_back` gives it, in place."""
+        a combatant stands over what was read before. The events are those the side's
+        own log gives (:meth:`fracas.lab.playout.SideLog.events_back`): the policy reads
+        nothing its side does not see."""
         if upto == self.upto:
             return
-        history: Sequence[Sequence[Any]] = self.log  # type: ignore[assignment]
-        side = view.get("side")
         aims: dict[str, tuple[int, int]] = {}
         breaths: dict[str, bool] = {}
-        for index in range(upto - 1, self.upto - 1, -1):
-            for event in reversed(history[index]):
-                kind = event.kind
-                if kind not in READ:
-                    continue
-                if event.seen_by is not None or event.detail is not None:
-                    event = event.for_side(side)  # seen in part, or not at all
-                    if event is None:
-                        continue
-                data = event.data
-                if kind == "roll":  # most are: the rest of a roll read only for an attack
-                    if " attacks " not in str(data.get("purpose", "")):
-                        continue
-                    who = data.get("who")
-                    if who is None:
-                        continue
-                    if who not in aims:
-                        aims[who] = _challenge_of(str(data.get("challenge", "")))
-                    if who not in breaths:
-                        breaths[who] = False
+        for event in view["log"].events_back(READ, self.upto):
+            data = event.data
+            if event.kind == "roll":  # most are: the rest of a roll read only for an attack
+                if " attacks " not in str(data.get("purpose", "")):
                     continue
                 who = data.get("who")
-                if (
-                    who is not None
-                    and who not in breaths
-                    and (kind == "upcoming" or "breather" in str(event.text))
-                ):
-                    breaths[who] = True  # an upcoming action, or a breather's fatigue
+                if who is None:
+                    continue
+                if who not in aims:
+                    aims[who] = _challenge_of(str(data.get("challenge", "")))
+                if who not in breaths:
+                    breaths[who] = False
+                continue
+            who = data.get("who")
+            if (
+                who is not None
+                and who not in breaths
+                and (event.kind == "upcoming" or "breather" in str(event.text))
+            ):
+                breaths[who] = True  # an upcoming action, or a breather's fatigue
         self.aims.update(aims)
         self.breaths.update(breaths)
         self.upto = upto
