@@ -108,6 +108,11 @@ class HeimrChallenge(Mechanic):
     def _dice(self) -> tuple[int, ...]:
         return (6,) + (10,) * abs(self.consistency)
 
+    @cached_property
+    def _d10s(self) -> range:
+        """One step a d10 (kept: a simulation rolls the same challenge thousands of times)."""
+        return range(abs(self.consistency))
+
     def dice(self) -> tuple[int, ...]:
         return self._dice
 
@@ -116,20 +121,25 @@ class HeimrChallenge(Mechanic):
 
     def roll(self, rng: Rng) -> Roll:
         """Throw the d6 and the d10s with ``rng``: the draws :func:`draw` makes, made
-        here without a call a die (a simulation rolls millions)."""
+        here without a call a die (a simulation rolls millions).
+
+        >>> import random
+        >>> HeimrChallenge(3, 2).roll(random.Random(5)).faces
+        (5, 5, 6, 9)
+        """
         getrandbits = getattr(rng, "getrandbits", None)
         if getrandbits is None:
             return super().roll(rng)
         r = getrandbits(3)
         while r >= 6:
             r = getrandbits(3)
-        faces = [r + 1]
-        for _ in range(abs(self.consistency)):
+        drawn = [r + 1]
+        for _ in self._d10s:
             r = getrandbits(4)
             while r >= 10:
                 r = getrandbits(4)
-            faces.append(r + 1)
-        return self.read(tuple(faces))
+            drawn.append(r + 1)
+        return self.read(tuple(drawn))
 
     def read(self, faces: tuple[int, ...]) -> Roll:
         """Read faces; the first is the d6.
@@ -138,19 +148,20 @@ class HeimrChallenge(Mechanic):
         'lowest 1 - 2 (three 1s) - 4 = -5'
         """
         c = self.consistency
-        if c == 0:
-            kept, bonus = faces[0], 0
-        elif c > 0:
+        if c > 0:
             kept = max(faces)
             tens = faces.count(10)
             bonus = tens - 1 if tens >= 2 else 0
-        else:
+        elif c < 0:
             kept = min(faces)
             ones = faces.count(1)
             bonus = 1 - ones if ones >= 2 else 0
+        else:
+            kept, bonus = faces[0], 0
         raw = kept + bonus
         parts = {"raw": raw, "d6": faces[0], "kept": kept, "bonus": bonus}
-        return Roll(raw + self.potential, faces, self._dice, parts, self)
+        # The tuple made at once (a named tuple's own constructor is a Python call).
+        return _new_roll(Roll, (raw + self.potential, faces, self._dice, parts, self))
 
     def explain(self, roll: Roll) -> str:
         c, kept, bonus = self.consistency, roll.parts["kept"], roll.parts["bonus"]
@@ -221,5 +232,7 @@ def raw_weights(consistency: int) -> list[tuple[int, int]]:
         out.append((v, (7 - v) * (11 - v) ** n - (6 - v) * (10 - v) ** n))
     return out
 
+
+_new_roll = tuple.__new__
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

@@ -88,7 +88,7 @@ def challenge(
     roll = dice.roll(mechanic, purpose)
     physical = who.stats.physical(ability)
     failed = physical and roll.parts["raw"] < who.fatigue
-    check = Check(roll, c, p, physical, failed)
+    check = _new_check(Check, (roll, c, p, physical, failed))
     if events is not None:
         data = {
             "who": who.id,
@@ -100,7 +100,14 @@ def challenge(
         }
         # Written when read: a playout's rolls never are (the arguments never change).
         render = partial(
-            _roll_text, ability, purpose, c, p, tuple(consistency), tuple(potential), roll
+            _roll_text,
+            ability,
+            purpose,
+            c,
+            p,
+            tuple(consistency) if consistency else (),
+            tuple(potential) if potential else (),
+            roll,
         )
         if failed:
             # That it fails is seen (H-ATK-3); the fatigue it fails on is the own side's.
@@ -121,6 +128,10 @@ def challenge(
         if physical and fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
+
+
+#: A check made at once (a named tuple's own constructor is a Python call, at every roll).
+_new_check = tuple.__new__
 
 
 def _and(render: Callable[[], str], more: str) -> str:
