@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
 from math import comb
+from random import Random
 from typing import ClassVar
 
 from fracas.dice.core import Mechanic, Rng, Roll
@@ -120,26 +121,54 @@ class HeimrChallenge(Mechanic):
         return ("the d6",) + tuple(f"d10 #{i + 1}" for i in range(abs(self.consistency)))
 
     def roll(self, rng: Rng) -> Roll:
-        """Throw the d6 and the d10s with ``rng``: the draws :func:`draw` makes, made
-        here without a call a die (a simulation rolls millions).
+        """Throw the d6 and the d10s with ``rng``: the draws :func:`draw` makes, read as
+        :meth:`read` does, made here without a call a die (a simulation rolls millions).
 
         >>> import random
         >>> HeimrChallenge(3, 2).roll(random.Random(5)).faces
         (5, 5, 6, 9)
         """
-        getrandbits = getattr(rng, "getrandbits", None)
-        if getrandbits is None:
-            return super().roll(rng)
+        if not isinstance(rng, Random):
+            return super().roll(rng)  # a die at a time (scripted faces)
+        getrandbits = rng.getrandbits
         r = getrandbits(3)
         while r >= 6:
             r = getrandbits(3)
-        drawn = [r + 1]
-        for _ in self._d10s:
-            r = getrandbits(4)
-            while r >= 10:
+        d6 = kept = r + 1
+        c = self.consistency
+        drawn = [d6]
+        # The kept die and the count of 10s (1s) followed as the d10s are drawn.
+        same = 0
+        if c > 0:
+            for _ in self._d10s:
                 r = getrandbits(4)
-            drawn.append(r + 1)
-        return self.read(tuple(drawn))
+                while r >= 10:
+                    r = getrandbits(4)
+                if r == 9:
+                    same += 1
+                    kept = 10
+                elif r >= kept:
+                    kept = r + 1
+                drawn.append(r + 1)
+            bonus = same - 1 if same >= 2 else 0
+        elif c < 0:
+            same = d6 == 1
+            for _ in self._d10s:
+                r = getrandbits(4)
+                while r >= 10:
+                    r = getrandbits(4)
+                if r == 0:
+                    same += 1
+                    kept = 1
+                elif r < kept - 1:
+                    kept = r + 1
+                drawn.append(r + 1)
+            bonus = 1 - same if same >= 2 else 0
+        else:
+            bonus = 0
+        raw = kept + bonus
+        parts = {"raw": raw, "d6": d6, "kept": kept, "bonus": bonus}
+        return _new_roll(Roll, (raw + self.potential, tuple(drawn), self._dice, parts, self))
 
     def read(self, faces: tuple[int, ...]) -> Roll:
         """Read faces; the first is the d6.

@@ -7,6 +7,7 @@ rolls outright and rises on a low d6 (H-FAT-1, H-FAT-2), through :mod:`.rolls`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
@@ -77,13 +78,16 @@ def roll_defence(
     potential: list[Modifier] | None = None,
     consistency: list[Modifier] | None = None,
 ) -> PreRolled | None:
-    found = defence_ability(who, kind)
-    if found is None:
-        return None
-    ability, bonus = found
-    pot: list[Modifier] = [("item", bonus)] if bonus else []
+    if kind == "dodge":  # H-DEF-1: always at hand (defence_ability's first answer)
+        ability, bonus = who.stats.abilities["Agility"], 0
+    else:
+        found = defence_ability(who, kind)
+        if found is None:
+            return None
+        ability, bonus = found
+    pot: Sequence[Modifier] = (("item", bonus),) if bonus else ()
     if potential:
-        pot += potential
+        pot = [*pot, *potential]
     mods = defence_mods(state, who, kind)
     if consistency:
         mods += consistency
@@ -254,7 +258,8 @@ def join_cluster(
 ) -> None:
     """H-ATK-1: a melee attack puts both in one combat cluster (where nobody hides)."""
     for who in (a, b):
-        hiding.reveal(who, "it is in a combat cluster", events if events is not None else [])
+        if who.hide_cr is not None:
+            hiding.reveal(who, "it is in a combat cluster", events if events is not None else [])
     ca, cb = state.cluster_of(a.id), state.cluster_of(b.id)
     if ca is not None and ca is cb:
         return

@@ -130,13 +130,16 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
             break
     # Every field given in order: the quicker way to make one (at every turn).
     state.turn = Turn(wid, False, None, False, [], False, who.square, together)
-    who.passed_guards.clear()
+    # What this turn resets, each tested first: most of it is already as it should be.
+    if who.passed_guards:
+        who.passed_guards.clear()
     events.append(
         Event("turn", f"round {state.round}: {who.name}'s turn", {"who": wid, "round": state.round})
     )
     # H-DEF-3: defence uses are restored; H-ACT-1: the ongoing penalty ends; a readied
     # dodge was for the attacks until this turn (docs/decisions.md, H-ACT-3).
-    who.uses.clear()
+    if who.uses:
+        who.uses.clear()
     terrain.new_turn(state, who)  # H-GRID-4: border counts; H-MOD-1: where it came from
     if state.blind_spots:
         state.blind_spots.pop(wid, None)  # H-MOD-1: until the defender's next turn
@@ -145,7 +148,8 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
         who.skill_in_use = None  # H-SKILL-1: an ongoing skill lasts until this turn
     who.ready_dodge = False
     who.fatigue_raised = False
-    who.attacked_melee.clear()
+    if who.attacked_melee:
+        who.attacked_melee.clear()
     # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in. (A plain
     # loop that looks into a list only when it holds something: asked at every turn.)
     for other in combatants.values():
