@@ -485,6 +485,28 @@ def test_each_combat_action_has_the_seeds_type(verb: str, kind: str) -> None:
 
 
 @pytest.mark.rule("H-ACT-3")
+def test_a_verbs_type_kept_once_known_never_hides_one_its_options_change() -> None:
+    """``kind_of`` keeps each verb's type once asked, except a breather's and a skill's,
+    whose options choose it: asked in any order, each answer stays its own."""
+    from fracas.engine import Action
+    from fracas.rules.heimr.verbs.registry import kind_of
+
+    plain, later = (
+        Action("ylva", "breather"),
+        Action("ylva", "breather", None, (("as", "upcoming"),)),
+    )
+    for _ in range(2):
+        assert (kind_of(plain), kind_of(later), kind_of(plain)) == (
+            "ongoing",
+            "upcoming",
+            "ongoing",
+        )
+        assert kind_of(Action("ylva", "end")) == "free"
+        assert kind_of(Action("ylva", "skill", "Heal", (("as", "free"),))) == "free"
+        assert kind_of(Action("ylva", "skill", "Heal", (("as", "ongoing"),))) == "ongoing"
+
+
+@pytest.mark.rule("H-ACT-3")
 def test_swapping_and_dropping_items_are_free_actions() -> None:
     enc = duel()  # Ylva holds a knife (either hand) in her sword hand
     enc.push("ylva swap")  # to the off-hand

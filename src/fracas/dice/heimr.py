@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, cached_property
 from math import comb
+from random import Random
 from typing import ClassVar
 
 from fracas.dice.core import Mechanic, Rng, Roll
@@ -108,6 +109,11 @@ class HeimrChallenge(Mechanic):
     def _dice(self) -> tuple[int, ...]:
         return (6,) + (10,) * abs(self.consistency)
 
+    @cached_property
+    def _d10s(self) -> range:
+        """One step a d10 (kept: a simulation rolls the same challenge thousands of times)."""
+        return range(abs(self.consistency))
+
     def dice(self) -> tuple[int, ...]:
         return self._dice
 
@@ -115,21 +121,54 @@ class HeimrChallenge(Mechanic):
         return ("the d6",) + tuple(f"d10 #{i + 1}" for i in range(abs(self.consistency)))
 
     def roll(self, rng: Rng) -> Roll:
-        """Throw the d6 and the d10s with ``rng``: the draws :func:`draw` makes, made
-        here without a call a die (a simulation rolls millions)."""
-        getrandbits = getattr(rng, "getrandbits", None)
-        if getrandbits is None:
-            return super().roll(rng)
+        """Throw the d6 and the d10s with ``rng``: the draws :func:`draw` makes, read as
+        :meth:`read` does, made here without a call a die (a simulation rolls millions).
+
+        >>> import random
+        >>> HeimrChallenge(3, 2).roll(random.Random(5)).faces
+        (5, 5, 6, 9)
+        """
+        if not isinstance(rng, Random):
+            return super().roll(rng)  # a die at a time (scripted faces)
+        getrandbits = rng.getrandbits
         r = getrandbits(3)
         while r >= 6:
             r = getrandbits(3)
-        faces = [r + 1]
-        for _ in range(abs(self.consistency)):
-            r = getrandbits(4)
-            while r >= 10:
+        d6 = kept = r + 1
+        c = self.consistency
+        drawn = [d6]
+        # The kept die and the count of 10s (1s) followed as the d10s are drawn.
+        same = 0
+        if c > 0:
+            for _ in self._d10s:
                 r = getrandbits(4)
-            faces.append(r + 1)
-        return self.read(tuple(faces))
+                while r >= 10:
+                    r = getrandbits(4)
+                if r == 9:
+                    same += 1
+                    kept = 10
+                elif r >= kept:
+                    kept = r + 1
+                drawn.append(r + 1)
+            bonus = same - 1 if same >= 2 else 0
+        elif c < 0:
+            same = d6 == 1
+            for _ in self._d10s:
+                r = getrandbits(4)
+                while r >= 10:
+                    r = getrandbits(4)
+                if r == 0:
+                    same += 1
+                    kept = 1
+                elif r < kept - 1:
+                    kept = r + 1
+                drawn.append(r + 1)
+            bonus = 1 - same if same >= 2 else 0
+        else:
+            bonus = 0
+        raw = kept + bonus
+        parts = {"raw": raw, "d6": d6, "kept": kept, "bonus": bonus}
+        return _new_roll(Roll, (raw + self.potential, tuple(drawn), self._dice, parts, self))
 
     def read(self, faces: tuple[int, ...]) -> Roll:
         """Read faces; the first is the d6.
@@ -138,19 +177,20 @@ class HeimrChallenge(Mechanic):
         'lowest 1 - 2 (three 1s) - 4 = -5'
         """
         c = self.consistency
-        if c == 0:
-            kept, bonus = faces[0], 0
-        elif c > 0:
+        if c > 0:
             kept = max(faces)
             tens = faces.count(10)
             bonus = tens - 1 if tens >= 2 else 0
-        else:
+        elif c < 0:
             kept = min(faces)
             ones = faces.count(1)
             bonus = 1 - ones if ones >= 2 else 0
+        else:
+            kept, bonus = faces[0], 0
         raw = kept + bonus
         parts = {"raw": raw, "d6": faces[0], "kept": kept, "bonus": bonus}
-        return Roll(raw + self.potential, faces, self._dice, parts, self)
+        # The tuple made at once (a named tuple's own constructor is a Python call).
+        return _new_roll(Roll, (raw + self.potential, faces, self._dice, parts, self))
 
     def explain(self, roll: Roll) -> str:
         c, kept, bonus = self.consistency, roll.parts["kept"], roll.parts["bonus"]
@@ -221,5 +261,7 @@ def raw_weights(consistency: int) -> list[tuple[int, int]]:
         out.append((v, (7 - v) * (11 - v) ** n - (6 - v) * (10 - v) ** n))
     return out
 
+
+_new_roll = tuple.__new__
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}

@@ -68,6 +68,13 @@ class RandomDice(DiceSource):
         self.seed = seed
         self.rng = random.Random(seed)
 
+    def roll(self, mechanic: Mechanic, purpose: str) -> Roll:
+        """As :meth:`DiceSource.roll`, in one call fewer (a simulation rolls millions)."""
+        result = mechanic.roll(self.rng)
+        if self.recording:
+            self.drawn.append(DrawnRoll(mechanic.notation(), purpose, result.faces))
+        return result
+
     def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
         return mechanic.roll(self.rng)
 

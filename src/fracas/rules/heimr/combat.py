@@ -7,6 +7,7 @@ rolls outright and rises on a low d6 (H-FAT-1, H-FAT-2), through :mod:`.rolls`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from fracas.engine import DiceSource, Event, IllegalAction
@@ -58,8 +59,9 @@ def defence_ability(who: Combatant, kind: Defence) -> tuple[Ability, int] | None
 
 def defence_mods(state: HeimrState, who: Combatant, kind: Defence) -> list[Modifier]:
     mods: list[Modifier] = terrain.defence_mods(state, who, kind)
-    if kind in ("dodge", "block") and who.uses.get(kind):
-        mods.append((f"{who.uses[kind]} earlier {kind}", -REPEAT_PENALTY * who.uses[kind]))
+    uses = who.uses
+    if uses and kind != "parry" and uses.get(kind):
+        mods.append((f"{uses[kind]} earlier {kind}", -REPEAT_PENALTY * uses[kind]))
     if who.ongoing:
         mods.append(("ongoing action", -ONGOING_PENALTY))
     if who.prone:
@@ -76,36 +78,41 @@ def roll_defence(
     potential: list[Modifier] | None = None,
     consistency: list[Modifier] | None = None,
 ) -> PreRolled | None:
-    found = defence_ability(who, kind)
-    if found is None:
-        return None
-    ability, bonus = found
-    pot = [("item", bonus)] if bonus else []
+    if kind == "dodge":  # H-DEF-1: always at hand (defence_ability's first answer)
+        ability, bonus = who.stats.abilities["Agility"], 0
+    else:
+        found = defence_ability(who, kind)
+        if found is None:
+            return None
+        ability, bonus = found
+    pot: Sequence[Modifier] = (("item", bonus),) if bonus else ()
     if potential:
-        pot += potential
+        pot = [*pot, *potential]
     mods = defence_mods(state, who, kind)
     if consistency:
         mods += consistency
     # H-DEF-2: fatigue changes only when used (fatigue=False)
-    check = challenge(who, ability, dice, f"{who.name}'s {kind}", mods, pot, events, False)
-    roll = check.roll
+    roll, _, _, _, failed = challenge(
+        who, ability, dice, f"{who.name}'s {kind}", mods, pot, events, False
+    )
     parts = roll.parts
-    return PreRolled(kind, roll.result, parts["raw"], parts["d6"], check.failed_outright)
+    return PreRolled(kind, roll.result, parts["raw"], parts["d6"], failed)
 
 
 def preroll_defence(
     state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]
 ) -> None:
     """H-DEF-2: roll the next defence of the character's chosen kind (dodge if it cannot)."""
-    if who.out or who.stance == "none":
+    stance = who.stance
+    if stance == "none" or who.out:
         who.defence = None
         return
-    for kind in (who.stance, "block", "dodge"):
-        rolled = roll_defence(state, who, kind, dice, events)
-        if rolled is not None:
-            who.defence = rolled
-            return
-    who.defence = None
+    rolled = roll_defence(state, who, stance, dice, events)  # most often it can
+    if rolled is None:
+        rolled = roll_defence(state, who, "block", dice, events) or roll_defence(
+            state, who, "dodge", dice, events
+        )
+    who.defence = rolled
 
 
 @dataclass
@@ -140,7 +147,7 @@ def defend(
     held = target.defence
     readied = ranged and target.ready_dodge  # H-ACT-3: +2 potential to dodge this shot
     bonus = [("readied dodge", READY_DODGE_BONUS)] if readied else []
-    blind = blind_spot_penalty(state, attacker, target, ranged)
+    blind = blind_spot_penalty(state, attacker, target, ranged) if state.blind_spots else 0
     if (ranged and held.kind == "parry") or blind:
         # H-DEF-2: no parrying a shot; roll dodge or block now, keep the parry for melee.
         # H-MOD-1: from a blind spot the defence is rolled now at -5 (docs/decisions.md).
@@ -167,7 +174,8 @@ def defend(
     target.uses[used.kind] = target.uses.get(used.kind, 0) + 1
     if readied and used.kind == "dodge":
         target.ready_dodge = False
-    tire(target, used.d6, events)  # H-DEF-2, H-FAT-2: fatigue moves when the defence is used
+    if used.d6 < target.fatigue:  # H-DEF-2, H-FAT-2: fatigue moves when the defence is used
+        tire(target, used.d6, events)
     hit = used.failed or attack.result > used.result
     text = f"{target.name}'s {used.kind} {used.result}"
     text += " failed outright on fatigue" if used.failed else ""
@@ -250,7 +258,8 @@ def join_cluster(
 ) -> None:
     """H-ATK-1: a melee attack puts both in one combat cluster (where nobody hides)."""
     for who in (a, b):
-        hiding.reveal(who, "it is in a combat cluster", events if events is not None else [])
+        if who.hide_cr is not None:
+            hiding.reveal(who, "it is in a combat cluster", events if events is not None else [])
     ca, cb = state.cluster_of(a.id), state.cluster_of(b.id)
     if ca is not None and ca is cb:
         return
@@ -384,9 +393,10 @@ def weapon_attack(
     H-ATK-7 a shot into a combat cluster goes on to the next character when dodged."""
     original = target
     weapons = usable_weapons(state, attacker)
-    for weapon in weapons:
-        if not (melee_only and not weapon.melee):
-            spend_ammunition(state, attacker, weapon, events)
+    if attacker.drawn_ammunition is not None:  # H-ACT-8: else there is none to spend
+        for weapon in weapons:
+            if not (melee_only and not weapon.melee):
+                spend_ammunition(state, attacker, weapon, events)
     guard = guards.intercept_attack(state, attacker, target, events)
     if guard is not None:
         target = guard  # H-GUARD-1: the attack goes to the guard instead
@@ -517,14 +527,21 @@ def strike(
 ) -> Outcome | None:
     """One attack roll with ``weapon`` against ``target`` and its defence; ``None`` when
     the roll came to nothing before a defence (fatigue, a hold)."""
+    # The cheap tests of the rare cases (hidden, holding, held, upcoming) are made here,
+    # before calling what handles them: asked at every attack.
     ability = attacker.stats.abilities[weapon.ability]
-    luck = hiding.luck_shot(attacker, target, dice, events)
-    if luck is None:
-        return None
+    melee = weapon.ranged is None
+    mods = attack_mods(state, attacker, target, weapon, part)
+    if target.hide_cr is not None:
+        luck = hiding.luck_shot(attacker, target, dice, events)
+        if luck is None:
+            return None
+        mods += luck
+    if extra:
+        mods += extra
     pot = [("weapon", weapon.potential_bonus)] if weapon.potential_bonus else []
-    if not weapon.melee or charging:
+    if attacker.hide_cr is not None and (not melee or charging):
         pot += hiding.hidden_bonus(attacker, target)
-    mods = attack_mods(state, attacker, target, weapon, part) + luck + (extra or [])
     check = challenge(
         attacker,
         ability,
@@ -535,15 +552,19 @@ def strike(
         events,
         fatigue=fatigue,
     )
-    hiding.after_attack(state, attacker, target, weapon.melee, events)
-    if weapon.melee:
+    if attacker.hide_cr is not None:
+        hiding.after_attack(state, attacker, target, melee, events)
+    if melee:
         join_cluster(state, attacker, target, events)
         attacker.attacked_melee.append(target.id)
     else:
         target.shot_by.append(attacker.id)  # H-ACT-7: cannot hide from it next turn
-    effects.interrupt(target, "attack", events)
+    if target.upcoming is not None:
+        effects.interrupt(target, "attack", events)
     holding = target.holding is not None
-    if not held_attack_passes(state, attacker, check, dice, events):
+    if attacker.held_by is not None and not held_attack_passes(
+        state, attacker, check, dice, events
+    ):
         return None
     if check.failed_outright:
         events.append(
@@ -556,9 +577,9 @@ def strike(
         )
         return None
     outcome = defend(
-        state, attacker, target, check, not weapon.melee, dice, events, defence, holding, line
+        state, attacker, target, check, not melee, dice, events, defence, holding, line
     )
-    if weapon.melee and outcome.defended_with == "dodge" and not outcome.hit:
+    if melee and outcome.defended_with == "dodge" and not outcome.hit:
         target.dodged_melee_of.append(attacker.id)  # H-ATK-9: lets a brawler in
     if outcome.hit:
         struck = part or state.tables.body_part(check.d6)
@@ -586,7 +607,7 @@ def hurt(
     elif effect:
         effects.release_hold(state, target, "receives an effect", events)
     health.lose_hit_points(state, target, amount, part, events)
-    if dice is not None:
+    if dice is not None and target.climbing is not None:
         terrain.hold_on(state, target, dice, events)  # H-GRID-7: hit while climbing
 
 

@@ -85,6 +85,11 @@ def intercept_attack(
 ) -> Combatant | None:
     """H-GUARD-1: an attack on a guarded person goes to its guard (in the same square),
     which then stops guarding (H-GUARD-2)."""
+    for c in state.combatants.values():  # a plain loop: most attacks meet no guard
+        if c.guarding is not None:
+            break
+    else:
+        return None
     guard = next(
         (
             g

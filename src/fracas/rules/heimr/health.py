@@ -43,7 +43,8 @@ def lose_hit_points(
             outline_data={"who": who.id, "part": part},
         )
     )
-    wake(who, "hit", events)  # H-POS-2: a sleeper wakes when hit
+    if who.sleeping:
+        wake(who, "hit", events)  # H-POS-2: a sleeper wakes when hit
     if who.hp > 0:
         return
     injure(state, who, part, before, events)

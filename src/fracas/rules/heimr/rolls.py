@@ -75,20 +75,24 @@ def challenge(
     the once-a-turn limit is for combat (H-FAT-2).
     """
     c = ability.consistency
-    for _, v in consistency:
-        c += v
+    if consistency:
+        for _, v in consistency:
+            c += v
     if c > MAX_CONSISTENCY:
         c = MAX_CONSISTENCY
     elif c < -MAX_CONSISTENCY:
         c = -MAX_CONSISTENCY
     p = ability.potential
-    for _, v in potential:
-        p += v
+    if potential:
+        for _, v in potential:
+            p += v
     mechanic, notation = _mechanic(c, p)
     roll = dice.roll(mechanic, purpose)
-    physical = who.stats.physical(ability)
-    failed = physical and roll.parts["raw"] < who.fatigue
-    check = Check(roll, c, p, physical, failed)
+    raw = roll.parts["raw"]
+    # Stats.physical, without a call: asked at every roll.
+    physical = not who.stats.physical_attributes.isdisjoint(ability.attributes)
+    failed = physical and raw < who.fatigue
+    check = _new_check(Check, (roll, c, p, physical, failed))
     if events is not None:
         data = {
             "who": who.id,
@@ -100,11 +104,18 @@ def challenge(
         }
         # Written when read: a playout's rolls never are (the arguments never change).
         render = partial(
-            _roll_text, ability, purpose, c, p, tuple(consistency), tuple(potential), roll
+            _roll_text,
+            ability,
+            purpose,
+            c,
+            p,
+            tuple(consistency) if consistency else (),
+            tuple(potential) if potential else (),
+            roll,
         )
         if failed:
             # That it fails is seen (H-ATK-3); the fatigue it fails on is the own side's.
-            below = f"; fails outright, {roll.parts['raw']} is below fatigue {who.fatigue}"
+            below = f"; fails outright, {raw} is below fatigue {who.fatigue}"
             events.append(
                 Event.deferred(
                     "roll",
@@ -118,9 +129,13 @@ def challenge(
             )
         else:
             events.append(Event.deferred("roll", render, data, seen_by))
-        if physical and fatigue:
+        if physical and fatigue and roll.parts["d6"] < who.fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
+
+
+#: A check made at once (a named tuple's own constructor is a Python call, at every roll).
+_new_check = tuple.__new__
 
 
 def _and(render: Callable[[], str], more: str) -> str:

@@ -69,10 +69,10 @@ class Stats:
 
     def physical(self, ability: Ability) -> bool:
         """Whether a roll of ``ability`` is based on a physical attribute (H-FAT-1)."""
-        return not self._physical.isdisjoint(ability.attributes)
+        return not self.physical_attributes.isdisjoint(ability.attributes)
 
     @cached_property
-    def _physical(self) -> frozenset[str]:
+    def physical_attributes(self) -> frozenset[str]:
         """The physical attributes (worked out once: every roll asks)."""
         return frozenset(a for a, group in self.groups.items() if group == "physical")
 

@@ -112,36 +112,47 @@ def begin(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:
 
 def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:
     """Begin the turn of ``state.order[state.index]``, skipping the dead."""
-    for _ in range(len(state.order) + 1):
-        who = state.combatants[state.order[state.index]]
-        if not who.dead:
+    combatants = state.combatants
+    who = combatants[state.order[state.index]]
+    if who.dead:
+        for _ in range(len(state.order)):
+            _advance(state, events)
+            who = combatants[state.order[state.index]]
+            if not who.dead:
+                break
+        else:
+            _advance(state, events)  # nobody left alive: as the turn of the last looked at
+    wid = who.id
+    together: list[str] = []
+    for cluster in state.clusters:  # the cluster it stands in, if any (cluster_of)
+        if wid in cluster:
+            together = [c for c in cluster if c != wid]
             break
-        _advance(state, events)
-    cluster = state.cluster_of(who.id) or []
-    state.turn = Turn(
-        who.id, square_at_start=who.square, cluster_at_start=[c for c in cluster if c != who.id]
-    )
-    who.passed_guards.clear()
+    # Every field given in order: the quicker way to make one (at every turn).
+    state.turn = Turn(wid, False, None, False, [], False, who.square, together)
+    # What this turn resets, each tested first: most of it is already as it should be.
+    if who.passed_guards:
+        who.passed_guards.clear()
     events.append(
-        Event(
-            "turn", f"round {state.round}: {who.name}'s turn", {"who": who.id, "round": state.round}
-        )
+        Event("turn", f"round {state.round}: {who.name}'s turn", {"who": wid, "round": state.round})
     )
     # H-DEF-3: defence uses are restored; H-ACT-1: the ongoing penalty ends; a readied
     # dodge was for the attacks until this turn (docs/decisions.md, H-ACT-3).
-    who.uses.clear()
+    if who.uses:
+        who.uses.clear()
     terrain.new_turn(state, who)  # H-GRID-4: border counts; H-MOD-1: where it came from
-    state.blind_spots.pop(who.id, None)  # H-MOD-1: until the defender's next turn
+    if state.blind_spots:
+        state.blind_spots.pop(wid, None)  # H-MOD-1: until the defender's next turn
     who.ongoing = False
     if who.skill_in_use is not None and not (who.upcoming or "").startswith("skill "):
         who.skill_in_use = None  # H-SKILL-1: an ongoing skill lasts until this turn
     who.ready_dodge = False
     who.fatigue_raised = False
-    who.attacked_melee.clear()
+    if who.attacked_melee:
+        who.attacked_melee.clear()
     # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in. (A plain
     # loop that looks into a list only when it holds something: asked at every turn.)
-    wid = who.id
-    for other in state.combatants.values():
+    for other in combatants.values():
         dodged = other.dodged_melee_of
         if dodged and wid in dodged:
             dodged.remove(wid)
@@ -161,7 +172,8 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
             )
         )
         who.readied = None
-    effects.start_of_turn(who, events)
+    if who.effects:  # most turns: none to count
+        effects.start_of_turn(who, events)
     if who.upcoming is not None:
         # H-ACT-1: the upcoming action is this turn's standard action. It completes with
         # the character's first action, unless cancelled first (``cancel``).
@@ -187,7 +199,8 @@ def end_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:
     who = state.combatants[state.turn.actor]
     if not who.out:
         preroll_defence(state, who, dice, events)
-    effects.end_of_turn(who, events)
+    if who.effects:  # most turns: none to count
+        effects.end_of_turn(who, events)
     events.append(Event("end", f"{who.name} ends the turn", {"who": who.id}))
     _advance(state, events)
     start_turn(state, dice, events)

@@ -34,10 +34,14 @@ def _check_attack(state: HeimrState, action: Action) -> None:
 
 @verb("attack", "standard", "H-ATK-2", "weapon attack: <target> [part=] [hit=N] [defence=none]")
 def _attack(state: HeimrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+    attacker, target = who(state, action.actor), who(state, action.target)
+    if not action.options:  # the common attack: no option to read
+        combat.weapon_attack(state, attacker, target, dice, events)
+        return
     combat.weapon_attack(
         state,
-        who(state, action.actor),
-        who(state, action.target),
+        attacker,
+        target,
         dice,
         events,
         part=action.option("part"),

@@ -23,7 +23,9 @@ checks = VERBS.checks
 
 
 def who(state: HeimrState, cid: str | None, rule: str = "H-CHAR-5") -> Combatant:
-    return named(state.combatants, cid, rule)
+    """The combatant ``cid``, or :class:`IllegalAction` listing who there is."""
+    found = state.combatants.get(cid) if cid is not None else None
+    return found if found is not None else named(state.combatants, cid, rule)
 
 
 def number(action: Action, key: str, default: int | None = None) -> int | None:
@@ -52,14 +54,25 @@ def kind_of(action: Action, state: HeimrState | None = None) -> Kind:
     taken as an upcoming action ("Taking a breather: Ongoing or upcoming", H-ACT-3) and a
     skill's type "depends on the skill you use" (``as=``, else the campaign's ``skills``
     table read from ``state``, standard when not listed; H-SKILL-1)."""
-    if action.verb == "breather" and action.option("as") == "upcoming":
+    name = action.verb
+    kind = _KINDS.get(name)
+    if kind is not None:
+        return kind  # a verb whose type is always its own (asked at every action)
+    if name == "breather" and action.option("as") == "upcoming":
         return "upcoming"
-    if action.verb == "skill":
+    if name == "skill":
         if action.option("as") in SKILL_KINDS:
             return SKILL_KINDS[action.option("as") or "standard"]
         if state is not None and action.option("as") is None:
             return SKILL_KINDS[state.tables.skill(action.target or "").kind]
-    return VERBS[action.verb].kind
+    kind = VERBS[name].kind
+    if name not in ("breather", "skill"):
+        _KINDS[name] = kind
+    return kind
+
+
+#: The type of each verb asked about whose type never depends on its options.
+_KINDS: dict[str, Kind] = {}
 
 
 def free_key(action: Action) -> str:
