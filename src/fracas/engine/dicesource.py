@@ -76,6 +76,7 @@ class RandomDice(DiceSource):
         return result
 
     def _roll(self, mechanic: Mechanic, purpose: str) -> Roll:
+        """The draw itself (:meth:`roll` above makes it in place; kept for the interface)."""
         return mechanic.roll(self.rng)
 
     def snapshot(self) -> dict[str, Any]:

@@ -36,10 +36,12 @@ class LazyView(SideView):
     it (:func:`fracas.engine.views.lazy_view`), so a policy is shown exactly what its
     side may see and pays only for what it looks at; its log is a :class:`SideLog`.
 
-    ``history`` is the log's events, entry by entry, when the encounter keeps none
-    itself (a playout: :func:`play_out` keeps them); ``built`` keeps the entries this
-    side has read, from one turn to the next (the log only grows); ``checked``: ``side``
-    is known to be one of the encounter's (else it is checked here)."""
+    For callers outside :func:`play_out` (which makes one :class:`SideLog` a side and a
+    :class:`~fracas.engine.views.SideView` a choice itself): ``history`` is the log's
+    events, entry by entry, when the encounter keeps none itself; ``built`` keeps the
+    entries this side has read, from one view to the next (the log only grows), and is
+    what tells a policy the log is the same one (:meth:`SideLog.position`); ``checked``:
+    ``side`` is known to be one of the encounter's (else it is checked here)."""
 
     __slots__ = ()
 
@@ -111,10 +113,12 @@ class SideLog(Sequence[list[dict[str, Any]]]):
         for index in range(len(self._history) - 1, -1, -1):
             yield self[index]
 
-    def position(self) -> tuple[Sequence[Sequence[Event]], int]:
-        """Where this log stands: the history it reads and its length. A policy that
-        keeps what it read can tell by this whether the same log has grown since."""
-        return self._history, len(self._history)
+    def position(self) -> tuple[object, int]:
+        """Where this log stands: a token for the log (the entries it keeps built, which
+        the side's views of one log share) and its length. A policy that keeps what it
+        read can tell by this whether the same log has grown since; the token shows it
+        nothing (the events themselves are read through :meth:`events_back`)."""
+        return self._built, len(self._history)
 
     def events_back(self, kinds: Collection[str] | None = None, since: int = 0) -> Iterator[Event]:
         """The events this side sees, last first, as :meth:`Event.for_side` gives them:
@@ -202,8 +206,6 @@ def play_out(
         found = acting.get(actor)
         if found is None:
             side = None if actor == GM else sides.get(actor, actor)
-            if actor != GM and actor not in sides:
-                check_side(encounter, side)  # the side of a combatant is one of its sides
             chooser = gm if side is None else policies.get(side)
             log = logs.get(side)
             if log is None:
@@ -219,6 +221,8 @@ def play_out(
         legal = Legal(encounter, actor, together, probes)
         if not legal:
             break
+        if actor not in sides and actor != GM:
+            check_side(encounter, side)  # the side of a combatant is one of its sides
         if chooser is None:
             known = ", ".join(sorted(policies))
             raise ValueError(f"no policy for side {side!r} (policies are given for {known})")
