@@ -88,7 +88,9 @@ class SideView(Mapping[str, Any]):
     out when first read (by :data:`_LAZY_VIEW`) and kept. ``side`` is not checked here.
 
     It holds nothing that refers back to it (its state is given what it needs, not the
-    view): a view is freed when its choice is made, not by the garbage collector."""
+    view): a view is freed when its choice is made, not by the garbage collector. Its
+    private attributes hold the whole encounter, for its parts to read from: a policy
+    reads the view's keys only, never those."""
 
     __slots__ = ("_encounter", "_got", "_log", "_side")
 
