@@ -311,6 +311,28 @@ def punch_in_reach(state: HeimrState, action: Action) -> bool:
     )
 
 
+def step_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the move or run ``action``, shown cheaply in the common
+    case (else ``False``): a plain step by one neither prone (H-POS-1) nor under any
+    effect (no Bind, H-EFF-7; no Stumble, H-EFF-4) into a square bordering its own
+    (H-GRID-2) with no border between them (no barrier, limit or crossing challenge,
+    H-GRID-3, H-GRID-4) and within one height of it (H-GRID-5, H-GRID-6)."""
+    if action.options or action.target in (None, "out"):
+        return False
+    mover = state.combatants.get(action.actor)
+    if mover is None or mover.prone or mover.effects or mover.square is None:
+        return False
+    field = state.battlefield
+    to = field.place(action.target or "")
+    spot = field.squares.get(to)
+    return (
+        spot is not None
+        and abs(spot.height - mover.height) <= 1
+        and field.border(mover.square, to) is None
+        and to in field.neighbours(mover.square)
+    )
+
+
 PUNCH = (("effect", "hit"),)
 
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
@@ -318,6 +340,8 @@ PUNCH = (("effect", "hit"),)
 IN_HAND: dict[str, Quick] = {
     "attack": in_reach,
     "brawl": punch_in_reach,
+    "move": step_in_reach,
+    "run": step_in_reach,
 }
 
 #: By verb, a cheap test that the rules' check refuses every action of that verb that a
