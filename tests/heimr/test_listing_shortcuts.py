@@ -27,7 +27,7 @@ from fracas.engine.legal import Legal, first_of, verb_where
 from fracas.lab.playout import LazyView
 from fracas.rules.heimr import policies, quick
 from fracas.rules.heimr import ruleset as heimr_ruleset
-from fracas.rules.heimr.state import HeimrState
+from fracas.rules.heimr.state import ActiveEffect, HeimrState
 from fracas.rules.heimr.verbs import VERBS as VERBS_CHECKED
 from fracas.table import encounterfile
 
@@ -226,6 +226,47 @@ def test_a_quick_shot_accepts_a_plain_shot_exactly_where_the_check_does() -> Non
             accepted = False
         assert accepted or not quick_accepts
         if not options:
+            assert quick_accepts == accepted
+            found[accepted] += 1
+    assert found[True] and found[False]  # both asked
+
+
+@pytest.mark.rule("H-GRID-2")
+@pytest.mark.rule("H-GRID-3")
+@pytest.mark.rule("H-GRID-5")
+@pytest.mark.rule("H-EFF-7")
+@pytest.mark.parametrize("example", ["castle-wall", "doorway"])
+def test_a_quick_step_accepts_a_plain_step_exactly_where_the_check_does(example: str) -> None:
+    """``quick.step_in_reach`` against the move's and run's check, over a fighter placed
+    anywhere at any height, prone or not, bound or not, stepping into any square (the
+    field's walls, doors and heights): what it accepts the check accepts, and of steps by
+    one neither prone nor under any effect into a bordering square with no border between,
+    it accepts all the check accepts."""
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / f"{example}.yaml")
+    encounter = Encounter(ruleset, setup, RandomDice(5), record=False)
+    encounter.push(Action("gm", "begin"))
+    state = encounter.state
+    field = state.battlefield
+    squares = sorted(field.squares)
+    rng = random.Random(5)
+    found = {True: 0, False: 0}
+    for _ in range(300):
+        mover = state.combatants[rng.choice(sorted(state.combatants))]
+        mover.square, mover.height = rng.choice(squares), rng.randrange(3)
+        mover.prone = rng.random() < 0.2
+        mover.effects = [ActiveEffect("Bind", 1, 1, part="leg")] if rng.random() < 0.2 else []
+        near = field.neighbours(mover.square)
+        to = rng.choice([*near, *near, rng.choice(squares), "out"])
+        action = Action(mover.id, rng.choice(["move", "run"]), to.lower())
+        quick_accepts = quick.step_in_reach(state, action)
+        try:
+            VERBS_CHECKED.check(state, action)
+            accepted = True
+        except EngineError:
+            accepted = False
+        assert accepted or not quick_accepts
+        plain = not mover.prone and not mover.effects and to in near
+        if plain and field.border(mover.square, to) is None:
             assert quick_accepts == accepted
             found[accepted] += 1
     assert found[True] and found[False]  # both asked

@@ -254,26 +254,42 @@ def shot_in_reach(state: HeimrState, action: Action) -> bool:
         return False
     attacker = state.combatants.get(action.actor)
     target = state.combatants.get(action.target or "")
-    if (
-        attacker is None
-        or target is None
-        or attacker.effects
-        or target.id == attacker.id
-        or target.dead
-        or hiding.hidden_from(target, attacker.side) == hiding.UNAWARE
-    ):
+    if attacker is None or target is None:
         return False
+    reach = plain_shooter(state, attacker)
+    return reach is not None and shot_reaches(state, attacker, target, reach)
+
+
+def plain_shooter(state: HeimrState, attacker: Combatant) -> int | None:
+    """What :func:`shot_in_reach` asks of the attacker alone: the shortest range of its
+    wielded weapons when it is under no effect (no Stumble, H-EFF-4; no Bind, H-EFF-7)
+    and they are all ranged and all usable (the ammunition it counts drawn, H-ACT-8);
+    else ``None``. Such an attacker's attacks on a target :func:`shot_reaches` are
+    accepted."""
+    if attacker.effects:
+        return None
     weapons = attacker.weapons()
-    ranges = []
+    reach = None
     for w in weapons:
         if w.ranged is None:
-            return False
-        ranges.append(w.ranged)
-    if not ranges:
-        return False
+            return None
+        reach = w.ranged if reach is None else min(reach, w.ranged)
+    if reach is None:
+        return None
     if attacker.ammunition and len(combat.usable_weapons(state, attacker)) != len(weapons):
-        return False
-    return terrain.shot_distance(state, attacker, target) <= min(ranges)
+        return None
+    return reach
+
+
+def shot_reaches(state: HeimrState, attacker: Combatant, target: Combatant, reach: int) -> bool:
+    """What :func:`shot_in_reach` asks of the target: another, living, that the attacker
+    knows is there (H-POS-4), within ``reach`` (H-ATK-6)."""
+    return (
+        target.id != attacker.id
+        and not target.dead
+        and hiding.hidden_from(target, attacker.side) != hiding.UNAWARE
+        and terrain.shot_distance(state, attacker, target) <= reach
+    )
 
 
 def punch_in_reach(state: HeimrState, action: Action) -> bool:
@@ -295,6 +311,28 @@ def punch_in_reach(state: HeimrState, action: Action) -> bool:
     )
 
 
+def step_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the move or run ``action``, shown cheaply in the common
+    case (else ``False``): a plain step by one neither prone (H-POS-1) nor under any
+    effect (no Bind, H-EFF-7; no Stumble, H-EFF-4) into a square bordering its own
+    (H-GRID-2) with no border between them (no barrier, limit or crossing challenge,
+    H-GRID-3, H-GRID-4) and within one height of it (H-GRID-5, H-GRID-6)."""
+    if action.options or action.target in (None, "out"):
+        return False
+    mover = state.combatants.get(action.actor)
+    if mover is None or mover.prone or mover.effects or mover.square is None:
+        return False
+    field = state.battlefield
+    to = field.place(action.target or "")
+    spot = field.squares.get(to)
+    return (
+        spot is not None
+        and abs(spot.height - mover.height) <= 1
+        and field.border(mover.square, to) is None
+        and to in field.neighbours(mover.square)
+    )
+
+
 PUNCH = (("effect", "hit"),)
 
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
@@ -302,6 +340,8 @@ PUNCH = (("effect", "hit"),)
 IN_HAND: dict[str, Quick] = {
     "attack": in_reach,
     "brawl": punch_in_reach,
+    "move": step_in_reach,
+    "run": step_in_reach,
 }
 
 #: By verb, a cheap test that the rules' check refuses every action of that verb that a

@@ -29,7 +29,9 @@ from fracas.rules.heimr.quick import (
     OUT_OF_HAND,
     PUNCH,
     WHOLE_VERB,
+    plain_shooter,
     plain_striker,
+    shot_reaches,
     struck_in_reach,
 )
 from fracas.rules.heimr.state import DEFENCES, Combatant, HeimrState
@@ -336,6 +338,7 @@ class HeimrRules(Ruleset[HeimrState]):
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
         striker: object = _UNASKED  # the attacker, if a plain striker; None if not
+        shooter: object = _UNASKED  # its shortest range, if a plain shooter; None if not
         offered = None
         if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
@@ -366,6 +369,16 @@ class HeimrRules(Ruleset[HeimrState]):
                         continue  # quick.melee_out_of_reach
                     if struck_in_reach(striker, target):
                         yield action  # quick.melee_in_reach
+                        continue
+                elif striker is None and target is not None:
+                    # Not a plain striker: a plain shooter's, likewise (quick.shot_in_reach).
+                    if shooter is _UNASKED:
+                        who = met.combatants.get(actor)
+                        shooter = None if who is None else plain_shooter(met, who)
+                    if isinstance(shooter, int) and shot_reaches(
+                        met, met.combatants[actor], target, shooter
+                    ):
+                        yield action
                         continue
             quick = OUT_OF_HAND.get(verb)
             if quick is not None and quick(met, action):
