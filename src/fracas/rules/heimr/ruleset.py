@@ -8,7 +8,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, ClassVar
 
 from fracas.engine import (
@@ -203,7 +203,9 @@ class HeimrRules(Ruleset[HeimrState]):
     def _refused(self, state: HeimrState, action: Action, memo: _Checking) -> bool:
         """Whether the turn refuses ``action``: asked once per actor and verb, which with
         a breather's options (it may be taken as upcoming) are all it reads, but for a
-        skill, whose refusal depends on the skill (:func:`kind_of`, :func:`free_key`)."""
+        skill, whose refusal depends on the skill (:func:`kind_of`, :func:`free_key`);
+        and while the standard action is unspent, once per actor for every standard and
+        ongoing verb (:data:`_SPENDING`), whose refusal then reads only that type."""
         verb = action.verb
         if verb == "skill":
             return self._turn_refusal(state, action, memo.over, memo.able) is not None
@@ -756,11 +758,13 @@ _OFFERED_ONE = _AT_FOES | SQUARE_VERBS
 
 
 @lru_cache(maxsize=16)
+@cache
 def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
     """Whether ``rules`` offers candidates and refuses a turn's actions as
     :class:`HeimrRules` does, so that the shortcuts that stand for those (a plain end of
     the turn, one verb's candidates, :data:`~fracas.rules.heimr.quick.WHOLE_VERB`) answer
-    as they would: a subclass that changes them is asked the long way."""
+    as they would: a subclass that changes them is asked the long way. Answered once a
+    class (asked at every listing; a class's methods are set when it is made)."""
     return all(
         getattr(rules, name) is getattr(HeimrRules, name)
         for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_squares")
