@@ -378,7 +378,12 @@ class DefaultPolicy(Tactical):
         shows it wielding the same things under no effect, on which alone the rules'
         refusal of it on its own turn rests (H-DEF-1; H-EFF-7 reads its effects)."""
         position = self._position
-        if kind == "dodge" or position is None or me.get("effects"):
+        if (
+            kind == "dodge"
+            or position is None
+            or me.get("effects")
+            or me.get("upcoming") is not None  # asked of the state it leaves: not kept
+        ):
             return one_of(legal, Action(actor, "defend", kind))
         unheld = self._unheld
         if self._unheld_in is not position[0]:  # another fight
