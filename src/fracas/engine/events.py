@@ -37,10 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 #: Makes an event without its ``__init__`` (:meth:`Event.deferred` sets its fields).
 _new = object.__new__
+#: The outline data of an event given none (read-only, shared by every such event).
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True, init=False)
@@ -55,7 +58,7 @@ class Event:
     detail: frozenset[str] | None = None
     #: What a side that sees the event but not its detail reads instead of ``text``.
     outline: str | None = None
-    #: The data such a side gets instead of ``data``.
+    #: The data such a side gets instead of ``data`` (unset: :data:`_NO_DATA`).
     outline_data: Mapping[str, Any] = field(default_factory=dict)
 
     def __init__(
@@ -70,7 +73,8 @@ class Event:
     ) -> None:
         # The fields set at once (a frozen dataclass's own init sets them one by one
         # through object.__setattr__: events are made by the thousand in a simulation).
-        # Those left ``None`` are not set: the class defaults (``None``) read the same.
+        # Those left ``None`` are not set: the class defaults (``None``, no outline data)
+        # read the same.
         own = self.__dict__
         own["kind"] = kind
         own["text"] = text
@@ -81,7 +85,8 @@ class Event:
             own["detail"] = detail
         if outline is not None:
             own["outline"] = outline
-        own["outline_data"] = {} if outline_data is None else outline_data
+        if outline_data is not None:
+            own["outline_data"] = outline_data
 
     @classmethod
     def deferred(
@@ -108,7 +113,8 @@ class Event:
             own["detail"] = detail
         if outline is not None:
             own["outline"] = outline
-        own["outline_data"] = {} if outline_data is None else outline_data
+        if outline_data is not None:
+            own["outline_data"] = outline_data
         return event
 
     def __getstate__(self) -> dict[str, Any]:
@@ -121,7 +127,7 @@ class Event:
             "seen_by": self.seen_by,
             "detail": self.detail,
             "outline": self.outline,
-            "outline_data": self.outline_data,
+            "outline_data": {} if self.outline_data is _NO_DATA else self.outline_data,
         }
 
     def visible_to(self, side: str | None) -> bool:
@@ -200,3 +206,4 @@ class _Text:
 # After the dataclass has made its fields (noqa: B010, setattr on purpose).
 setattr(Event, "text", _Text("text"))  # noqa: B010
 setattr(Event, "outline", _Text("outline"))  # noqa: B010
+setattr(Event, "outline_data", _NO_DATA)  # noqa: B010  (the default of those unset)
