@@ -128,7 +128,7 @@ def challenge(
                 )
             )
         else:
-            events.append(Event.deferred("roll", render, data, seen_by))
+            events.append(_deferred("roll", render, data, seen_by))
         if physical and fatigue and roll.parts["d6"] < who.fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
@@ -136,6 +136,8 @@ def challenge(
 
 #: A check made at once (a named tuple's own constructor is a Python call, at every roll).
 _new_check = tuple.__new__
+#: :meth:`Event.deferred`, looked up once (every roll makes one).
+_deferred = Event.deferred
 
 
 def _and(render: Callable[[], str], more: str) -> str:
