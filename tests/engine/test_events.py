@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
+import pickle
+
+import pytest
 
 from fracas.engine import Event
 
@@ -46,3 +51,16 @@ def test_an_event_seen_by_nobody_is_the_game_masters_alone() -> None:
     assert secret.visible_to(None)
     assert not secret.visible_to("north")
     assert Event.from_dict(secret.to_dict()) == secret
+
+
+def test_an_event_reads_its_unset_fields_as_defaults_and_copies_them_in_full() -> None:
+    e = Event("move", "ylva moves to B3", {"who": "ylva"})
+    assert (e.seen_by, e.detail, e.outline, dict(e.outline_data)) == (None, None, None, {})
+    assert e == Event("move", "ylva moves to B3", {"who": "ylva"}, None, None, None, {})
+    for again in (pickle.loads(pickle.dumps(e)), copy.deepcopy(e), copy.copy(e)):
+        assert again == e and again.to_dict() == e.to_dict()
+        assert again.__getstate__() == {**e.__getstate__(), "outline_data": {}}
+    assert dataclasses.replace(e, text="ylva runs").to_dict()["text"] == "ylva runs"
+    with pytest.raises(TypeError):  # the shared empty outline data cannot be changed
+        e.outline_data["who"] = "brannoc"  # type: ignore[index]
+    assert dict(Event("end", "x").outline_data) == {}

@@ -37,10 +37,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 #: Makes an event without its ``__init__`` (:meth:`Event.deferred` sets its fields).
 _new = object.__new__
+#: The outline data of an event given none (read-only, shared by every such event).
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True, init=False)
@@ -55,7 +58,7 @@ class Event:
     detail: frozenset[str] | None = None
     #: What a side that sees the event but not its detail reads instead of ``text``.
     outline: str | None = None
-    #: The data such a side gets instead of ``data``.
+    #: The data such a side gets instead of ``data`` (unset: :data:`_NO_DATA`).
     outline_data: Mapping[str, Any] = field(default_factory=dict)
 
     def __init__(
@@ -70,14 +73,20 @@ class Event:
     ) -> None:
         # The fields set at once (a frozen dataclass's own init sets them one by one
         # through object.__setattr__: events are made by the thousand in a simulation).
+        # Those left ``None`` are not set: the class defaults (``None``, no outline data)
+        # read the same.
         own = self.__dict__
         own["kind"] = kind
         own["text"] = text
         own["data"] = {} if data is None else data
-        own["seen_by"] = seen_by
-        own["detail"] = detail
-        own["outline"] = outline
-        own["outline_data"] = {} if outline_data is None else outline_data
+        if seen_by is not None:
+            own["seen_by"] = seen_by
+        if detail is not None:
+            own["detail"] = detail
+        if outline is not None:
+            own["outline"] = outline
+        if outline_data is not None:
+            own["outline_data"] = outline_data
 
     @classmethod
     def deferred(
@@ -98,18 +107,28 @@ class Event:
         own["kind"] = kind
         own["text"] = render
         own["data"] = {} if data is None else data
-        own["seen_by"] = seen_by
-        own["detail"] = detail
-        own["outline"] = outline
-        own["outline_data"] = {} if outline_data is None else outline_data
+        if seen_by is not None:
+            own["seen_by"] = seen_by
+        if detail is not None:
+            own["detail"] = detail
+        if outline is not None:
+            own["outline"] = outline
+        if outline_data is not None:
+            own["outline_data"] = outline_data
         return event
 
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        # A copy or a pickle carries the words, not the functions.
-        state["text"] = self.text
-        state["outline"] = self.outline
-        return state
+        # Every field (those left unset too); a copy or a pickle carries the words, not
+        # the functions.
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "data": self.data,
+            "seen_by": self.seen_by,
+            "detail": self.detail,
+            "outline": self.outline,
+            "outline_data": {} if self.outline_data is _NO_DATA else self.outline_data,
+        }
 
     def visible_to(self, side: str | None) -> bool:
         """Whether ``side`` may see this event (in full or in outline); ``None`` is the
@@ -118,7 +137,8 @@ class Event:
             return True
         if self.seen_by is not None and side not in self.seen_by:
             return False
-        return self.detail is None or side in self.detail or self.__dict__["outline"] is not None
+        detail = self.detail
+        return detail is None or side in detail or self.__dict__.get("outline") is not None
 
     def for_side(self, side: str | None) -> Event | None:
         """What ``side`` sees of this event: itself, its outline, or nothing (``None``)."""
@@ -129,7 +149,7 @@ class Event:
             return self  # seen in full (asked at every event a policy reads back)
         if not self.visible_to(side):
             return None
-        outline = self.__dict__["outline"]  # its words, or the function that writes them
+        outline = self.__dict__.get("outline")  # its words, or the function that writes them
         assert outline is not None, "visible without detail: there is an outline"
         seen = Event(self.kind, "", dict(self.outline_data), self.seen_by)
         seen.__dict__["text"] = outline
@@ -174,7 +194,7 @@ class _Text:
         if event is None:
             raise AttributeError(self.name)  # the dataclass field has no default
         own = event.__dict__
-        text = own[self.name]
+        text = own.get(self.name)  # an outline left unset: None
         if text is not None and type(text) is not str:
             text = own[self.name] = text()
         return text
@@ -186,3 +206,4 @@ class _Text:
 # After the dataclass has made its fields (noqa: B010, setattr on purpose).
 setattr(Event, "text", _Text("text"))  # noqa: B010
 setattr(Event, "outline", _Text("outline"))  # noqa: B010
+setattr(Event, "outline_data", _NO_DATA)  # noqa: B010  (the default of those unset)

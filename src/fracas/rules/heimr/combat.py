@@ -104,7 +104,7 @@ def preroll_defence(
 ) -> None:
     """H-DEF-2: roll the next defence of the character's chosen kind (dodge if it cannot)."""
     stance = who.stance
-    if stance == "none" or who.out:
+    if stance == "none" or who.dead or who.unconscious or who.fled:  # who.out, uncalled
         who.defence = None
         return
     rolled = roll_defence(state, who, stance, dice, events)  # most often it can

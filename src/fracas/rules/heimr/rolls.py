@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from fracas.dice import HeimrChallenge, Roll
 from fracas.dice.heimr import MAX_CONSISTENCY
@@ -103,15 +103,17 @@ def challenge(
             "failed_outright": failed,
         }
         # Written when read: a playout's rolls never are (the arguments never change).
-        render = partial(
-            _roll_text,
-            ability,
-            purpose,
-            c,
-            p,
-            tuple(consistency) if consistency else (),
-            tuple(potential) if potential else (),
-            roll,
+        render = _new_line(
+            _RollLine,
+            (
+                ability,
+                purpose,
+                c,
+                p,
+                tuple(consistency) if consistency else (),
+                tuple(potential) if potential else (),
+                roll,
+            ),
         )
         if failed:
             # That it fails is seen (H-ATK-3); the fatigue it fails on is the own side's.
@@ -128,7 +130,7 @@ def challenge(
                 )
             )
         else:
-            events.append(Event.deferred("roll", render, data, seen_by))
+            events.append(_deferred("roll", render, data, seen_by))
         if physical and fatigue and roll.parts["d6"] < who.fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
@@ -136,6 +138,29 @@ def challenge(
 
 #: A check made at once (a named tuple's own constructor is a Python call, at every roll).
 _new_check = tuple.__new__
+#: :meth:`Event.deferred`, looked up once (every roll makes one).
+_deferred = Event.deferred
+
+
+class _RollLine(tuple[Any, ...]):
+    """A roll's line in the log, written when called: the arguments of :func:`_roll_text`
+    in one tuple (a roll's event keeps one; a ``partial`` would make three objects).
+
+    >>> from fracas.dice import HeimrChallenge
+    >>> from fracas.rules.heimr.state import Ability
+    >>> roll = HeimrChallenge(2, 1).read((4, 7, 3))
+    >>> _RollLine((Ability(2, 1, ("dex",)), "ylva's dodge", 2, 1, (), (), roll))()
+    "ylva's dodge: C2P1, rolls [4, 7, 3]: highest 7 + 1 = 8"
+    """
+
+    __slots__ = ()
+
+    def __call__(self) -> str:
+        return _roll_text(*self)
+
+
+#: A line made at once (tuple.__new__: no Python call).
+_new_line = tuple.__new__
 
 
 def _and(render: Callable[[], str], more: str) -> str:

@@ -197,8 +197,7 @@ def end_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None:
     and start the next turn."""
     assert state.turn is not None
     who = state.combatants[state.turn.actor]
-    if not who.out:
-        preroll_defence(state, who, dice, events)
+    preroll_defence(state, who, dice, events)  # none for one out of the fight
     if who.effects:  # most turns: none to count
         effects.end_of_turn(who, events)
     events.append(Event("end", f"{who.name} ends the turn", {"who": who.id}))
