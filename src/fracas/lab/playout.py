@@ -131,11 +131,7 @@ class SideLog(Sequence[list[dict[str, Any]]]):
             for event in reversed(history[index]):
                 if kinds is not None and event.kind not in kinds:
                     continue
-                seen_by, detail = event.seen_by, event.detail
-                if (seen_by is None or side in seen_by) and (detail is None or side in detail):
-                    yield event  # seen in full, as for_side gives it (asked of most)
-                    continue
-                seen = event.for_side(side)
+                seen = event.for_side(side)  # the one place that says what a side sees
                 if seen is not None:
                     yield seen
 

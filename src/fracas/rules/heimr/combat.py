@@ -60,7 +60,7 @@ def defence_ability(who: Combatant, kind: Defence) -> tuple[Ability, int] | None
 def defence_mods(state: HeimrState, who: Combatant, kind: Defence) -> list[Modifier]:
     mods: list[Modifier] = terrain.defence_mods(state, who, kind)
     uses = who.uses
-    if uses and kind != "parry" and uses.get(kind):
+    if uses and (kind == "dodge" or kind == "block") and uses.get(kind):
         mods.append((f"{uses[kind]} earlier {kind}", -REPEAT_PENALTY * uses[kind]))
     if who.ongoing:
         mods.append(("ongoing action", -ONGOING_PENALTY))

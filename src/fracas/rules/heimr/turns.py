@@ -128,8 +128,7 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
         if wid in cluster:
             together = [c for c in cluster if c != wid]
             break
-    # Every field given in order: the quicker way to make one (at every turn).
-    state.turn = Turn(wid, False, None, False, [], False, who.square, together)
+    state.turn = Turn(wid, square_at_start=who.square, cluster_at_start=together)
     # What this turn resets, each tested first: most of it is already as it should be.
     if who.passed_guards:
         who.passed_guards.clear()

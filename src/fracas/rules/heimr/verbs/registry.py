@@ -55,9 +55,6 @@ def kind_of(action: Action, state: HeimrState | None = None) -> Kind:
     skill's type "depends on the skill you use" (``as=``, else the campaign's ``skills``
     table read from ``state``, standard when not listed; H-SKILL-1)."""
     name = action.verb
-    kind = _KINDS.get(name)
-    if kind is not None:
-        return kind  # a verb whose type is always its own (asked at every action)
     if name == "breather" and action.option("as") == "upcoming":
         return "upcoming"
     if name == "skill":
@@ -65,14 +62,7 @@ def kind_of(action: Action, state: HeimrState | None = None) -> Kind:
             return SKILL_KINDS[action.option("as") or "standard"]
         if state is not None and action.option("as") is None:
             return SKILL_KINDS[state.tables.skill(action.target or "").kind]
-    kind = VERBS[name].kind
-    if name not in ("breather", "skill"):
-        _KINDS[name] = kind
-    return kind
-
-
-#: The type of each verb asked about whose type never depends on its options.
-_KINDS: dict[str, Kind] = {}
+    return VERBS[name].kind
 
 
 def free_key(action: Action) -> str:
