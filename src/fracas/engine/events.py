@@ -40,8 +40,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-#: Makes an event without its ``__init__`` (:meth:`Event.deferred` sets its fields).
-_new = object.__new__
 #: The outline data of an event given none (read-only, shared by every such event).
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
@@ -102,20 +100,8 @@ class Event:
         """An event whose ``text`` is ``render()``, called when the text is first read
         (and whose ``outline``, given as a function, likewise). The functions must depend
         on nothing that changes after the event is made."""
-        event = _new(cls)  # its fields set in place, as __init__ sets them
-        own = event.__dict__
-        own["kind"] = kind
-        own["text"] = render
-        own["data"] = {} if data is None else data
-        if seen_by is not None:
-            own["seen_by"] = seen_by
-        if detail is not None:
-            own["detail"] = detail
-        if outline is not None:
-            own["outline"] = outline
-        if outline_data is not None:
-            own["outline_data"] = outline_data
-        return event
+        # __init__ keeps the function where the words go; reading ``text`` calls it.
+        return cls(kind, render, data, seen_by, detail, outline, outline_data)  # type: ignore[arg-type]
 
     def __getstate__(self) -> dict[str, Any]:
         # Every field (those left unset too); a copy or a pickle carries the words, not
