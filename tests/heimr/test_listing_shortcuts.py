@@ -137,6 +137,19 @@ def test_default_policy_skips_asking_for_steps_only_when_every_one_is_refused(
     assert skipped or "castle-wall" not in path  # the wall is where it is tried
 
 
+def _quick_and_check(test: quick.Quick, state: HeimrState, action: Action) -> tuple[bool, bool]:
+    """Whether the quick ``test`` accepts ``action``, and whether the verb's check does;
+    asserted: the quick test never accepts what the check refuses."""
+    quick_accepts = test(state, action)
+    try:
+        VERBS_CHECKED.check(state, action)
+        accepted = True
+    except EngineError:
+        accepted = False
+    assert accepted or not quick_accepts
+    return quick_accepts, accepted
+
+
 def _steps_agree(encounter: Encounter[object], actor: str) -> int:
     """That the rules refuse every closer step when the policy skips asking: 1 when it
     skips them, else 0."""
@@ -218,13 +231,7 @@ def test_a_quick_shot_accepts_a_plain_shot_exactly_where_the_check_does() -> Non
             target.hidden_from = {archer.side: rng.choice(["unaware", "aware"])}
         options = rng.choice([(), (("part", "head"),)])
         action = Action("eirik", "attack", target.id, options)
-        quick_accepts = quick.shot_in_reach(state, action)
-        try:
-            VERBS_CHECKED.check(state, action)
-            accepted = True
-        except EngineError:
-            accepted = False
-        assert accepted or not quick_accepts
+        quick_accepts, accepted = _quick_and_check(quick.shot_in_reach, state, action)
         if not options:
             assert quick_accepts == accepted
             found[accepted] += 1
@@ -258,13 +265,7 @@ def test_a_quick_step_accepts_a_plain_step_exactly_where_the_check_does(example:
         near = field.neighbours(mover.square)
         to = rng.choice([*near, *near, rng.choice(squares), "out"])
         action = Action(mover.id, rng.choice(["move", "run"]), to.lower())
-        quick_accepts = quick.step_in_reach(state, action)
-        try:
-            VERBS_CHECKED.check(state, action)
-            accepted = True
-        except EngineError:
-            accepted = False
-        assert accepted or not quick_accepts
+        quick_accepts, accepted = _quick_and_check(quick.step_in_reach, state, action)
         plain = not mover.prone and not mover.effects and to in near
         if plain and field.border(mover.square, to) is None:
             assert quick_accepts == accepted
