@@ -46,7 +46,6 @@ def recorded(monkeypatch: pytest.MonkeyPatch, chosen: list[str], shortcuts: bool
     ) -> Action:
         if not shortcuts:
             self._moved.clear()  # never known to have moved
-            self._unheld.clear()  # every defence asked of the rules
         action = choose(self, view, legal, rng)
         chosen.append(str(action))
         return action

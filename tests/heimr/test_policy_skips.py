@@ -3,22 +3,17 @@ would refuse it: brawls and charges with every foe its side knows of out of reac
 jump down with nothing to jump down from, charges, steps and climbs when prone, and
 anything but the end of its turn when dazed; with the actor anywhere on the field at
 any height, and whatever its side sees. A door's guard, asked as one action, is legal
-as the offer lists it; the lazy view's foe squares are those its records show. A block
-or a parry it leaves out asking for, refused before with the same things wielded, is
-refused."""
+as the offer lists it; the lazy view's foe squares are those its records show."""
 
 from __future__ import annotations
 
 import glob
 import random
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from fracas.engine import Action, Encounter, RandomDice
-from fracas.lab import runner
 from fracas.lab.playout import LazyView
 from fracas.rules.heimr import policies
 from fracas.rules.heimr.state import ActiveEffect
@@ -109,33 +104,3 @@ def _skips_agree(encounter: Encounter[object], actor: str) -> int:
             guard = Action(actor, "guard", name)
             assert encounter.ruleset.is_legal(state, guard) == (guard in guards)
     return skipped
-
-
-@pytest.mark.rule("H-DEF-1")
-@pytest.mark.rule("H-EFF-7")
-@pytest.mark.parametrize("path", HEIMR, ids=lambda p: Path(p).stem)
-def test_default_policy_skips_a_defence_only_when_the_rules_refuse_it(
-    path: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    defence = policies.DefaultPolicy._defence
-    answered = {"skipped": 0}
-
-    def held_to_the_rules(
-        self: policies.DefaultPolicy,
-        legal: Sequence[Action],
-        actor: str,
-        me: Mapping[str, Any],
-        kind: str,
-    ) -> Action | None:
-        asked = len(self._unheld), self._unheld_in
-        found = defence(self, legal, actor, me, kind)
-        if found is None:
-            encounter = legal.encounter  # type: ignore[attr-defined]
-            action = Action(actor, "defend", kind)
-            assert not encounter.ruleset.is_legal(encounter.state, action)
-            answered["skipped"] += asked == (len(self._unheld), self._unheld_in)
-        return found
-
-    monkeypatch.setattr(policies.DefaultPolicy, "_defence", held_to_the_rules)
-    runner.run_batch(runner.spec_from_file(path, {}, engine="engine"), runner.seeds(7, 3))
-    assert answered["skipped"] or "night" not in path  # none of them holds a shield

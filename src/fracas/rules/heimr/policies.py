@@ -346,10 +346,6 @@ class DefaultPolicy(Tactical):
         # By side, what the log has shown of each combatant as far as it was read.
         self._read: dict[str | None, _Latest] = {}
         self._position: tuple[object, int] | None = None  # the log's, at this choice
-        # The defences the rules refused, in one log, by actor, defence and what
-        # it wielded (:meth:`_defence`).
-        self._unheld: set[tuple[str, str, tuple[str, ...]]] = set()
-        self._unheld_in: object = None  # the log they were refused in
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
@@ -369,33 +365,6 @@ class DefaultPolicy(Tactical):
         elif position is not None and chosen.verb == "move":
             self._moved[actor] = (position[0], position[1] + 1)
         return chosen
-
-    def _defence(
-        self, legal: Sequence[Action], actor: str, me: Mapping[str, Any], kind: str
-    ) -> Action | None:
-        """The defence ``kind`` if it is legal: a block or a parry the rules refused the
-        actor is not asked again in the same fight (the playout's log) while the view
-        shows it wielding the same things under no effect, on which alone the rules'
-        refusal of it on its own turn rests (H-DEF-1; H-EFF-7 reads its effects)."""
-        position = self._position
-        if (
-            kind == "dodge"
-            or position is None
-            or me.get("effects")
-            or me.get("upcoming") is not None  # asked of the state it leaves: not kept
-        ):
-            return one_of(legal, Action(actor, "defend", kind))
-        unheld = self._unheld
-        if self._unheld_in is not position[0]:  # another fight
-            self._unheld_in = position[0]
-            unheld.clear()
-        held = (actor, kind, tuple(me.get("weapons") or ()))
-        if held in unheld:
-            return None
-        found = one_of(legal, Action(actor, "defend", kind))
-        if found is None and len(unheld) < 256:
-            unheld.add(held)
-        return found
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
         """:func:`last_challenge`, the log read only past where it was last read."""
@@ -442,7 +411,7 @@ class DefaultPolicy(Tactical):
         for kind in DEFENCES:
             if stance == kind:
                 break
-            found = self._defence(legal, actor, me, kind)
+            found = one_of(legal, Action(actor, "defend", kind))
             if found is not None:
                 return found
         if moved:
