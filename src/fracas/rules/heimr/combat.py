@@ -104,7 +104,7 @@ def preroll_defence(
 ) -> None:
     """H-DEF-2: roll the next defence of the character's chosen kind (dodge if it cannot)."""
     stance = who.stance
-    if stance == "none" or who.dead or who.unconscious or who.fled:  # who.out, uncalled
+    if stance == "none" or who.out:
         who.defence = None
         return
     rolled = roll_defence(state, who, stance, dice, events)  # most often it can
@@ -174,8 +174,7 @@ def defend(
     target.uses[used.kind] = target.uses.get(used.kind, 0) + 1
     if readied and used.kind == "dodge":
         target.ready_dodge = False
-    if used.d6 < target.fatigue:  # H-DEF-2, H-FAT-2: fatigue moves when the defence is used
-        tire(target, used.d6, events)
+    tire(target, used.d6, events)  # H-DEF-2, H-FAT-2: fatigue moves when the defence is used
     hit = used.failed or attack.result > used.result
     text = f"{target.name}'s {used.kind} {used.result}"
     text += " failed outright on fatigue" if used.failed else ""

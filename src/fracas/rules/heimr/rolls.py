@@ -89,8 +89,7 @@ def challenge(
     mechanic, notation = _mechanic(c, p)
     roll = dice.roll(mechanic, purpose)
     raw = roll.parts["raw"]
-    # Stats.physical, without a call: asked at every roll.
-    physical = not who.stats.physical_attributes.isdisjoint(ability.attributes)
+    physical = who.stats.physical(ability)
     failed = physical and raw < who.fatigue
     check = _new_check(Check, (roll, c, p, physical, failed))
     if events is not None:
@@ -131,7 +130,7 @@ def challenge(
             )
         else:
             events.append(_deferred("roll", render, data, seen_by))
-        if physical and fatigue and roll.parts["d6"] < who.fatigue:
+        if physical and fatigue:
             tire(who, roll.parts["d6"], events, in_combat)
     return check
 

@@ -8,7 +8,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from fracas.engine import (
@@ -758,7 +758,6 @@ _OFFERED_ONE = _AT_FOES | SQUARE_VERBS
 
 
 @lru_cache(maxsize=16)
-@cache
 def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
     """Whether ``rules`` offers candidates and refuses a turn's actions as
     :class:`HeimrRules` does, so that the shortcuts that stand for those (a plain end of

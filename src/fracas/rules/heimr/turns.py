@@ -123,11 +123,8 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
         else:
             _advance(state, events)  # nobody left alive: as the turn of the last looked at
     wid = who.id
-    together: list[str] = []
-    for cluster in state.clusters:  # the cluster it stands in, if any (cluster_of)
-        if wid in cluster:
-            together = [c for c in cluster if c != wid]
-            break
+    cluster = state.cluster_of(wid)
+    together = [] if cluster is None else [c for c in cluster if c != wid]
     state.turn = Turn(wid, square_at_start=who.square, cluster_at_start=together)
     # What this turn resets, each tested first: most of it is already as it should be.
     if who.passed_guards:
