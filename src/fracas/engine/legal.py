@@ -52,7 +52,7 @@ class Legal(Sequence[Action]):
         self._all: list[Action] | None = None
         self._any: bool | None = None
         # Single actions asked of the rules, each by its :func:`_key`.
-        self._checked: dict[Action | str, bool] = {}
+        self._checked: dict[str | tuple[str, str | None, tuple[tuple[str, str], ...]], bool] = {}
         # Every question asked of the rules here is of this one state: what the answers
         # share is worked out once (Ruleset.checking).
         self._rules = encounter.ruleset.checking(encounter.state)
@@ -123,10 +123,12 @@ class Legal(Sequence[Action]):
             or (self._together_listed and verb in self.together)
         ):  # its verb listed
             return action if self.listed(action) else None
-        key = verb if action.target is None and not action.options else action  # _key
-        ok = self._checked.get(key)
+        target, options = action.target, action.options
+        key = verb if target is None and not options else (verb, target, options)  # _key
+        checked = self._checked
+        ok = checked.get(key)
         if ok is None:
-            ok = self._checked[key] = self._rules.is_legal(action)
+            ok = checked[key] = self._rules.is_legal(action)
         return action if ok else None
 
     def plain(self, verb: str) -> bool:
@@ -206,15 +208,16 @@ class Legal(Sequence[Action]):
         )
 
 
-def _key(action: Action) -> Action | str:
+def _key(action: Action) -> str | tuple[str, str | None, tuple[tuple[str, str], ...]]:
     """What :class:`Legal` keeps the answer for ``action`` under, of one actor's: a plain
-    action (no target, no options) by its verb (a string's hash is kept, an action's
-    worked out at each lookup), any other by itself.
+    action (no target, no options) by its verb, any other by its verb, target and options
+    (hashed as a tuple, not through an action's own hash, worked out at each lookup).
 
     >>> _key(Action("ylva", "end")), _key(Action("ylva", "move", "C2"))
-    ('end', Action(actor='ylva', verb='move', target='C2', options=()))
+    ('end', ('move', 'C2', ()))
     """
-    return action.verb if action.target is None and not action.options else action
+    target, options = action.target, action.options
+    return action.verb if target is None and not options else (action.verb, target, options)
 
 
 def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:

@@ -355,15 +355,20 @@ class DefaultPolicy(Tactical):
         if me is None:
             return one_of(legal, Action(actor, "end")) or legal[0]
         position = self._position = _position(view)
-        spent = moved = False
-        if position is not None:
-            spent = _same(self._attacked.get(actor), position, 0)
-            moved = _same(self._moved.get(actor), position, 0)
+        if position is None:
+            return self._turn(view, legal, rng, actor, me, people) or legal[0]
+        log, length = position
+        # Whether it attacked, or moved, just before this choice (the log one entry on).
+        kept = self._attacked.get(actor)
+        spent = kept is not None and kept[0] is log and kept[1] == length
+        kept = self._moved.get(actor)
+        moved = kept is not None and kept[0] is log and kept[1] == length
         chosen = self._turn(view, legal, rng, actor, me, people, spent, moved) or legal[0]
-        if position is not None and chosen.verb in SPEND_THE_TURN:
-            self._attacked[actor] = (position[0], position[1] + 1)
-        elif position is not None and chosen.verb == "move":
-            self._moved[actor] = (position[0], position[1] + 1)
+        verb = chosen.verb
+        if verb in SPEND_THE_TURN:
+            self._attacked[actor] = (log, length + 1)
+        elif verb == "move":
+            self._moved[actor] = (log, length + 1)
         return chosen
 
     def _aim(self, view: Mapping[str, Any], actor: str) -> tuple[int, int]:
@@ -898,11 +903,6 @@ def _position(view: Mapping[str, Any]) -> tuple[object, int] | None:
     """Where the view's log stands, where it can tell (a playout's log)."""
     position = getattr(view.get("log"), "position", None)
     return None if position is None else position()
-
-
-def _same(kept: tuple[object, int] | None, position: tuple[object, int], ahead: int) -> bool:
-    """Whether ``kept`` is ``position`` of the same log, ``ahead`` entries back."""
-    return kept is not None and kept[0] is position[0] and kept[1] == position[1] - ahead
 
 
 def _hurt(person: Mapping[str, Any]) -> float:
