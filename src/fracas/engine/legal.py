@@ -12,7 +12,7 @@ from typing import Any, overload
 
 from fracas.engine import Action, Encounter
 
-__all__ = ["Legal", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
+__all__ = ["Legal", "action_of", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
 
 
 class Legal(Sequence[Action]):
@@ -136,7 +136,7 @@ class Legal(Sequence[Action]):
         :meth:`one` of it, asked by its verb (an answer kept is found without an action)."""
         ok = self._checked.get(verb)
         if ok is None:
-            return self.one(Action(self.actor, verb)) is not None
+            return self.one(action_of(self.actor, verb)) is not None
         return ok
 
     def _everything(self) -> list[Action]:
@@ -184,7 +184,7 @@ class Legal(Sequence[Action]):
                 and verb not in self._by_verb
                 and not (self._together_listed and verb in self.together)
             ):  # not listed
-                known = checked[verb] = self._rules.is_legal(Action(actor, verb))
+                known = checked[verb] = self._rules.is_legal(action_of(actor, verb))
             if known:
                 return True
         return self._rules.any_legal(actor)
@@ -218,6 +218,26 @@ def _key(action: Action) -> str | tuple[str, str | None, tuple[tuple[str, str], 
     """
     target, options = action.target, action.options
     return action.verb if target is None and not options else (action.verb, target, options)
+
+
+#: The actions :func:`action_of` has made, by actor, verb and target.
+_MADE: dict[tuple[str, str, str | None], Action] = {}
+
+
+def action_of(actor: str, verb: str, target: str | None = None) -> Action:
+    """``Action(actor, verb, target)``, made once: an action is a value, and a policy or
+    a probe asks the same few of the rules at every choice.
+
+    >>> action_of("e", "defend", "block") is action_of("e", "defend", "block")
+    True
+    """
+    key = (actor, verb, target)
+    found = _MADE.get(key)
+    if found is None:
+        if len(_MADE) > 4096:
+            _MADE.clear()
+        found = _MADE[key] = Action(actor, verb, target)
+    return found
 
 
 def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:

@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import actor_of, one_of, verb_where
+from fracas.engine.legal import action_of, actor_of, one_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.observing import SeenCombatants
 from fracas.rules.heimr.weighing import (
@@ -136,6 +136,11 @@ def _challenge_of(text: str) -> tuple[int, int]:
 BREATHS = frozenset({"fatigue", "upcoming", "roll"})
 #: The events :class:`_Latest` reads: those of both.
 READ = ROLLS | BREATHS
+
+
+#: :func:`~fracas.rules.heimr.weighing.needs_breather`'s answers by consistency and
+#: fatigue, for a fighter whose last roll or breather was an attack, and a breather.
+_BREATHERS: dict[tuple[int, int], tuple[bool, bool]] = {}
 
 
 def breathed_last(view: Mapping[str, Any], who: str) -> bool:
@@ -353,7 +358,7 @@ class DefaultPolicy(Tactical):
         actor, people = acting(view, legal)
         me = people.get(actor)
         if me is None:
-            return one_of(legal, Action(actor, "end")) or legal[0]
+            return one_of(legal, action_of(actor, "end")) or legal[0]
         position = self._position = _position(view)
         if position is None:
             return self._turn(view, legal, rng, actor, me, people) or legal[0]
@@ -409,19 +414,19 @@ class DefaultPolicy(Tactical):
         refused (H-ACT-1: a move goes with no other but a draw or putting away, H-ACT-2,
         which it looks for only with a punch to throw) and only free ones looked for."""
         if _dazed(me):
-            return one_of(legal, Action(actor, "end"))  # nothing else is left it
+            return one_of(legal, action_of(actor, "end"))  # nothing else is left it
         if spent:
             return self._after_attacking(view, legal, actor, me, people)
         stance = me.get("stance")
         for kind in DEFENCES:
             if stance == kind:
                 break
-            found = one_of(legal, Action(actor, "defend", kind))
+            found = one_of(legal, action_of(actor, "defend", kind))
             if found is not None:
                 return found
         if moved:
             return self._after_moving(view, legal, actor, me, people)
-        if me.get("prone") and (found := one_of(legal, Action(actor, "stand"))) is not None:
+        if me.get("prone") and (found := one_of(legal, action_of(actor, "stand"))) is not None:
             return found
         fatigue = int(me.get("fatigue") or 1)
         # The log is read back for the challenge only when it matters: a breather is
@@ -430,7 +435,7 @@ class DefaultPolicy(Tactical):
         if (
             challenge is not None
             and self._needs_breather(view, actor, challenge[0], fatigue, self._breathed)
-            and (breather := one_of(legal, Action(actor, "breather"))) is not None
+            and (breather := one_of(legal, action_of(actor, "breather"))) is not None
         ):
             return breather
         attacks = with_verb(legal, "attack")
@@ -458,7 +463,7 @@ class DefaultPolicy(Tactical):
             return best(punches, lambda a: _hurt(people.get(a.target or "", {})), rng)
         enemies, own = _forces(me, people)
         if not enemies:
-            return one_of(legal, Action(actor, "end"))
+            return one_of(legal, action_of(actor, "end"))
         door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
@@ -467,7 +472,7 @@ class DefaultPolicy(Tactical):
             step = self._close_in(view, legal, rng, me, enemies)
             if step is not None:
                 return step
-        return one_of(legal, Action(actor, "end"))
+        return one_of(legal, action_of(actor, "end"))
 
     def _after_attacking(
         self,
@@ -484,7 +489,7 @@ class DefaultPolicy(Tactical):
         if not me.get("height") and (own >= len(enemies) or _no_door_to_hold(view, me)):
             # Neither a jump down nor a door to hold (not outnumbered, or none here): the
             # battlefield is read only when outnumbered.
-            return one_of(legal, Action(actor, "end"))
+            return one_of(legal, action_of(actor, "end"))
         door = self._door(view, legal, actor, me, own, enemies) if enemies else None
         if door is not None:
             return door
@@ -494,10 +499,10 @@ class DefaultPolicy(Tactical):
             and me.get("square") in {e["square"] for e in enemies}
             and _may_jump(view, me)
         ):
-            jump = one_of(legal, Action(actor, "jump"))  # down to an enemy below
+            jump = one_of(legal, action_of(actor, "jump"))  # down to an enemy below
             if jump is not None:
                 return jump
-        return one_of(legal, Action(actor, "end"))
+        return one_of(legal, action_of(actor, "end"))
 
     def _after_moving(
         self,
@@ -517,7 +522,7 @@ class DefaultPolicy(Tactical):
             return reload  # H-ACT-2: drawn with the move, to shoot next turn
         enemies, own = _forces(me, people)
         if not enemies:
-            return one_of(legal, Action(actor, "end"))
+            return one_of(legal, action_of(actor, "end"))
         door = self._door(view, legal, actor, me, own, enemies)
         if door is not None:
             return door
@@ -525,7 +530,7 @@ class DefaultPolicy(Tactical):
             jump = first(legal, "jump")
             if jump is not None:
                 return jump
-        return one_of(legal, Action(actor, "end"))
+        return one_of(legal, action_of(actor, "end"))
 
     def _breathed(self, view: Mapping[str, Any], actor: str) -> bool:
         """:func:`breathed_last`, the log read only past where it was last read."""
@@ -543,8 +548,20 @@ class DefaultPolicy(Tactical):
         breathed: Callable[[Mapping[str, Any], str], bool] = breathed_last,
     ) -> bool:
         """:func:`~fracas.rules.heimr.weighing.needs_breather`, the log read only if it
-        matters."""
-        return needs_breather(consistency, fatigue, lambda: breathed(view, actor))
+        matters: its answers either way kept by challenge and fatigue (it reads nothing
+        else), the log read when they differ."""
+        key = (consistency, fatigue)
+        either = _BREATHERS.get(key)
+        if either is None:
+            if len(_BREATHERS) > 4096:
+                _BREATHERS.clear()
+            either = _BREATHERS[key] = (
+                needs_breather(consistency, fatigue, lambda: False),
+                needs_breather(consistency, fatigue, lambda: True),
+            )
+        if either[0] is either[1]:
+            return either[0]
+        return either[1] if breathed(view, actor) else either[0]
 
     @classmethod
     def _door(
@@ -566,7 +583,7 @@ class DefaultPolicy(Tactical):
         if guard is not None:
             return guard
         if str(me.get("guarding") or "").startswith("border:"):
-            return one_of(legal, Action(actor, "end"))
+            return one_of(legal, action_of(actor, "end"))
         return None
 
     @staticmethod
