@@ -639,7 +639,7 @@ class DefaultPolicy(Tactical):
         # Only the actions that could be chosen are asked of the rules: charges when an
         # enemy borders the square, runs when no move comes closer, climbs when neither.
         bordering = graph.get(str(here), {})
-        if any(square in bordering for square in goals) and _may_charge(view, me, combatants(view)):
+        if not bordering.keys().isdisjoint(goals) and _may_charge(view, me, combatants(view)):
             charges = with_verb(legal, "charge")
             if charges:
                 return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
