@@ -51,3 +51,37 @@ def test_a_playouts_views_are_freed_without_the_collector() -> None:
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+class Watching:
+    """A side's policy that notes whether the collector is on at each choice, and fails
+    at its ``fail``-th choice (if any)."""
+
+    def __init__(self, inner: Policy, seen: list[bool], fail: int = 0) -> None:
+        self.inner, self.name, self.seen, self.fail = inner, inner.name, seen, fail
+
+    def choose(self, shown: Mapping[str, Any], legal: Sequence[Action], rng: Any) -> Action:
+        self.seen.append(gc.isenabled())
+        if len(self.seen) == self.fail:
+            raise ValueError("no choice")
+        return self.inner.choose(shown, legal, rng)
+
+
+def test_the_collector_is_paused_while_a_playout_plays_and_on_again_after() -> None:
+    # Its passes would find nothing to free (above): paused, and back on even when a
+    # policy fails half way.
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples/heimr/duel.yaml")
+    sides = sorted({str(c.side) for c in Encounter(ruleset, setup).state.combatants.values()})
+    for fail in (0, 3):
+        seen: list[bool] = []
+        encounter = Encounter(ruleset, setup, RandomDice(5), record=False)
+        policies: dict[str, Policy] = {
+            s: Watching(policy("default", "heimr"), seen, fail) for s in sides
+        }
+        assert gc.isenabled()
+        try:
+            play_out(encounter, policies, gm_policy("heimr"), numpy.random.default_rng(5), 30)
+        except ValueError:
+            assert fail
+        assert seen and not any(seen)
+        assert gc.isenabled()
