@@ -196,9 +196,17 @@ class Legal(Sequence[Action]):
             return action in self._all
         if not isinstance(action, Action) or action.actor != self.actor:
             return False  # (plain actions' answers are kept by verb: the actor's own)
-        return action in self._by_verb.get(action.verb, ()) or self._checked.get(
-            _key(action), False
-        )
+        verb = action.verb
+        found = self._by_verb.get(verb)
+        if found:
+            for listed in found:  # most often the very action listed: no comparison
+                if listed is action:
+                    return True
+            if action in found:
+                return True
+        target, options = action.target, action.options
+        key = verb if target is None and not options else (verb, target, options)  # _key
+        return self._checked.get(key, False)
 
     def __contains__(self, action: object) -> bool:
         return (

@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import Legal, action_of, actor_of, one_of, verb_where
+from fracas.engine.legal import Legal, action_of, actor_of, one_of, verb_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.observing import SeenCombatants
 from fracas.rules.heimr.weighing import (
@@ -40,7 +40,6 @@ from fracas.rules.tactics import (
     combatants,
     find,
     first,
-    with_verb,
 )
 
 #: The actions after which nothing but free actions is left this turn: standard actions
@@ -441,7 +440,7 @@ class DefaultPolicy(Tactical):
             and (breather := one_of(legal, action_of(actor, "breather"))) is not None
         ):
             return breather
-        attacks = with_verb(legal, "attack")
+        attacks = verb_of(legal, "attack")
         if len(attacks) == 1:
             return attacks[0]  # the best of one, its odds not needed
         if attacks:
@@ -643,7 +642,7 @@ class DefaultPolicy(Tactical):
         # enemy borders the square, runs when no move comes closer, climbs when neither.
         bordering = graph.get(str(here), {})
         if not bordering.keys().isdisjoint(goals) and _may_charge(view, me, combatants(view)):
-            charges = with_verb(legal, "charge")
+            charges = verb_of(legal, "charge")
             if charges:
                 return best(charges, lambda a: _hurt(_by_id(view, a.target)), rng)
 
