@@ -339,10 +339,11 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
-        striker: object = _UNASKED  # the attacker, if a plain striker; None if not
-        shooter: object = _UNASKED  # its shortest range, if a plain shooter; None if not
         offered = None
         if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
+            if "attack" in verbs:
+                yield from self._attacks_listed(state, actor, keep, memo)
+                return
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
         for action in self._offer(state, actor, verbs) if offered is None else offered:
             verb = action.verb
@@ -359,39 +360,70 @@ class HeimrRules(Ruleset[HeimrState]):
             met = met_by_verb.get(verb)
             if met is None:
                 met = met_by_verb[verb] = self._met(state, action, memo)
-            if verb == "attack" and offered is not None and not action.options:
-                # One plain striker's attacks, the quick tests' answers read of the
-                # target alone (quick.plain_striker), the attacker asked about once.
-                if striker is _UNASKED:
-                    who = met.combatants.get(actor)
-                    striker = who if who is not None and plain_striker(met, who) else None
-                target = met.combatants.get(action.target or "")
-                if isinstance(striker, Combatant) and target is not None:
-                    if target.square != striker.square:
-                        continue  # quick.melee_out_of_reach
-                    if struck_in_reach(striker, target):
-                        yield action  # quick.melee_in_reach
-                        continue
-                elif striker is None and target is not None:
+            if self._checked(met, action):
+                yield action
+
+    @staticmethod
+    def _checked(met: HeimrState, action: Action) -> bool:
+        """Whether the verb accepts ``action`` in the state it meets: its quick tests
+        first (:data:`OUT_OF_HAND`, :data:`IN_HAND`), then its check."""
+        verb = action.verb
+        quick = OUT_OF_HAND.get(verb)
+        if quick is not None and quick(met, action):
+            return False
+        accept = IN_HAND.get(verb)
+        if accept is None or not accept(met, action):
+            try:
+                VERBS.check(met, action)
+            except EngineError:
+                return False
+        return True
+
+    def _attacks_listed(
+        self,
+        state: HeimrState,
+        actor: str,
+        keep: Callable[[Action], bool] | None,
+        memo: _Checking,
+    ) -> Iterator[Action]:
+        """:meth:`_listed` of one actor's attacks (the turn allowing them): the plain
+        attack on each foe :meth:`_offer_one` offers, in its order. The quick tests'
+        answers are read of the target alone for a plain striker (and a plain shooter),
+        the attacker asked about once; a plain striker's attack on a foe in another
+        square (refused, quick.melee_out_of_reach) is not even made."""
+        foes = self._foes_offered(state, actor)
+        if not foes:
+            return
+        met = self._met(state, Action(actor, "attack", foes[0]), memo)
+        who = met.combatants.get(actor)
+        striker = who if who is not None and plain_striker(met, who) else None
+        shooter: object = _UNASKED  # its shortest range, if a plain shooter; None if not
+        for foe in foes:
+            target = met.combatants.get(foe)
+            if striker is not None and target is not None:
+                if target.square != striker.square:
+                    continue  # quick.melee_out_of_reach
+                action = Action(actor, "attack", foe)
+                if keep is not None and not keep(action):
+                    continue
+                if struck_in_reach(striker, target):
+                    yield action  # quick.melee_in_reach
+                    continue
+            else:
+                action = Action(actor, "attack", foe)
+                if keep is not None and not keep(action):
+                    continue
+                if target is not None:
                     # Not a plain striker: a plain shooter's, likewise (quick.shot_in_reach).
                     if shooter is _UNASKED:
-                        who = met.combatants.get(actor)
                         shooter = None if who is None else plain_shooter(met, who)
                     if isinstance(shooter, int) and shot_reaches(
                         met, met.combatants[actor], target, shooter
                     ):
                         yield action
                         continue
-            quick = OUT_OF_HAND.get(verb)
-            if quick is not None and quick(met, action):
-                continue
-            accept = IN_HAND.get(verb)
-            if accept is None or not accept(met, action):
-                try:
-                    VERBS.check(met, action)
-                except EngineError:
-                    continue
-            yield action
+            if self._checked(met, action):
+                yield action
 
     def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
         """The state ``action`` meets: the one in which the actor's due upcoming action
@@ -652,19 +684,14 @@ class HeimrRules(Ruleset[HeimrState]):
         (verb,) = verbs
         if verb not in _OFFERED_ONE:
             return None
-        c = state.combatants.get(actor)
-        if c is None or not state.started or state.current != actor:
-            return []
         if verb in _AT_FOES:
-            side = c.side
-            foes = [
-                o.id
-                for o in state.combatants.values()
-                if o.id != actor and not o.dead and o.side != side
-            ]
+            foes = self._foes_offered(state, actor)
             if verb == "brawl":
                 return [Action(actor, "brawl", foe, options) for foe in foes for options in _BRAWLS]
             return [Action(actor, verb, foe) for foe in foes]
+        c = state.combatants.get(actor)
+        if c is None or not state.started or state.current != actor:
+            return []
         near = self._neighbours(state, c.square)
         if verb == "climb":
             return [
@@ -682,6 +709,20 @@ class HeimrRules(Ruleset[HeimrState]):
         if verb == "move":
             steps.append(Action(actor, "move", "out"))
         return steps
+
+    @staticmethod
+    def _foes_offered(state: HeimrState, actor: str) -> list[str]:
+        """Whom :meth:`_offer_one` offers ``actor`` to attack, brawl or charge, in order:
+        everyone of another side not dead, when it is the actor's turn."""
+        c = state.combatants.get(actor)
+        if c is None or not state.started or state.current != actor:
+            return []
+        side = c.side
+        return [
+            o.id
+            for o in state.combatants.values()
+            if o.id != actor and not o.dead and o.side != side
+        ]
 
     def _offer_squares(
         self, state: HeimrState, c: Combatant, want: Callable[[str], bool]
