@@ -251,12 +251,7 @@ class HeimrRules(Ruleset[HeimrState]):
         """The questions of one state answered with what they share worked out once:
         whether the fight is over, who can act, the turn's refusals, the state an
         upcoming action leaves."""
-        own = HeimrRules
-        if (
-            type(self).legal is not own.legal
-            or type(self).legal_where is not own.legal_where
-            or type(self).is_legal is not own.is_legal
-        ):
+        if not _checks_as_its_own(type(self)):
             return super().checking(state)  # a subclass checks its own way
         return _Checking(self, state)
 
@@ -297,6 +292,13 @@ class HeimrRules(Ruleset[HeimrState]):
                 # for a breather's or a skill's, which their options may change), nor
                 # one whose every candidate is refused for the actor and where its foes
                 # stand (WHOLE_VERB).
+                if (
+                    len(verbs) == 1
+                    and "attack" in verbs
+                    and _offers_and_refuses_as_its_own(type(self))
+                ):
+                    yield from self._attacks_listed(state, actor, keep, memo)
+                    return
                 offered_verbs = []
                 for v in verbs:
                     if v not in ("breather", "skill"):
@@ -341,9 +343,6 @@ class HeimrRules(Ruleset[HeimrState]):
         met_by_verb: dict[str, HeimrState] = {}
         offered = None
         if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
-            if "attack" in verbs:
-                yield from self._attacks_listed(state, actor, keep, memo)
-                return
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
         for action in self._offer(state, actor, verbs) if offered is None else offered:
             verb = action.verb
@@ -386,17 +385,24 @@ class HeimrRules(Ruleset[HeimrState]):
         keep: Callable[[Action], bool] | None,
         memo: _Checking,
     ) -> Iterator[Action]:
-        """:meth:`_listed` of one actor's attacks (the turn allowing them): the plain
-        attack on each foe :meth:`_offer_one` offers, in its order. The quick tests'
-        answers are read of the target alone for a plain striker (and a plain shooter),
-        the attacker asked about once; a plain striker's attack on a foe in another
-        square (refused, quick.melee_out_of_reach) is not even made."""
+        """:meth:`_legal` of one actor's attacks: the plain attack on each foe
+        :meth:`_offer_one` offers, in its order, that the verb and the turn accept.
+
+        For a plain striker (and a plain shooter) the quick tests' answers are read of
+        the target alone, the attacker asked about once, and an attack on a foe in
+        another square (refused, quick.melee_out_of_reach) is not even made: the walk
+        over the foes is then the whole verb's quick test (no foe in reach, none
+        listed), and the turn's refusal is asked only of an attack found."""
         foes = self._foes_offered(state, actor)
         if not foes:
             return
-        met = self._met(state, Action(actor, "attack", foes[0]), memo)
+        plain = Action(actor, "attack")
+        met = self._met(state, plain, memo)
         who = met.combatants.get(actor)
         striker = who if who is not None and plain_striker(met, who) else None
+        if striker is None and self._refused_whole(state, plain, memo):
+            return  # quick.no_foe_in_reach: every attack refused
+        allowed = False  # whether the turn is known to allow an attack
         shooter: object = _UNASKED  # its shortest range, if a plain shooter; None if not
         for foe in foes:
             target = met.combatants.get(foe)
@@ -406,23 +412,28 @@ class HeimrRules(Ruleset[HeimrState]):
                 action = Action(actor, "attack", foe)
                 if keep is not None and not keep(action):
                     continue
-                if struck_in_reach(striker, target):
-                    yield action  # quick.melee_in_reach
-                    continue
+                # quick.melee_in_reach, else the verb's own tests
+                ok = struck_in_reach(striker, target) or self._checked(met, action)
             else:
                 action = Action(actor, "attack", foe)
                 if keep is not None and not keep(action):
                     continue
+                ok = False
                 if target is not None:
                     # Not a plain striker: a plain shooter's, likewise (quick.shot_in_reach).
                     if shooter is _UNASKED:
                         shooter = None if who is None else plain_shooter(met, who)
-                    if isinstance(shooter, int) and shot_reaches(
-                        met, met.combatants[actor], target, shooter
-                    ):
-                        yield action
-                        continue
-            if self._checked(met, action):
+                    ok = (
+                        isinstance(shooter, int)
+                        and who is not None
+                        and shot_reaches(met, who, target, shooter)
+                    )
+                ok = ok or self._checked(met, action)
+            if ok:
+                if not allowed:
+                    if self._refused(state, plain, memo):
+                        return  # the turn refuses every attack
+                    allowed = True
                 yield action
 
     def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
@@ -808,6 +819,17 @@ def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
     return all(
         getattr(rules, name) is getattr(HeimrRules, name)
         for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_squares")
+    )
+
+
+@lru_cache(maxsize=16)
+def _checks_as_its_own(rules: type[HeimrRules]) -> bool:
+    """Whether ``rules`` lists and checks actions as :class:`HeimrRules` does, so that
+    :meth:`HeimrRules.checking` answers for it. Answered once a class (asked at every
+    choice)."""
+    return all(
+        getattr(rules, name) is getattr(HeimrRules, name)
+        for name in ("legal", "legal_where", "is_legal")
     )
 
 

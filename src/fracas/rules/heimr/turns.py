@@ -6,12 +6,11 @@ seconds a round (docs/decisions.md, H-INIT-2).
 
 from __future__ import annotations
 
-from fracas.dice import HeimrChallenge
 from fracas.engine import DiceSource, Event
 from fracas.rules.heimr import effects, health, terrain
 from fracas.rules.heimr.combat import finish_upcoming as _finish_upcoming
 from fracas.rules.heimr.combat import preroll_defence
-from fracas.rules.heimr.rolls import challenge, tire
+from fracas.rules.heimr.rolls import challenge, mechanic, tire
 from fracas.rules.heimr.state import Combatant, HeimrState, Turn
 
 SECONDS_PER_ROUND = 2
@@ -37,13 +36,13 @@ def roll_initiative(state: HeimrState, dice: DiceSource, events: list[Event]) ->
 
 
 def _roll_one(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:
-    ch = HeimrChallenge(who.stats.attributes.get("dex", 0), who.willpower)
+    ch, notation = mechanic(who.stats.attributes.get("dex", 0), who.willpower)
     roll = dice.roll(ch, f"{who.name}'s initiative")
     state.initiative[who.id] = roll.result
     events.append(
         Event(
             "initiative",
-            f"{who.name} rolls initiative {ch.notation()}: {list(roll.faces)} -> {roll.result}",
+            f"{who.name} rolls initiative {notation}: {list(roll.faces)} -> {roll.result}",
             {"who": who.id, "faces": list(roll.faces), "result": roll.result},
             # Its potential is the willpower, which is the own side's (observe).
             detail=frozenset({who.side}),
