@@ -7,7 +7,15 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
+from collections.abc import (
+    Callable,
+    Collection,
+    Container,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -89,6 +97,10 @@ class HeimrRules(Ruleset[HeimrState]):
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).
         self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
+        # The candidates of a verb of SQUARE_VERBS by battlefield, by actor, verb and square.
+        self._steps: dict[
+            int, tuple[Battlefield, dict[tuple[str, str, str], tuple[Action, ...]]]
+        ] = {}
         # The battlefield as JSON by battlefield, by the borders broken and doors open.
         self._fields: dict[int, tuple[Battlefield, dict[tuple[str, ...], dict[str, Any]]]] = {}
 
@@ -703,23 +715,43 @@ class HeimrRules(Ruleset[HeimrState]):
         c = state.combatants.get(actor)
         if c is None or not state.started or state.current != actor:
             return []
-        near = self._neighbours(state, c.square)
+        if verb == "jump":
+            return [Action(actor, "jump")] if c.height > 0 else []
+        # The same actor's moves from the same square are the same actions (immutable):
+        # made once a battlefield, not at every listing.
+        field = state.battlefield
+        known = self._steps.get(id(field))
+        if known is None or known[0] is not field:
+            if len(self._steps) > 64:
+                self._steps.clear()
+            known = self._steps[id(field)] = (field, {})
+        key = (actor, verb, c.square)
+        steps = known[1].get(key)
+        if steps is None:
+            if len(known[1]) > 4096:
+                known[1].clear()
+            steps = known[1][key] = self._steps_from(state, actor, verb, c.square)
+        return list(steps)
+
+    def _steps_from(
+        self, state: HeimrState, actor: str, verb: str, square: str
+    ) -> tuple[Action, ...]:
+        """:meth:`_offer_one` of a move, run, crawl or climb from ``square``."""
+        near = self._neighbours(state, square)
         if verb == "climb":
-            return [
+            return (
                 Action(actor, "climb", "up"),
                 Action(actor, "climb", "down"),
                 *(
-                    Action(actor, "climb", way, (("toward", square),))
-                    for square in near
+                    Action(actor, "climb", way, (("toward", to),))
+                    for to in near
                     for way in ("up", "down")
                 ),
-            ]
-        if verb == "jump":
-            return [Action(actor, "jump")] if c.height > 0 else []
-        steps = [Action(actor, verb, square) for square in near]
+            )
+        steps = [Action(actor, verb, to) for to in near]
         if verb == "move":
             steps.append(Action(actor, "move", "out"))
-        return steps
+        return tuple(steps)
 
     @staticmethod
     def _foes_offered(state: HeimrState, actor: str) -> list[str]:

@@ -146,16 +146,18 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     if who.attacked_melee:
         who.attacked_melee.clear()
     # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in. (A plain
-    # loop that looks into a list only when it holds something: asked at every turn.)
+    # loop that looks closer only at one with something to reset: asked at every turn,
+    # for everyone, and most have nothing.)
     for other in combatants.values():
-        dodged = other.dodged_melee_of
-        if dodged and wid in dodged:
-            dodged.remove(wid)
-        shot = other.shot_by
-        if shot and wid in shot:
-            shot.remove(wid)  # H-ACT-7: only shots of its *last* turn count
-        if other.readied is not None:
-            other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
+        if other.dodged_melee_of or other.shot_by or other.readied is not None:
+            dodged = other.dodged_melee_of
+            if wid in dodged:
+                dodged.remove(wid)
+            shot = other.shot_by
+            if wid in shot:
+                shot.remove(wid)  # H-ACT-7: only shots of its *last* turn count
+            if other.readied is not None:
+                other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
     # H-INIT-4: a readied action not triggered by now is lost.
     if who.readied is not None:
         events.append(
