@@ -7,15 +7,7 @@ applies it. What each side may see is decided by :meth:`HeimrRules.observe`.
 
 from __future__ import annotations
 
-from collections.abc import (
-    Callable,
-    Collection,
-    Container,
-    Hashable,
-    Iterable,
-    Iterator,
-    Mapping,
-)
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any, ClassVar
 
