@@ -5,8 +5,8 @@ defend with, standing up when not prone or fallen; and a verb left out of a list
 and brawls with no foe in the square, attacks with no weapon that can strike, charges
 with no foe bordering within one height or no melee weapon, climbs with no free hand)
 refuse only what the check refuses, in listing and in ``is_legal``, and the quick
-acceptances of plain melee attacks and punches accept only what the check accepts; the
-offer of one verb is that verb's part of the whole offer; ``legal_where`` /
+acceptances of plain melee attacks, punches and charges accept only what the check
+accepts; the offer of one verb is that verb's part of the whole offer; ``legal_where`` /
 ``Legal.where`` give the legal actions a test keeps, in their order, whichever
 candidates they skip checking, and ``Legal.first`` the first; and a
 ``Ruleset.checking`` of one state answers as the ruleset does, whatever it was asked
@@ -268,6 +268,63 @@ def test_a_quick_step_accepts_a_plain_step_exactly_where_the_check_does(example:
         quick_accepts, accepted = _quick_and_check(quick.step_in_reach, state, action)
         plain = not mover.prone and not mover.effects and to in near
         if plain and field.border(mover.square, to) is None:
+            assert quick_accepts == accepted
+            found[accepted] += 1
+    assert found[True] and found[False]  # both asked
+
+
+@pytest.mark.rule("H-ACT-4")
+@pytest.mark.rule("H-ACT-5")
+@pytest.mark.rule("H-GRID-2")
+@pytest.mark.rule("H-GRID-3")
+@pytest.mark.rule("H-GRID-5")
+@pytest.mark.rule("H-POS-4")
+@pytest.mark.parametrize("example", ["castle-wall", "doorway"])
+def test_a_quick_charge_accepts_a_plain_charge_exactly_where_the_check_does(
+    example: str,
+) -> None:
+    """``quick.charge_in_reach`` against the charge's check, over a charger placed
+    anywhere at any height, prone or not, stumbling or not, armed or not, on a target
+    placed anywhere at any height, hidden or not, having run from the charger's square or
+    not (the field's walls, doors and heights): what it accepts the check accepts, and of
+    plain charges by one neither prone nor under any effect, wielding a melee weapon, on a
+    target it knows is there in a bordering square with no border between, that did not
+    run from its square, it accepts all the check accepts."""
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / f"{example}.yaml")
+    encounter = Encounter(ruleset, setup, RandomDice(9), record=False)
+    encounter.push(Action("gm", "begin"))
+    state = encounter.state
+    field = state.battlefield
+    squares = sorted(field.squares)
+    ids = sorted(state.combatants)
+    rng = random.Random(9)
+    found = {True: 0, False: 0}
+    for _ in range(400):
+        charger = state.combatants[rng.choice(ids)]
+        target = state.combatants[rng.choice([i for i in ids if i != charger.id])]
+        charger.square, charger.height = rng.choice(squares), rng.randrange(3)
+        charger.prone = rng.random() < 0.15
+        charger.effects = [ActiveEffect("Stumble", 1, 1)] if rng.random() < 0.15 else []
+        near = field.neighbours(charger.square)
+        target.square = rng.choice([*near, *near, rng.choice(squares)])
+        target.height = field.squares[target.square].height + rng.choice([0, 0, 1, 2])
+        target.ran_from = charger.square if rng.random() < 0.1 else None
+        target.hide_cr = rng.choice([None, None, None, 3])
+        target.hidden_from = {charger.side: rng.choice(["unaware", "aware"])}
+        options = rng.choice([(), (), (("brawl", "hit"),)])
+        action = Action(charger.id, "charge", target.id, options)
+        quick_accepts, accepted = _quick_and_check(quick.charge_in_reach, state, action)
+        plain = (
+            not options
+            and not charger.prone
+            and not charger.effects
+            and any(w.melee for w in charger.weapons())
+            and target.square in near
+            and field.border(charger.square, target.square) is None
+            and target.ran_from != charger.square
+            and not (target.hide_cr is not None and target.hidden_from[charger.side] == "unaware")
+        )
+        if plain:
             assert quick_accepts == accepted
             found[accepted] += 1
     assert found[True] and found[False]  # both asked

@@ -441,8 +441,9 @@ def weapon_attack(
                     line=line,
                 )
             continue
-        cluster = state.cluster_of(target.id)
-        if weapon.melee or cluster is None or attacker.id in cluster:
+        # H-ATK-7 reads the target's cluster for a shot alone (a melee strike needs none).
+        cluster = None if weapon.melee else state.cluster_of(target.id)
+        if cluster is None or attacker.id in cluster:
             strike(
                 state,
                 attacker,

@@ -333,6 +333,44 @@ def step_in_reach(state: HeimrState, action: Action) -> bool:
     )
 
 
+def charge_in_reach(state: HeimrState, action: Action) -> bool:
+    """Whether the check accepts the charge ``action``, shown cheaply in the common case
+    (else ``False``): a plain charge (no options) by one neither prone (H-POS-1) nor under
+    any effect (no Stumble, H-EFF-4; no Bind, H-EFF-7), wielding a melee weapon (H-ACT-4),
+    on one it knows is there (H-POS-4) that did not run from its square (H-ACT-5), in a
+    square bordering its own (H-GRID-2) with no border between them (no barrier, limit
+    or crossing challenge, H-GRID-3, H-GRID-4), within one height of the charger
+    (H-GRID-5, H-GRID-6) and standing within one height of that square's ground (the
+    reach of melee from there, H-GRID-5)."""
+    if action.options:
+        return False
+    charger = state.combatants.get(action.actor)
+    target = state.combatants.get(action.target or "")
+    if (
+        charger is None
+        or target is None
+        or charger.prone
+        or charger.effects
+        or charger.square is None
+        or target.square == charger.square
+    ):
+        return False
+    field = state.battlefield
+    to = target.square
+    spot = field.squares.get(to)
+    return (
+        spot is not None
+        and field.place(to) == to
+        and abs(spot.height - charger.height) <= 1
+        and abs(spot.height - target.height) <= 1
+        and target.ran_from != charger.square
+        and field.border(charger.square, to) is None
+        and to in field.neighbours(charger.square)
+        and hiding.hidden_from(target, charger.side) != hiding.UNAWARE
+        and any(w.melee for w in charger.weapons())
+    )
+
+
 PUNCH = (("effect", "hit"),)
 
 #: By verb, a cheap test that the rules' check accepts an action (never one it refuses):
@@ -340,6 +378,7 @@ PUNCH = (("effect", "hit"),)
 IN_HAND: dict[str, Quick] = {
     "attack": in_reach,
     "brawl": punch_in_reach,
+    "charge": charge_in_reach,
     "move": step_in_reach,
     "run": step_in_reach,
 }

@@ -49,9 +49,9 @@ def describe(consistency: Sequence[Modifier], potential: Sequence[Modifier]) -> 
 
 
 @lru_cache(maxsize=1024)
-def _mechanic(consistency: int, potential: int) -> tuple[HeimrChallenge, str]:
+def mechanic(consistency: int, potential: int) -> tuple[HeimrChallenge, str]:
     """The challenge ``C..P..`` and its notation, made once (it is immutable) and rolled
-    many times."""
+    many times (every fight rolls the same few)."""
     return HeimrChallenge(consistency, potential), f"C{consistency}P{potential}"
 
 
@@ -86,8 +86,8 @@ def challenge(
     if potential:
         for _, v in potential:
             p += v
-    mechanic, notation = _mechanic(c, p)
-    roll = dice.roll(mechanic, purpose)
+    ch, notation = mechanic(c, p)
+    roll = dice.roll(ch, purpose)
     raw = roll.parts["raw"]
     physical = who.stats.physical(ability)
     failed = physical and raw < who.fatigue

@@ -89,6 +89,10 @@ class HeimrRules(Ruleset[HeimrState]):
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).
         self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
+        # The candidates of a verb of SQUARE_VERBS by battlefield, by actor, verb and square.
+        self._steps: dict[
+            int, tuple[Battlefield, dict[tuple[str, str, str], tuple[Action, ...]]]
+        ] = {}
         # The battlefield as JSON by battlefield, by the borders broken and doors open.
         self._fields: dict[int, tuple[Battlefield, dict[tuple[str, ...], dict[str, Any]]]] = {}
 
@@ -251,12 +255,7 @@ class HeimrRules(Ruleset[HeimrState]):
         """The questions of one state answered with what they share worked out once:
         whether the fight is over, who can act, the turn's refusals, the state an
         upcoming action leaves."""
-        own = HeimrRules
-        if (
-            type(self).legal is not own.legal
-            or type(self).legal_where is not own.legal_where
-            or type(self).is_legal is not own.is_legal
-        ):
+        if not _checks_as_its_own(type(self)):
             return super().checking(state)  # a subclass checks its own way
         return _Checking(self, state)
 
@@ -297,6 +296,13 @@ class HeimrRules(Ruleset[HeimrState]):
                 # for a breather's or a skill's, which their options may change), nor
                 # one whose every candidate is refused for the actor and where its foes
                 # stand (WHOLE_VERB).
+                if (
+                    len(verbs) == 1
+                    and "attack" in verbs
+                    and _offers_and_refuses_as_its_own(type(self))
+                ):
+                    yield from self._attacks_listed(state, actor, keep, memo)
+                    return
                 offered_verbs = []
                 for v in verbs:
                     if v not in ("breather", "skill"):
@@ -339,8 +345,6 @@ class HeimrRules(Ruleset[HeimrState]):
         candidate is checked by its verb's quick tests and check alone, on the state its
         verb meets (:meth:`_met`, worked out once a verb)."""
         met_by_verb: dict[str, HeimrState] = {}
-        striker: object = _UNASKED  # the attacker, if a plain striker; None if not
-        shooter: object = _UNASKED  # its shortest range, if a plain shooter; None if not
         offered = None
         if len(verbs) == 1 and _offers_and_refuses_as_its_own(type(self)):
             offered = self._offer_one(state, actor, verbs)  # else a subclass offers its own
@@ -359,39 +363,82 @@ class HeimrRules(Ruleset[HeimrState]):
             met = met_by_verb.get(verb)
             if met is None:
                 met = met_by_verb[verb] = self._met(state, action, memo)
-            if verb == "attack" and offered is not None and not action.options:
-                # One plain striker's attacks, the quick tests' answers read of the
-                # target alone (quick.plain_striker), the attacker asked about once.
-                if striker is _UNASKED:
-                    who = met.combatants.get(actor)
-                    striker = who if who is not None and plain_striker(met, who) else None
-                target = met.combatants.get(action.target or "")
-                if isinstance(striker, Combatant) and target is not None:
-                    if target.square != striker.square:
-                        continue  # quick.melee_out_of_reach
-                    if struck_in_reach(striker, target):
-                        yield action  # quick.melee_in_reach
-                        continue
-                elif striker is None and target is not None:
+            if self._checked(met, action):
+                yield action
+
+    @staticmethod
+    def _checked(met: HeimrState, action: Action) -> bool:
+        """Whether the verb accepts ``action`` in the state it meets: its quick tests
+        first (:data:`OUT_OF_HAND`, :data:`IN_HAND`), then its check."""
+        verb = action.verb
+        quick = OUT_OF_HAND.get(verb)
+        if quick is not None and quick(met, action):
+            return False
+        accept = IN_HAND.get(verb)
+        if accept is None or not accept(met, action):
+            try:
+                VERBS.check(met, action)
+            except EngineError:
+                return False
+        return True
+
+    def _attacks_listed(
+        self,
+        state: HeimrState,
+        actor: str,
+        keep: Callable[[Action], bool] | None,
+        memo: _Checking,
+    ) -> Iterator[Action]:
+        """:meth:`_legal` of one actor's attacks: the plain attack on each foe
+        :meth:`_offer_one` offers, in its order, that the verb and the turn accept.
+
+        For a plain striker (and a plain shooter) the quick tests' answers are read of
+        the target alone, the attacker asked about once, and an attack on a foe in
+        another square (refused, quick.melee_out_of_reach) is not even made: the walk
+        over the foes is then the whole verb's quick test (no foe in reach, none
+        listed), and the turn's refusal is asked only of an attack found."""
+        foes = self._foes_offered(state, actor)
+        if not foes:
+            return
+        plain = Action(actor, "attack")
+        met = self._met(state, plain, memo)
+        who = met.combatants.get(actor)
+        striker = who if who is not None and plain_striker(met, who) else None
+        if striker is None and self._refused_whole(state, plain, memo):
+            return  # quick.no_foe_in_reach: every attack refused
+        allowed = False  # whether the turn is known to allow an attack
+        shooter: object = _UNASKED  # its shortest range, if a plain shooter; None if not
+        for foe in foes:
+            target = met.combatants.get(foe)
+            if striker is not None and target is not None:
+                if target.square != striker.square:
+                    continue  # quick.melee_out_of_reach
+                action = Action(actor, "attack", foe)
+                if keep is not None and not keep(action):
+                    continue
+                # quick.melee_in_reach, else the verb's own tests
+                ok = struck_in_reach(striker, target) or self._checked(met, action)
+            else:
+                action = Action(actor, "attack", foe)
+                if keep is not None and not keep(action):
+                    continue
+                ok = False
+                if target is not None:
                     # Not a plain striker: a plain shooter's, likewise (quick.shot_in_reach).
                     if shooter is _UNASKED:
-                        who = met.combatants.get(actor)
                         shooter = None if who is None else plain_shooter(met, who)
-                    if isinstance(shooter, int) and shot_reaches(
-                        met, met.combatants[actor], target, shooter
-                    ):
-                        yield action
-                        continue
-            quick = OUT_OF_HAND.get(verb)
-            if quick is not None and quick(met, action):
-                continue
-            accept = IN_HAND.get(verb)
-            if accept is None or not accept(met, action):
-                try:
-                    VERBS.check(met, action)
-                except EngineError:
-                    continue
-            yield action
+                    ok = (
+                        isinstance(shooter, int)
+                        and who is not None
+                        and shot_reaches(met, who, target, shooter)
+                    )
+                ok = ok or self._checked(met, action)
+            if ok:
+                if not allowed:
+                    if self._refused(state, plain, memo):
+                        return  # the turn refuses every attack
+                    allowed = True
+                yield action
 
     def _as_met(self, state: HeimrState, action: Action) -> HeimrState:
         """The state ``action`` meets: the one in which the actor's due upcoming action
@@ -652,36 +699,65 @@ class HeimrRules(Ruleset[HeimrState]):
         (verb,) = verbs
         if verb not in _OFFERED_ONE:
             return None
-        c = state.combatants.get(actor)
-        if c is None or not state.started or state.current != actor:
-            return []
         if verb in _AT_FOES:
-            side = c.side
-            foes = [
-                o.id
-                for o in state.combatants.values()
-                if o.id != actor and not o.dead and o.side != side
-            ]
+            foes = self._foes_offered(state, actor)
             if verb == "brawl":
                 return [Action(actor, "brawl", foe, options) for foe in foes for options in _BRAWLS]
             return [Action(actor, verb, foe) for foe in foes]
-        near = self._neighbours(state, c.square)
+        c = state.combatants.get(actor)
+        if c is None or not state.started or state.current != actor:
+            return []
+        if verb == "jump":
+            return [Action(actor, "jump")] if c.height > 0 else []
+        # The same actor's moves from the same square are the same actions (immutable):
+        # made once a battlefield, not at every listing.
+        field = state.battlefield
+        known = self._steps.get(id(field))
+        if known is None or known[0] is not field:
+            if len(self._steps) > 64:
+                self._steps.clear()
+            known = self._steps[id(field)] = (field, {})
+        key = (actor, verb, c.square)
+        steps = known[1].get(key)
+        if steps is None:
+            if len(known[1]) > 4096:
+                known[1].clear()
+            steps = known[1][key] = self._steps_from(state, actor, verb, c.square)
+        return list(steps)
+
+    def _steps_from(
+        self, state: HeimrState, actor: str, verb: str, square: str
+    ) -> tuple[Action, ...]:
+        """:meth:`_offer_one` of a move, run, crawl or climb from ``square``."""
+        near = self._neighbours(state, square)
         if verb == "climb":
-            return [
+            return (
                 Action(actor, "climb", "up"),
                 Action(actor, "climb", "down"),
                 *(
-                    Action(actor, "climb", way, (("toward", square),))
-                    for square in near
+                    Action(actor, "climb", way, (("toward", to),))
+                    for to in near
                     for way in ("up", "down")
                 ),
-            ]
-        if verb == "jump":
-            return [Action(actor, "jump")] if c.height > 0 else []
-        steps = [Action(actor, verb, square) for square in near]
+            )
+        steps = [Action(actor, verb, to) for to in near]
         if verb == "move":
             steps.append(Action(actor, "move", "out"))
-        return steps
+        return tuple(steps)
+
+    @staticmethod
+    def _foes_offered(state: HeimrState, actor: str) -> list[str]:
+        """Whom :meth:`_offer_one` offers ``actor`` to attack, brawl or charge, in order:
+        everyone of another side not dead, when it is the actor's turn."""
+        c = state.combatants.get(actor)
+        if c is None or not state.started or state.current != actor:
+            return []
+        side = c.side
+        return [
+            o.id
+            for o in state.combatants.values()
+            if o.id != actor and not o.dead and o.side != side
+        ]
 
     def _offer_squares(
         self, state: HeimrState, c: Combatant, want: Callable[[str], bool]
@@ -767,6 +843,17 @@ def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
     return all(
         getattr(rules, name) is getattr(HeimrRules, name)
         for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_squares")
+    )
+
+
+@lru_cache(maxsize=16)
+def _checks_as_its_own(rules: type[HeimrRules]) -> bool:
+    """Whether ``rules`` lists and checks actions as :class:`HeimrRules` does, so that
+    :meth:`HeimrRules.checking` answers for it. Answered once a class (asked at every
+    choice)."""
+    return all(
+        getattr(rules, name) is getattr(HeimrRules, name)
+        for name in ("legal", "legal_where", "is_legal")
     )
 
 

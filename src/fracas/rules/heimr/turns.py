@@ -6,12 +6,11 @@ seconds a round (docs/decisions.md, H-INIT-2).
 
 from __future__ import annotations
 
-from fracas.dice import HeimrChallenge
 from fracas.engine import DiceSource, Event
 from fracas.rules.heimr import effects, health, terrain
 from fracas.rules.heimr.combat import finish_upcoming as _finish_upcoming
 from fracas.rules.heimr.combat import preroll_defence
-from fracas.rules.heimr.rolls import challenge, tire
+from fracas.rules.heimr.rolls import challenge, mechanic, tire
 from fracas.rules.heimr.state import Combatant, HeimrState, Turn
 
 SECONDS_PER_ROUND = 2
@@ -37,13 +36,13 @@ def roll_initiative(state: HeimrState, dice: DiceSource, events: list[Event]) ->
 
 
 def _roll_one(state: HeimrState, who: Combatant, dice: DiceSource, events: list[Event]) -> None:
-    ch = HeimrChallenge(who.stats.attributes.get("dex", 0), who.willpower)
+    ch, notation = mechanic(who.stats.attributes.get("dex", 0), who.willpower)
     roll = dice.roll(ch, f"{who.name}'s initiative")
     state.initiative[who.id] = roll.result
     events.append(
         Event(
             "initiative",
-            f"{who.name} rolls initiative {ch.notation()}: {list(roll.faces)} -> {roll.result}",
+            f"{who.name} rolls initiative {notation}: {list(roll.faces)} -> {roll.result}",
             {"who": who.id, "faces": list(roll.faces), "result": roll.result},
             # Its potential is the willpower, which is the own side's (observe).
             detail=frozenset({who.side}),
@@ -147,16 +146,18 @@ def start_turn(state: HeimrState, dice: DiceSource, events: list[Event]) -> None
     if who.attacked_melee:
         who.attacked_melee.clear()
     # H-ATK-9: only a dodge of the attacker's *last* turn lets a brawler in. (A plain
-    # loop that looks into a list only when it holds something: asked at every turn.)
+    # loop that looks closer only at one with something to reset: asked at every turn,
+    # for everyone, and most have nothing.)
     for other in combatants.values():
-        dodged = other.dodged_melee_of
-        if dodged and wid in dodged:
-            dodged.remove(wid)
-        shot = other.shot_by
-        if shot and wid in shot:
-            shot.remove(wid)  # H-ACT-7: only shots of its *last* turn count
-        if other.readied is not None:
-            other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
+        if other.dodged_melee_of or other.shot_by or other.readied is not None:
+            dodged = other.dodged_melee_of
+            if wid in dodged:
+                dodged.remove(wid)
+            shot = other.shot_by
+            if wid in shot:
+                shot.remove(wid)  # H-ACT-7: only shots of its *last* turn count
+            if other.readied is not None:
+                other.readied.intent_failed = False  # H-INIT-5: one insight roll a turn
     # H-INIT-4: a readied action not triggered by now is lost.
     if who.readied is not None:
         events.append(
