@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from tests.web.pg import Cluster
 from tests.web.servers import GM_TOKEN, Server, free_port, launch, running
-from tests.web.test_browser import WAIT, browser, click, moved, serve, until, version
+from tests.web.test_browser import WAIT, click, moved, serve, until, version
 from tests.web.webtools import EXAMPLES, csrf_of
 
 from fracas.table import encounterfile
@@ -23,8 +23,6 @@ from fracas.table.store import Store
 from fracas.table.table import Table
 from fracas.web.app import CONFIG_ENV, ServeConfig
 from fracas.web.events import LiveSettings
-
-__all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 #: Counts each page's stream openings and errors (a lost connection), for the tests.
 WATCH = """

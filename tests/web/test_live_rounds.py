@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.table.test_rounds import RAIDERS
-from tests.web.test_browser import browser, serve, until
+from tests.web.test_browser import serve, until
 from tests.web.test_live_hub import WAIT, drawn, gm_stream, next_event, run, table_at
 from tests.web.test_live_push import gm_page, player_link
 from tests.web.webtools import csrf_of
@@ -23,8 +23,6 @@ from fracas.table.table import Table
 from fracas.web import events
 from fracas.web.app import create_app
 from fracas.web.events import Hub, LiveSettings
-
-__all__ = ["browser"]
 
 
 async def until_true(check: Any) -> None:
