@@ -1,10 +1,13 @@
 """The stores the web tests run on: SQLite, and PostgreSQL in a cluster the run starts
-itself (skipped, saying why, only when PostgreSQL's binaries are absent)."""
+itself (skipped, saying why, only when PostgreSQL's binaries are absent); the browser of
+the browser tests."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.web.pg import Cluster, binaries
@@ -34,3 +37,42 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     url = cluster.database(migrated=True)
     yield url
     cluster.drop(url)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[tuple[Any, asyncio.AbstractEventLoop]]:
+    """Debian's Chromium under Playwright, started once in a test process (Playwright's
+    driver and a browser take ~1 s to start), and the event loop Playwright drives it
+    from. Between two of its calls Playwright leaves that loop marked as running in this
+    thread; it is so only during a browser test (see ``browser``), never in another test."""
+    from tests.web.test_browser import ARGS, CHROMIUM, playwright  # skips without them
+
+    driver = playwright.sync_playwright().start()
+    try:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+    except BaseException:
+        driver.stop()
+        raise
+    loop = asyncio.get_running_loop()
+    asyncio._set_running_loop(None)
+    yield launched, loop
+    asyncio._set_running_loop(loop)
+    try:
+        launched.close()
+    finally:
+        driver.stop()
+        asyncio._set_running_loop(None)
+
+
+@pytest.fixture
+def browser(chromium: tuple[Any, asyncio.AbstractEventLoop]) -> Iterator[Any]:
+    """The shared browser for one test; the contexts (pages) it opened are closed after
+    it, so that no page of a stopped server goes on reconnecting in a later test."""
+    launched, loop = chromium
+    asyncio._set_running_loop(loop)
+    try:
+        yield launched
+        for context in launched.contexts:
+            context.close()
+    finally:
+        asyncio._set_running_loop(None)

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from tests.web.servers import PORT_TRIES, free_port
 
 _numbers = itertools.count(1)
@@ -52,6 +52,7 @@ class Cluster:
         self.folder = Path(tempfile.mkdtemp(prefix="fracas-pg-", dir=scratch()))
         self.user: list[str] = []
         self._template = ""
+        self._admin_engine: Engine | None = None
         if os.geteuid() == 0:
             os.chown(self.folder, pwd.getpwnam("postgres").pw_uid, -1)
             self.user = ["runuser", "-u", "postgres", "--"]
@@ -101,10 +102,12 @@ class Cluster:
         return number
 
     def _admin(self, sql: str) -> None:
-        engine = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
-        with engine.connect() as connection:
+        """Run ``sql`` on the ``postgres`` database, over one connection kept for the run
+        (a new one for each test's CREATE and DROP cost more than they do)."""
+        if self._admin_engine is None:
+            self._admin_engine = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
+        with self._admin_engine.connect() as connection:
             connection.execute(text(sql))
-        engine.dispose()
 
     def database(self, migrated: bool = False) -> str:
         """The URL of a new, empty database; ``migrated``: a copy of one that ``Store.open``
@@ -131,6 +134,8 @@ class Cluster:
         self._admin(f"DROP DATABASE {name} WITH (FORCE)")
 
     def stop(self) -> None:
+        if self._admin_engine is not None:
+            self._admin_engine.dispose()
         try:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "stop")
         finally:

@@ -40,14 +40,6 @@ if not Path(CHROMIUM).exists():
     )
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
 def serve(db: str, example: str, seed: int | None) -> AbstractContextManager[Server]:
     """A server over the new store ``db`` holding the example as table ``t``."""
     store = Store.open(db)

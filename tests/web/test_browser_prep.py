@@ -9,13 +9,11 @@ from pathlib import Path
 
 import pytest
 from tests.web.servers import GM_TOKEN, running
-from tests.web.test_browser import SHOTS, WAIT, browser, click, until, version
+from tests.web.test_browser import SHOTS, WAIT, click, until, version
 from tests.web.webtools import EXAMPLES
 
 from fracas.ledger import Ledger
 from fracas.table.store import Store
-
-__all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.mark.rule("H-GRID-1", "H-GRID-3", "H-GRID-5")

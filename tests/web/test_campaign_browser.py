@@ -8,12 +8,10 @@ from pathlib import Path
 
 import pytest
 from tests.web.servers import GM_TOKEN, running
-from tests.web.test_browser import SHOTS, WAIT, browser
+from tests.web.test_browser import SHOTS, WAIT
 
 from fracas.ledger import Ledger
 from fracas.table.store import Store
-
-__all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.mark.rule("H-XP-1")

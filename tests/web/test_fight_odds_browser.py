@@ -6,6 +6,7 @@ pushed as the runs come in, and the tune's plot. The screenshots are the tour's
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,12 @@ if not Path("/usr/bin/chromium").exists():
     )
 
 
-def test_the_pages_show_the_odds_with_a_progress_bar_and_the_tune_plot(tmp_path: Path) -> None:
+def test_the_pages_show_the_odds_with_a_progress_bar_and_the_tune_plot(
+    browser: Any, tmp_path: Path
+) -> None:
     from tests.web.tour import take_odds
 
-    written, seen = take_odds(tmp_path)
+    written, seen = take_odds(tmp_path, browser)
     assert {f.name for f in written} == {"fight-odds-gm.png", "fight-odds-prep.png"}
     for file in written:
         assert file.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

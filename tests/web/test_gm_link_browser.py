@@ -4,36 +4,15 @@ SameSite=Strict; *Sign out* ends the session."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from tests.web.servers import GM_TOKEN, running
+from tests.web.test_browser import WAIT
 from tests.web.webtools import EXAMPLES
 
 from fracas.table import encounterfile
 from fracas.table.store import Store
 from fracas.table.table import Table
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-ARGS += ["--disable-background-networking"]
-#: The longest wait for anything on a page, in milliseconds.
-WAIT = 30_000
-
-playwright = pytest.importorskip("playwright.sync_api")
-if not Path(CHROMIUM).exists():
-    pytest.skip(
-        "Debian's chromium is not installed (make test installs it)", allow_module_level=True
-    )
-
-
-@pytest.fixture
-def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
 
 
 def test_the_gm_link_opened_from_another_site_signs_in(browser: object, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 from tests.web.pg import Cluster
 from tests.web.servers import GM_TOKEN, Server, free_port, launch, running
-from tests.web.test_browser import WAIT, browser, click, moved, serve, until, version
+from tests.web.test_browser import WAIT, click, moved, serve, until, version
 from tests.web.webtools import EXAMPLES, csrf_of
 
 from fracas.table import encounterfile
@@ -24,13 +24,13 @@ from fracas.table.table import Table
 from fracas.web.app import CONFIG_ENV, ServeConfig
 from fracas.web.events import LiveSettings
 
-__all__ = ["browser"]  # the fixture, shared with the other browser tests
-
 #: Counts each page's stream openings and errors (a lost connection), for the tests.
 WATCH = """
 document.addEventListener('htmx:sseOpen', () => { window.opened = (window.opened || 0) + 1; });
 document.addEventListener('htmx:sseError', () => { window.errors = (window.errors || 0) + 1; });
 """
+#: How long an idle page is watched for a request of its own, in milliseconds of its clock.
+IDLE_SPAN = 600_000
 
 
 def gm_client(server: Server) -> httpx.Client:
@@ -135,12 +135,16 @@ def test_an_idle_player_page_makes_no_request_and_receives_changes(
         gm = gm_client(server)
         link = player_link(gm, "shieldwall")
         player = new_page(browser)
+        # The page's clock (Date, timers, animation frames) is Playwright's: ten minutes
+        # of it pass at once below, every timer the page sets in them firing.
+        player.clock.install()
         player.goto(server.url + link)
         connected(player)
         requests: list[str] = []
         player.on("request", lambda request: requests.append(request.url))
-        player.wait_for_timeout(10_000)  # the idle span measured, not a wait for something
+        player.clock.run_for(IDLE_SPAN)
         assert requests == []
+        assert player.query_selector("meta[http-equiv=refresh]") is None  # no timer of its own
         csrf = csrf_of(gm.get("/gm/t/t").text)
         acted = gm.post("/gm/t/t/act", data={"csrf": csrf, "version": "0", "action": "gm begin"})
         assert acted.status_code == 303

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.table.test_rounds import RAIDERS
-from tests.web.test_browser import browser, serve, until
+from tests.web.test_browser import serve, until
 from tests.web.test_live_hub import WAIT, drawn, gm_stream, next_event, run, table_at
 from tests.web.test_live_push import gm_page, player_link
 from tests.web.webtools import csrf_of
@@ -23,8 +23,6 @@ from fracas.table.table import Table
 from fracas.web import events
 from fracas.web.app import create_app
 from fracas.web.events import Hub, LiveSettings
-
-__all__ = ["browser"]
 
 
 async def until_true(check: Any) -> None:
@@ -104,14 +102,17 @@ def test_a_rounds_page_receives_a_post_and_the_close_without_polling(
 ) -> None:
     """In the browser: the GM's page shows a side's post and then the round closed at its
     deadline and the next one open, while it makes no request of its own until the close
-    sends it to the page afresh (once)."""
-    with serve(f"sqlite:///{tmp_path / 't.db'}", "classic/ford.yaml", seed=14) as server:
+    sends it to the page afresh (once). The deadline, an hour away when the round opens,
+    is moved to half a second away once the post is shown (by another process: this one),
+    so that the close waits neither on a fixed time nor races the post."""
+    db = f"sqlite:///{tmp_path / 't.db'}"
+    with serve(db, "classic/ford.yaml", seed=14) as server:
         gm = server.gm()
         link = player_link(gm, "raiders")
         page = gm_page(browser, server)
         csrf = csrf_of(gm.get("/gm/t/t").text)
-        opened = gm.post("/gm/t/t/round/open", data={"csrf": csrf, "hours": "0.002"})
-        assert opened.status_code == 303, opened.text[:300]  # a deadline 7.2 s away
+        opened = gm.post("/gm/t/t/round/open", data={"csrf": csrf, "hours": "1"})
+        assert opened.status_code == 303, opened.text[:300]
         # The round opened: the page is sent to itself afresh, with the round's forms.
         until(page, "document.querySelector('#round-status').textContent.includes('Round 1')")
         until(page, "window.opened > 0")
@@ -122,6 +123,18 @@ def test_a_rounds_page_receives_a_post_and_the_close_without_polling(
             assert posted.status_code == 303, posted.text[:300]
         until(page, "!document.querySelector('#posted-raiders .waiting')")
         assert requests == []  # the post came through the stream
+        store = Store.open(db)
+        try:
+            table = Table.resume(store, "t")
+            found = Rounds(store).current(table)
+            assert found is not None and found.round == 1
+            with store.session() as s:
+                row = s.get(RoundRow, found.id)
+                assert row is not None
+                row.deadline = utc_now() + timedelta(seconds=0.5)
+                announce_round(s, table.id)
+        finally:
+            store.engine.dispose()
         until(page, "document.querySelector('#round-status').textContent.includes('Round 2')")
         documents = [url for url in requests if url.endswith("/gm/t/t")]
         assert documents == [f"{server.url}/gm/t/t"]  # sent to the page afresh, once

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from tests.web.servers import GM_TOKEN, running
-from tests.web.test_browser import WAIT, browser  # noqa: F401 (a fixture)
+from tests.web.test_browser import WAIT
 from tests.web.webtools import EXAMPLES
 
 from fracas.ledger import Ledger
@@ -53,7 +53,7 @@ def problems(page: Any, axe: Any) -> list[str]:
     return found
 
 
-def test_the_pages_fit_a_phone_and_pass_axe(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_the_pages_fit_a_phone_and_pass_axe(browser: Any, tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'tables.db'}"
     store = Store.open(db)
     ruleset, setup, title = encounterfile.load(EXAMPLES / "heimr" / "duel.yaml")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from tests.table.test_rounds import NORTH
 from tests.web.servers import GM_TOKEN
-from tests.web.test_browser import SHOTS, WAIT, browser, serve, until
+from tests.web.test_browser import SHOTS, WAIT, serve, until
 
 GOLDEN = Path(__file__).resolve().parents[1] / "table" / "posts"
 
@@ -44,9 +44,6 @@ def post(page: object) -> None:
     page.click("#post-submit")  # type: ignore[attr-defined]
     page.wait_for_selector("pre#own-post")  # type: ignore[attr-defined]
     assert page.query_selector("#post-error") is None  # type: ignore[attr-defined]
-
-
-__all__ = ["browser"]  # the fixture, shared with the other browser tests
 
 
 @pytest.mark.rule("HC-ROUND-1", "HC-ROUND-2")

@@ -11,9 +11,7 @@ from typing import Any
 
 import pytest
 from tests.web.servers import GM_TOKEN
-from tests.web.test_browser import WAIT, browser, moved, serve, until, version
-
-__all__ = ["browser"]
+from tests.web.test_browser import WAIT, moved, serve, until, version
 
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 WIDTHS = (1280, 390)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,10 +14,10 @@ if not Path("/usr/bin/chromium").exists():
     )
 
 
-def test_the_tour_takes_its_screenshots(tmp_path: Path) -> None:
+def test_the_tour_takes_its_screenshots(browser: Any, tmp_path: Path) -> None:
     from tests.web.tour import take
 
-    written = take(tmp_path)
+    written = take(tmp_path, browser)
     names = {f.name for f in written}
     assert {
         "heimr-gm.png",
