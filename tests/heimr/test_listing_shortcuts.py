@@ -137,6 +137,16 @@ def test_default_policy_skips_asking_for_steps_only_when_every_one_is_refused(
     assert skipped or "castle-wall" not in path  # the wall is where it is tried
 
 
+def _begun(example: str, seed: int) -> HeimrState:
+    """The state of ``examples/heimr/EXAMPLE.yaml`` once the fight has begun (dice of
+    ``seed``), for a test to place its fighters in."""
+    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / f"{example}.yaml")
+    encounter = Encounter(ruleset, setup, RandomDice(seed), record=False)
+    encounter.push(Action("gm", "begin"))
+    state: HeimrState = encounter.state
+    return state
+
+
 def _quick_and_check(test: quick.Quick, state: HeimrState, action: Action) -> tuple[bool, bool]:
     """Whether the quick ``test`` accepts ``action``, and whether the verb's check does;
     asserted: the quick test never accepts what the check refuses."""
@@ -211,10 +221,7 @@ def test_a_quick_shot_accepts_a_plain_shot_exactly_where_the_check_does() -> Non
     placed anywhere at any height (in range or beyond it), dead or alive, hidden or not,
     with the counted arrows drawn or not: what it accepts the check accepts, and of plain
     shots by one under no effect it accepts all the check accepts."""
-    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / "night.yaml")
-    encounter = Encounter(ruleset, setup, RandomDice(3), record=False)
-    encounter.push(Action("gm", "begin"))
-    state = encounter.state
+    state = _begun("night", 3)
     archer = state.combatants["eirik"]
     squares = sorted(state.battlefield.squares)
     rng = random.Random(3)
@@ -249,10 +256,7 @@ def test_a_quick_step_accepts_a_plain_step_exactly_where_the_check_does(example:
     field's walls, doors and heights): what it accepts the check accepts, and of steps by
     one neither prone nor under any effect into a bordering square with no border between,
     it accepts all the check accepts."""
-    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / f"{example}.yaml")
-    encounter = Encounter(ruleset, setup, RandomDice(5), record=False)
-    encounter.push(Action("gm", "begin"))
-    state = encounter.state
+    state = _begun(example, 5)
     field = state.battlefield
     squares = sorted(field.squares)
     rng = random.Random(5)
@@ -290,10 +294,7 @@ def test_a_quick_charge_accepts_a_plain_charge_exactly_where_the_check_does(
     plain charges by one neither prone nor under any effect, wielding a melee weapon, on a
     target it knows is there in a bordering square with no border between, that did not
     run from its square, it accepts all the check accepts."""
-    ruleset, setup, _ = encounterfile.load(ROOT / "examples" / "heimr" / f"{example}.yaml")
-    encounter = Encounter(ruleset, setup, RandomDice(9), record=False)
-    encounter.push(Action("gm", "begin"))
-    state = encounter.state
+    state = _begun(example, 9)
     field = state.battlefield
     squares = sorted(field.squares)
     ids = sorted(state.combatants)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from fracas.engine import (
     Action,
@@ -711,18 +711,13 @@ class HeimrRules(Ruleset[HeimrState]):
             return [Action(actor, "jump")] if c.height > 0 else []
         # The same actor's moves from the same square are the same actions (immutable):
         # made once a battlefield, not at every listing.
-        field = state.battlefield
-        known = self._steps.get(id(field))
-        if known is None or known[0] is not field:
-            if len(self._steps) > 64:
-                self._steps.clear()
-            known = self._steps[id(field)] = (field, {})
+        known = _kept_for(self._steps, state.battlefield)
         key = (actor, verb, c.square)
-        steps = known[1].get(key)
+        steps = known.get(key)
         if steps is None:
-            if len(known[1]) > 4096:
-                known[1].clear()
-            steps = known[1][key] = self._steps_from(state, actor, verb, c.square)
+            if len(known) > 4096:
+                known.clear()
+            steps = known[key] = self._steps_from(state, actor, verb, c.square)
         return list(steps)
 
     def _steps_from(
@@ -783,15 +778,10 @@ class HeimrRules(Ruleset[HeimrState]):
     def _neighbours(self, state: HeimrState, square: str) -> tuple[str, ...]:
         """The squares bordering ``square``, worked out once per battlefield (which play
         does not change)."""
-        field = state.battlefield
-        known = self._near.get(id(field))
-        if known is None or known[0] is not field:
-            if len(self._near) > 64:
-                self._near.clear()
-            known = self._near[id(field)] = (field, {})
-        near = known[1].get(square)
+        known = _kept_for(self._near, state.battlefield)
+        near = known.get(square)
         if near is None:
-            near = known[1][square] = tuple(field.neighbours(square))
+            near = known[square] = tuple(state.battlefield.neighbours(square))
         return near
 
     # -- observing ---------------------------------------------------------------------
@@ -825,6 +815,24 @@ class HeimrRules(Ruleset[HeimrState]):
 
 #: Not yet worked out.
 _UNASKED = object()
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _kept_for(
+    cache: dict[int, tuple[Battlefield, dict[_K, _V]]], field: Battlefield
+) -> dict[_K, _V]:
+    """What ``cache`` keeps for ``field`` (kept alive with it, so that its id stays its
+    own), empty for a battlefield it has not seen; at most 64 battlefields are kept."""
+    known = cache.get(id(field))
+    if known is None or known[0] is not field:
+        if len(cache) > 64:
+            cache.clear()
+        known = cache[id(field)] = (field, {})
+    return known[1]
+
+
 #: The brawls offered on each foe, in order.
 _BRAWLS = (PUNCH, (("effect", "bind"),))
 #: The verbs offered on each foe.
