@@ -25,7 +25,7 @@ import numpy
 
 from fracas.engine import Encounter, Event
 from fracas.engine.capabilities import Outcome, Policy, stats
-from fracas.engine.collector import paused
+from fracas.engine.collector import paused_alone
 from fracas.engine.legal import Legal
 from fracas.engine.views import SideView, check_side, side_entry
 
@@ -184,11 +184,12 @@ def play_out(
     is waited for, or ``max_actions`` actions have been pushed. A playout encounter keeps
     no log: the events pushed here are kept for the policies' views instead.
 
-    The cyclic garbage collector is paused while it plays (:func:`paused`): a playout
+    In a process with no other thread (a simulation's worker process, a command) the
+    cyclic garbage collector is paused while it plays (:func:`paused_alone`): a playout
     leaves no cycles (its views refer to nothing that refers back to them), so the
     passes its allocations would trigger find nothing to free (5-9% of a fight's time
     on Heimr's examples); whatever a ruleset might leave is collected after."""
-    with paused():
+    with paused_alone():
         actions = _played(encounter, policies, gm, rng, max_actions)
     capped = not encounter.is_over() and actions >= max_actions
     return outcome_of(encounter, actions, capped)

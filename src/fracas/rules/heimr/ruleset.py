@@ -89,7 +89,7 @@ class HeimrRules(Ruleset[HeimrState]):
     def __init__(self) -> None:
         # Bordering squares by battlefield (kept alive with it, so its id stays its own).
         self._near: dict[int, tuple[Battlefield, dict[str, tuple[str, ...]]]] = {}
-        # The candidates of a verb of SQUARE_VERBS by battlefield, by actor, verb and square.
+        # The moves, runs, crawls and climbs offered, by battlefield, by actor, verb and square.
         self._steps: dict[
             int, tuple[Battlefield, dict[tuple[str, str, str], tuple[Action, ...]]]
         ] = {}
@@ -850,7 +850,7 @@ def _offers_and_refuses_as_its_own(rules: type[HeimrRules]) -> bool:
     class (asked at every listing; a class's methods are set when it is made)."""
     return all(
         getattr(rules, name) is getattr(HeimrRules, name)
-        for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_squares")
+        for name in ("_turn_refusal", "_check_turn", "_offer", "_offer_one", "_offer_squares")
     )
 
 
