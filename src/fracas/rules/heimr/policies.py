@@ -24,7 +24,7 @@ import numpy
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
 from fracas.engine.capabilities import Kernel, OwnPolicies, PlainStats, Vocabulary
-from fracas.engine.legal import Legal, action_of, actor_of, one_of, verb_of, verb_where
+from fracas.engine.legal import action_of, actor_of, one_of, verb_of, verb_where
 from fracas.rules.heimr.melee_policy import MeleePolicy
 from fracas.rules.heimr.observing import SeenCombatants
 from fracas.rules.heimr.weighing import (
@@ -36,6 +36,7 @@ from fracas.rules.heimr.weighing import (
 from fracas.rules.tactics import (
     GameMaster,
     Tactical,
+    acting,
     best,
     combatants,
     find,
@@ -353,11 +354,7 @@ class DefaultPolicy(Tactical):
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: numpy.random.Generator
     ) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        # tactics.acting, read in place (at every choice): who acts, and everyone seen.
-        actor = legal.actor if type(legal) is Legal else actor_of(legal)
-        people: Mapping[str, Mapping[str, Any]] = view["state"]["combatants"]
+        actor, people = acting(view, legal)
         me = people.get(actor)
         if me is None:
             return one_of(legal, action_of(actor, "end")) or legal[0]
