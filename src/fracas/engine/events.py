@@ -62,11 +62,11 @@ class Event:
     def __init__(
         self,
         kind: str,
-        text: str,
+        text: str | Callable[[], str],
         data: Mapping[str, Any] | None = None,
         seen_by: frozenset[str] | None = None,
         detail: frozenset[str] | None = None,
-        outline: str | None = None,
+        outline: str | Callable[[], str] | None = None,
         outline_data: Mapping[str, Any] | None = None,
     ) -> None:
         # The fields set at once (a frozen dataclass's own init sets them one by one
@@ -101,7 +101,7 @@ class Event:
         (and whose ``outline``, given as a function, likewise). The functions must depend
         on nothing that changes after the event is made."""
         # __init__ keeps the function where the words go; reading ``text`` calls it.
-        return cls(kind, render, data, seen_by, detail, outline, outline_data)  # type: ignore[arg-type]
+        return cls(kind, render, data, seen_by, detail, outline, outline_data)
 
     def __getstate__(self) -> dict[str, Any]:
         # Every field (those left unset too); a copy or a pickle carries the words, not
