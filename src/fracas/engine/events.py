@@ -40,10 +40,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 #: The outline data of an event given none (read-only, shared by every such event).
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
+@mypyc_attr(native_class=False)  # its text is kept in, and read from, its __dict__
 @dataclass(frozen=True, init=False)
 class Event:
     """One thing that happened, in words and in data."""
@@ -62,11 +65,11 @@ class Event:
     def __init__(
         self,
         kind: str,
-        text: str,
+        text: str | Callable[[], str],
         data: Mapping[str, Any] | None = None,
         seen_by: frozenset[str] | None = None,
         detail: frozenset[str] | None = None,
-        outline: str | None = None,
+        outline: str | Callable[[], str] | None = None,
         outline_data: Mapping[str, Any] | None = None,
     ) -> None:
         # The fields set at once (a frozen dataclass's own init sets them one by one
@@ -101,7 +104,7 @@ class Event:
         (and whose ``outline``, given as a function, likewise). The functions must depend
         on nothing that changes after the event is made."""
         # __init__ keeps the function where the words go; reading ``text`` calls it.
-        return cls(kind, render, data, seen_by, detail, outline, outline_data)  # type: ignore[arg-type]
+        return cls(kind, render, data, seen_by, detail, outline, outline_data)
 
     def __getstate__(self) -> dict[str, Any]:
         # Every field (those left unset too); a copy or a pickle carries the words, not
@@ -168,6 +171,7 @@ class Event:
         )
 
 
+@mypyc_attr(native_class=False)  # a descriptor
 class _Text:
     """:attr:`Event.text` (and :attr:`Event.outline`): kept in the event's ``__dict__`` as
     the string itself (or ``None``, for an outline), or as the function of

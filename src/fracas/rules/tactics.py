@@ -33,7 +33,7 @@ def first(legal: Sequence[Action], *verbs: str) -> Action | None:
 
 def acting(
     view: Mapping[str, Any], legal: Sequence[Action]
-) -> tuple[str, dict[str, dict[str, Any]]]:
+) -> tuple[str, Mapping[str, Mapping[str, Any]]]:
     """Who acts (without listing every legal action) and everyone the view shows;
     ``ValueError`` when there is nothing legal to choose from."""
     if not legal:
@@ -53,7 +53,7 @@ class Tactical:
     @staticmethod
     def acting(
         view: Mapping[str, Any], legal: Sequence[Action]
-    ) -> tuple[str, dict[str, Any], dict[str, dict[str, Any]]]:
+    ) -> tuple[str, Mapping[str, Any], Mapping[str, Mapping[str, Any]]]:
         """Who acts, what the view shows of it, and everyone the view shows."""
         actor, people = acting(view, legal)
         return actor, people.get(actor, {}), people
@@ -111,8 +111,8 @@ def best(
     return tied[int(rng.integers(len(tied)))]
 
 
-def combatants(view: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = view["state"]["combatants"]
+def combatants(view: Mapping[str, Any]) -> Mapping[str, Mapping[str, Any]]:
+    found: Mapping[str, Mapping[str, Any]] = view["state"]["combatants"]
     return found
 
 

@@ -187,10 +187,10 @@ class SeenCombatant(Mapping[str, Any]):
         if field is None:
             if key == "square":  # as __getitem__ reads it: the one asked at every choice
                 c = self._c
-                value = got[key] = (
+                square = got[key] = (
                     None if c.hide_cr is not None and _unplaced(c, self._side) else c.square
                 )
-                return value
+                return square
             return self[key] if key in _BY_SIDE else default
         value = got[key] = field(self._state, self._c)  # as __getitem__ reads it
         return value

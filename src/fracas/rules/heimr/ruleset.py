@@ -900,12 +900,11 @@ class _Checking(Checking[HeimrState]):
     """:class:`~fracas.engine.Checking` of the Heimr rules: what the questions of one
     state share, kept as they are first worked out."""
 
-    __slots__ = ("able", "met", "over", "refused")
-
-    ruleset: HeimrRules
+    __slots__ = ("able", "heimr", "met", "over", "refused")
 
     def __init__(self, ruleset: HeimrRules, state: HeimrState) -> None:
         self.ruleset = ruleset
+        self.heimr = ruleset  # the same, as HeimrRules (an attribute keeps its base's type)
         self.state = state
         self.over = ruleset.is_over(state)  # whether the encounter has ended
         self.able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2)
@@ -914,15 +913,15 @@ class _Checking(Checking[HeimrState]):
         self.met: dict[str, HeimrState] = {}  # the state after an actor's due upcoming
 
     def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
-        return self.ruleset._legal(self.state, actor, verbs, None, self)
+        return self.heimr._legal(self.state, actor, verbs, None, self)
 
     def legal_where(
         self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
     ) -> Iterator[Action]:
-        return self.ruleset._legal(self.state, actor, verbs, keep, self)
+        return self.heimr._legal(self.state, actor, verbs, keep, self)
 
     def is_legal(self, action: Action) -> bool:
-        return self.ruleset._is_legal(self.state, action, self)
+        return self.heimr._is_legal(self.state, action, self)
 
 
 class FieldView(dict[str, Any]):

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
+from mypy_extensions import mypyc_attr
+
 from fracas.engine.cloning import shallow
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.blindspots import BlindSpots
@@ -77,6 +79,7 @@ class Stats:
         return frozenset(a for a, group in self.groups.items() if group == "physical")
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class ActiveEffect:
     """An effect on a character (H-EFF-*): its number, and the turns it has left."""
@@ -94,6 +97,7 @@ class ActiveEffect:
     limb: str | None = None  # Bind on an arm or a leg: which one (H-EFF-7)
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class PreRolled:
     """A defence rolled in advance (H-DEF-2): its kind, result and the dice fatigue reads."""
@@ -105,6 +109,7 @@ class PreRolled:
     failed: bool = False  # failed outright on fatigue (H-FAT-1)
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class Readied:
     """A readied action and its trigger (H-INIT-4)."""
@@ -114,6 +119,7 @@ class Readied:
     intent_failed: bool = False  # an intent trigger lost its insight roll this turn (H-INIT-5)
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class Combatant:
     """One character in the encounter."""
@@ -267,6 +273,7 @@ class Combatant:
         return self.sword_hand is None or (self.off_hand is None and self.shield is None)
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class Turn:
     """What the character whose turn it is has done this turn (H-ACT-1, H-ACT-2)."""
@@ -287,6 +294,7 @@ class Turn:
         return new
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class HeimrState:
     """The whole encounter."""
