@@ -13,14 +13,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "build" / "compiled"
+#: Where the compiled copy goes (``COMPILED_DIR`` to build a second one beside it).
+OUT = Path(os.environ.get("COMPILED_DIR", ROOT / "build" / "compiled")).resolve()
 
 #: The modules compiled: the engine's and Heimr's hot path (the rest stays Python).
 MODULES = [
     "fracas/dice/heimr.py",
     "fracas/engine/actions.py",
     "fracas/engine/dicesource.py",
-    "fracas/engine/encounter.py",
     "fracas/engine/events.py",
     "fracas/engine/legal.py",
     "fracas/engine/ruleset.py",

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from fracas.dice import FacesError, Mechanic, Roll
 from fracas.dice.core import die_name
 
@@ -32,6 +34,7 @@ class DrawnRoll:
     faces: tuple[int, ...]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DiceSource(ABC):
     """A source of rolls; subclasses decide where faces come from."""
 

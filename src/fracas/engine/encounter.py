@@ -20,8 +20,6 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic
 
-from mypy_extensions import mypyc_attr
-
 from fracas.dice import DiceError
 from fracas.engine import collector
 from fracas.engine.actions import Action, excerpt
@@ -96,7 +94,6 @@ class LegalActions(Generic[S]):
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
-@mypyc_attr(native_class=False)  # copy() makes one without __init__
 class Encounter(Generic[S]):
     """An encounter under one ruleset, played action by action.
 

@@ -11,6 +11,8 @@ from collections.abc import Callable, Collection, Container, Hashable, Iterable,
 from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from fracas.engine import (
     Action,
     Checking,
@@ -69,6 +71,7 @@ _EVERY_VERB = _EveryVerb()
 Refusal = Callable[[], IllegalAction]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeimrRules(Ruleset[HeimrState]):
     """Heimr combat: initiative, turns, attacks, defences, effects, health and fatigue."""
 

@@ -273,7 +273,6 @@ class Combatant:
         return self.sword_hand is None or (self.off_hand is None and self.shield is None)
 
 
-@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class Turn:
     """What the character whose turn it is has done this turn (H-ACT-1, H-ACT-2)."""
@@ -288,13 +287,18 @@ class Turn:
     cluster_at_start: list[str] = field(default_factory=list)  # who shared its cluster
 
     def clone(self) -> Turn:
-        new = shallow(self)
-        new.free = list(self.free)
-        new.cluster_at_start = list(self.cluster_at_start)
-        return new
+        return Turn(
+            self.actor,
+            self.standard,
+            self.standard_verb,
+            self.simultaneous,
+            list(self.free),
+            self.acted,
+            self.square_at_start,
+            list(self.cluster_at_start),
+        )
 
 
-@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class HeimrState:
     """The whole encounter."""
@@ -324,19 +328,27 @@ class HeimrState:
     campaign: Campaign | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> HeimrState:
-        new = shallow(self)
-        new.combatants = {k: c.clone() for k, c in self.combatants.items()}
-        new.order = list(self.order)
-        new.initiative = dict(self.initiative)
-        new.turn = self.turn.clone() if self.turn else None
-        new.clusters = [list(c) for c in self.clusters]
-        new.options = dict(self.options)
-        new.crossings = {k: list(v) for k, v in self.crossings.items()}
-        new.xp_remainder = dict(self.xp_remainder)
-        new.broken = list(self.broken)
-        new.open_doors = list(self.open_doors)
-        new.blind_spots = {k: v.clone() for k, v in self.blind_spots.items()}
-        return new
+        return HeimrState(
+            {k: c.clone() for k, c in self.combatants.items()},
+            self.tables,
+            self.battlefield,
+            list(self.order),
+            dict(self.initiative),
+            self.round,
+            self.index,
+            self.clock,
+            self.turn.clone() if self.turn else None,
+            [list(c) for c in self.clusters],
+            self.started,
+            dict(self.xp_remainder),
+            self.pending,
+            dict(self.options),
+            {k: list(v) for k, v in self.crossings.items()},
+            list(self.broken),
+            list(self.open_doors),
+            {k: v.clone() for k, v in self.blind_spots.items()},
+            self.campaign,
+        )
 
     @property
     def current(self) -> str | None:
