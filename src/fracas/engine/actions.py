@@ -85,6 +85,12 @@ class Action:
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "options", options)
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[Action], tuple[str, str, str | None, tuple[tuple[str, str], ...]]]:
+        # Made again by its constructor (compiled, the default sets frozen fields).
+        return Action, (self.actor, self.verb, self.target, self.options)
+
     @classmethod
     def of(cls, actor: str, verb: str, target: str | None = None, **options: object) -> Action:
         """Build an action in code; options with the value ``None`` are left out."""

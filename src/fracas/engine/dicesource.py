@@ -33,6 +33,10 @@ class DrawnRoll:
     purpose: str
     faces: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[type[DrawnRoll], tuple[str, str, tuple[int, ...]]]:
+        # Made again by its constructor (compiled, the default sets frozen fields).
+        return DrawnRoll, (self.notation, self.purpose, self.faces)
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class DiceSource(ABC):

@@ -7,6 +7,7 @@ them all, once. Either way it sees exactly the actor's legal actions.
 
 from __future__ import annotations
 
+from abc import _abc_init  # type: ignore[attr-defined]
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, overload
 
@@ -214,6 +215,9 @@ class Legal(Sequence[Action]):
             and action.actor == self.actor
             and self._rules.is_legal(action)
         )
+
+
+_abc_init(Legal)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)
 
 
 def _key(action: Action) -> str | tuple[str, str | None, tuple[tuple[str, str], ...]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy
 from mypy_extensions import mypyc_attr
@@ -137,7 +137,7 @@ class GameMaster:
     """
 
     name = "gm"
-    verbs: tuple[str, ...] = ()
+    verbs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, ruleset_id: str | None = None) -> None:
         self.ruleset_id = ruleset_id

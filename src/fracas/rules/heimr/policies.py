@@ -940,7 +940,7 @@ def _by_id(view: Mapping[str, Any], cid: str | None) -> Mapping[str, Any]:
 class GmPolicy(GameMaster):
     """Heimr's game master begins the fight, and ends the turn of one who cannot act."""
 
-    verbs: tuple[str, ...] = ("begin", "skip")
+    verbs = ("begin", "skip")
 
 
 class Stats(PlainStats):

@@ -27,6 +27,7 @@ Defence = Literal["dodge", "block", "parry"]
 DEFENCES: tuple[Defence, ...] = ("dodge", "block", "parry")
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Ability:
     """An ability's challenge for one character (H-CHAR-2), before situational changes."""
@@ -36,6 +37,7 @@ class Ability:
     attributes: tuple[str, ...]
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Weapon:
     """A wielded weapon as the armoury describes it (H-MOD-2, H-ATK-2)."""
@@ -52,6 +54,7 @@ class Weapon:
         return self.ranged is None
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Shield:
     name: str
@@ -59,6 +62,7 @@ class Shield:
     potential_bonus: int = 0
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Stats:
     """What combat reads from a character sheet; fixed for the encounter."""
