@@ -123,7 +123,6 @@ class Readied:
     intent_failed: bool = False  # an intent trigger lost its insight roll this turn (H-INIT-5)
 
 
-@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class Combatant:
     """One character in the encounter."""
@@ -185,25 +184,64 @@ class Combatant:
     rested_used: list[str] = field(default_factory=list)  # rested skills used (H-HP-3)
 
     def clone(self) -> Combatant:
-        new = shallow(self)
-        new.uses = dict(self.uses)
-        new.effects = [shallow(e) for e in self.effects]
-        new.injuries = list(self.injuries)
-        new.defence = shallow(self.defence) if self.defence else None
-        new.readied = shallow(self.readied) if self.readied else None
-        new.dodged_melee_of = list(self.dodged_melee_of)
-        new.shot_by = list(self.shot_by)
-        new.hidden_from = dict(self.hidden_from)
-        new.passed_guards = list(self.passed_guards)
-        new.attacked_melee = list(self.attacked_melee)
-        new.carried = list(self.carried)
-        new.dropped = list(self.dropped)
-        new.pouch = list(self.pouch)
-        new.ammunition = dict(self.ammunition)
-        new.concealed = list(self.concealed)
-        new.concealed_found_by = list(self.concealed_found_by)
-        new.rested_used = list(self.rested_used)
-        return new
+        # Every field named (compiled, a native class has no __dict__ to copy at once).
+        return Combatant(
+            id=self.id,
+            name=self.name,
+            side=self.side,
+            stats=self.stats,
+            hp=self.hp,
+            willpower=self.willpower,
+            fatigue=self.fatigue,
+            square=self.square,
+            height=self.height,
+            climbing=self.climbing,
+            entered_from=self.entered_from,
+            max_fatigue=self.max_fatigue,
+            sword_hand=self.sword_hand,
+            off_hand=self.off_hand,
+            shield=self.shield,
+            stance=self.stance,
+            defence=shallow(self.defence) if self.defence else None,
+            uses=dict(self.uses),
+            effects=[shallow(e) for e in self.effects],
+            injuries=list(self.injuries),
+            injured_at=self.injured_at,
+            stabilized=self.stabilized,
+            dead=self.dead,
+            fled=self.fled,
+            prone=self.prone,
+            unconscious=self.unconscious,
+            helpless=self.helpless,
+            fatigue_raised=self.fatigue_raised,
+            ongoing=self.ongoing,
+            upcoming=self.upcoming,
+            readied=shallow(self.readied) if self.readied else None,
+            ran_from=self.ran_from,
+            ready_dodge=self.ready_dodge,
+            holding=self.holding,
+            held_by=self.held_by,
+            dodged_melee_of=list(self.dodged_melee_of),
+            shot_by=list(self.shot_by),
+            hide_cr=self.hide_cr,
+            hidden_from=dict(self.hidden_from),
+            guarding=self.guarding,
+            passed_guards=list(self.passed_guards),
+            attacked_melee=list(self.attacked_melee),
+            skills=self.skills,
+            carried=list(self.carried),
+            dropped=list(self.dropped),
+            xp=self.xp,
+            pouch=list(self.pouch),
+            ammunition=dict(self.ammunition),
+            drawn_ammunition=self.drawn_ammunition,
+            concealed=list(self.concealed),
+            conceal_cr=self.conceal_cr,
+            concealed_found_by=list(self.concealed_found_by),
+            sleeping=self.sleeping,
+            skill_in_use=self.skill_in_use,
+            rested_used=list(self.rested_used),
+        )
 
     def has(self, effect: str) -> bool:
         # A plain loop, not any() over a generator: asked at every check of an action.
