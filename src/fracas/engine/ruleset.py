@@ -6,7 +6,7 @@ checks and applies them, says whose turn it is and what a side may observe.
 
 from __future__ import annotations
 
-from abc import ABC, _abc_init, abstractmethod  # type: ignore[attr-defined]
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -255,6 +255,3 @@ class Parts(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._parts)
-
-
-_abc_init(Parts)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)

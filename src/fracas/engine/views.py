@@ -8,7 +8,6 @@ leave out the combatants its observer leaves out.
 
 from __future__ import annotations
 
-from abc import _abc_init  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -128,9 +127,6 @@ class SideView(Mapping[str, Any]):
         return len(_LAZY_VIEW)
 
 
-_abc_init(SideView)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)
-
-
 def _seen_state(look: SideView) -> Mapping[str, Any]:
     """The ``state`` of a :class:`SideView`: what its side observes, names it may not
     know left out as they are read."""
@@ -198,9 +194,6 @@ class _SideState(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._seen)
-
-
-_abc_init(_SideState)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)
 
 
 def side_log(

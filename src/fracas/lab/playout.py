@@ -17,7 +17,6 @@ by its rules or, failing that, at the action cap.
 
 from __future__ import annotations
 
-from abc import _abc_init  # type: ignore[attr-defined]
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any, overload
@@ -141,9 +140,6 @@ class SideLog(Sequence[list[dict[str, Any]]]):
         return list(self) == other
 
     __hash__ = None  # type: ignore[assignment]
-
-
-_abc_init(SideLog)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)
 
 
 def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome:

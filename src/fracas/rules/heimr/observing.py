@@ -21,7 +21,6 @@ True
 
 from __future__ import annotations
 
-from abc import _abc_init  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -206,9 +205,6 @@ class SeenCombatant(Mapping[str, Any]):
         return len(_ALL_KEYS if self._full else _SEEN_KEYS)
 
 
-_abc_init(SeenCombatant)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)
-
-
 class SeenCombatants(Mapping[str, SeenCombatant]):
     """Everyone ``side`` knows of, by id, each as a :class:`SeenCombatant`."""
 
@@ -299,6 +295,3 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
 
     def __len__(self) -> int:
         return len(self._seen)
-
-
-_abc_init(SeenCombatants)  # its own isinstance cache (compiled, it shares its ABC's: mypyc)
