@@ -24,6 +24,8 @@ from math import comb
 from random import Random
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from fracas.dice.core import Mechanic, Rng, Roll
 from fracas.dice.errors import LimitError
 from fracas.dice.scanner import Scanner
@@ -65,6 +67,7 @@ def _raw_weights(consistency: int) -> dict[tuple[int, int], int]:
     return weights
 
 
+@mypyc_attr(native_class=False)  # cached_property needs an instance __dict__
 @dataclass(frozen=True, repr=False)
 class HeimrChallenge(Mechanic):
     """A dice challenge with consistency C and potential P (notation ``C3P2``)."""

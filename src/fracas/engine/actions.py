@@ -78,13 +78,18 @@ class Action:
         target: str | None = None,
         options: tuple[tuple[str, str], ...] = (),
     ) -> None:
-        # The fields set straight into the instance (a frozen dataclass's own init sets
-        # them one by one through object.__setattr__): the rules make thousands a fight.
-        own = self.__dict__
-        own["actor"] = actor
-        own["verb"] = verb
-        own["target"] = target
-        own["options"] = options
+        # Set through object.__setattr__, as a frozen dataclass's own init does, but
+        # without its checks (the rules make thousands a fight; compiled, each is a store).
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "verb", verb)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "options", options)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Action], tuple[str, str, str | None, tuple[tuple[str, str], ...]]]:
+        # Made again by its constructor (compiled, the default sets frozen fields).
+        return Action, (self.actor, self.verb, self.target, self.options)
 
     @classmethod
     def of(cls, actor: str, verb: str, target: str | None = None, **options: object) -> Action:

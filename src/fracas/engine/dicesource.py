@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from fracas.dice import FacesError, Mechanic, Roll
 from fracas.dice.core import die_name
 
@@ -31,7 +33,12 @@ class DrawnRoll:
     purpose: str
     faces: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[type[DrawnRoll], tuple[str, str, tuple[int, ...]]]:
+        # Made again by its constructor (compiled, the default sets frozen fields).
+        return DrawnRoll, (self.notation, self.purpose, self.faces)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DiceSource(ABC):
     """A source of rolls; subclasses decide where faces come from."""
 

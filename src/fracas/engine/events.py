@@ -40,10 +40,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 #: The outline data of an event given none (read-only, shared by every such event).
 _NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
+@mypyc_attr(native_class=False)  # its text is kept in, and read from, its __dict__
 @dataclass(frozen=True, init=False)
 class Event:
     """One thing that happened, in words and in data."""
@@ -168,6 +171,7 @@ class Event:
         )
 
 
+@mypyc_attr(native_class=False)  # a descriptor
 class _Text:
     """:attr:`Event.text` (and :attr:`Event.outline`): kept in the event's ``__dict__`` as
     the string itself (or ``None``, for an outline), or as the function of

@@ -8,16 +8,21 @@ them all, once. Either way it sees exactly the actor's legal actions.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, final, overload
 
 from fracas.engine import Action, Encounter
 
 __all__ = ["Legal", "action_of", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
 
 
+@final
 class Legal(Sequence[Action]):
     """The legal actions of ``actor`` in ``encounter``, listed lazily: for one choice,
-    while the encounter does not change (what it has listed or checked is kept)."""
+    while the encounter does not change (what it has listed or checked is kept).
+
+    Final: the helpers below know one by ``type(legal) is Legal``, never by ``isinstance``
+    (compiled, mypyc's native class answers ``isinstance`` from its ABC's cache, where a
+    plain list may be a ``Legal``)."""
 
     __slots__ = (
         "_all",
@@ -254,7 +259,7 @@ def verb_of(legal: Sequence[Action], verb: str) -> list[Action]:
     >>> verb_of([Action.parse("ylva end"), Action.parse("ylva attack astrid")], "end")
     [Action(actor='ylva', verb='end', target=None, options=())]
     """
-    if isinstance(legal, Legal):
+    if type(legal) is Legal:
         return legal.verb(verb)
     return [a for a in legal if a.verb == verb]
 
@@ -266,7 +271,7 @@ def first_of(legal: Sequence[Action], verb: str) -> Action | None:
     >>> str(first_of([Action.parse("ylva end"), Action.parse("ylva move C2")], "move"))
     'ylva move C2'
     """
-    if isinstance(legal, Legal):
+    if type(legal) is Legal:
         return legal.first(verb)
     return next((a for a in legal if a.verb == verb), None)
 
@@ -279,14 +284,14 @@ def verb_where(legal: Sequence[Action], verb: str, keep: Callable[[Action], bool
     >>> [str(a) for a in verb_where(legal, "move", lambda a: a.target == "C2")]
     ['ylva move C2']
     """
-    if isinstance(legal, Legal):
+    if type(legal) is Legal:
         return legal.where(verb, keep)
     return [a for a in legal if a.verb == verb and keep(a)]
 
 
 def actor_of(legal: Sequence[Action]) -> str:
     """Whose actions these are (without listing a :class:`Legal`)."""
-    return legal.actor if isinstance(legal, Legal) else legal[0].actor
+    return legal.actor if type(legal) is Legal else legal[0].actor
 
 
 def one_of(legal: Sequence[Action], action: Action) -> Action | None:
@@ -295,6 +300,6 @@ def one_of(legal: Sequence[Action], action: Action) -> Action | None:
     >>> one_of([Action.parse("ylva end")], Action.parse("ylva end"))
     Action(actor='ylva', verb='end', target=None, options=())
     """
-    if isinstance(legal, Legal):
+    if type(legal) is Legal:
         return legal.one(action)
     return action if action in legal else None

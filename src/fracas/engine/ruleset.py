@@ -10,6 +10,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from fracas.engine.actions import Action
 from fracas.engine.dicesource import DiceSource
 from fracas.engine.errors import EngineError
@@ -28,6 +30,7 @@ class State(Protocol):
 S = TypeVar("S", bound=State)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ruleset(ABC, Generic[S]):
     """The rules of one system, registered by :attr:`id` in :mod:`fracas.rules` (through
     the ``fracas.rulesets`` entry points of its distribution).
@@ -178,6 +181,7 @@ class Ruleset(ABC, Generic[S]):
         return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Checking(Generic[S]):
     """The legality questions of one state, asked while it does not change: by default
     each asked of the ruleset afresh (:meth:`Ruleset.checking`)."""
@@ -208,6 +212,7 @@ class Checking(Generic[S]):
         return any(True for _ in self.legal(actor))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Parts(Mapping[str, Any]):
     """A mapping whose values are worked out when first read: ``parts`` maps each key to
     the function giving its value, called with ``args`` (what

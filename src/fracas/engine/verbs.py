@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from fracas.engine.actions import Action
 from fracas.engine.dicesource import DiceSource
 from fracas.engine.errors import IllegalAction
@@ -36,6 +38,7 @@ Apply = Callable[[S, Action, DiceSource, list[Event]], None]
 Check = Callable[[S, Action], None]
 
 
+@mypyc_attr(native_class=False)  # mypyc: a frozen generic dataclass fails to build
 @dataclass(frozen=True)
 class Verb(Generic[S, K]):
     """One verb: its action type (``kind``, the ruleset's own word), rule and function."""

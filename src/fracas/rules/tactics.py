@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy
+from mypy_extensions import mypyc_attr
 
 from fracas.engine import Action
 from fracas.engine.legal import actor_of, first_of, verb_of
@@ -41,6 +42,7 @@ def acting(
     return actor_of(legal), combatants(view)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tactical:
     """The opening every ruleset's default policy shares: its name, the ruleset it was
     made for, and who acts with what its side sees of it (:meth:`acting`)."""
@@ -126,6 +128,7 @@ def undirected(graph: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
     return both
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameMaster:
     """The game master's part in a simulation: only what the fight needs to go on.
 

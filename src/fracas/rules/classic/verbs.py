@@ -11,7 +11,7 @@ and reports what cannot be done as events, never as errors.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
@@ -25,7 +25,7 @@ Phase = Literal["turn", "round", "post", "gm"]
 Check = Callable[[ClassicState, Action, Planned], None]
 
 
-Verb = EngineVerb[ClassicState, Phase]
+Verb: TypeAlias = "EngineVerb[ClassicState, Phase]"  # (mypyc: no Verb[...])
 
 #: Every verb of the classic rules; its ``kind`` is its phase.
 VERBS: Verbs[ClassicState, Phase] = Verbs()

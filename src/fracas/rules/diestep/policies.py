@@ -58,7 +58,7 @@ def _listed(legal: Sequence[Action], verb: str) -> Sequence[Action]:
 def _lister(legal: Sequence[Action]) -> Callable[[str], Sequence[Action]]:
     """:func:`_listed` of ``legal``, asked of a :class:`Legal` straight: the policy asks
     a dozen verbs a choice."""
-    if isinstance(legal, Legal):
+    if type(legal) is Legal:
         return legal.verb
     return partial(_listed, legal)
 
@@ -90,7 +90,7 @@ class DefaultPolicy(Tactical):
         if not legal:
             raise ValueError("no legal action to choose from")
         listed: Callable[[str], Sequence[Action]]
-        if isinstance(legal, Legal):  # asked straight: the policy asks a dozen verbs a choice
+        if type(legal) is Legal:  # asked straight: the policy asks a dozen verbs a choice
             actor, listed = legal.actor, legal.verb
         else:
             actor, listed = actor_of(legal), partial(_listed, legal)
@@ -111,7 +111,7 @@ class DefaultPolicy(Tactical):
         """Whether ``actor`` answers a window: ``take`` or ``pass`` is legal. Not while
         ``end`` is (D-ACT-1: nothing but the answers while a window is open), which is
         asked first of all (:attr:`probes`), so a turn asks nothing more."""
-        if legal.plain("end") if isinstance(legal, Legal) else Action(actor, "end") in legal:
+        if legal.plain("end") if type(legal) is Legal else Action(actor, "end") in legal:
             return False
         # listed with the other answers (verbs_together), which an answer reads next
         return bool(listed("take") or listed("pass"))

@@ -9,7 +9,7 @@ verbs are the game master's. The turn's own verbs live in :mod:`.actions`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
@@ -33,7 +33,7 @@ KindOf = Callable[[DieStepState, Action], Kind]
 GM = "gm"
 
 
-Verb = EngineVerb[DieStepState, Kind]
+Verb: TypeAlias = "EngineVerb[DieStepState, Kind]"  # (mypyc: no Verb[...])
 
 #: Every die-step verb. Flags: ``moving`` (movement, for a mounted pair's AP, D-MOUNT-1),
 #: ``outside`` (also out of combat, after the encounter), ``only_outside``.

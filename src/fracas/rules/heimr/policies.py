@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy
+from mypy_extensions import mypyc_attr
 
 from fracas.dice.heimr import HeimrChallenge
 from fracas.engine import Action
@@ -329,6 +330,7 @@ def _turns_to(graph: Mapping[str, Mapping[str, int]], goals: tuple[str, ...]) ->
 # -- the policies --------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DefaultPolicy(Tactical):
     """Heimr's default tactical policy (see the module's docstring)."""
 

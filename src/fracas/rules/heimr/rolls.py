@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from fracas.dice import HeimrChallenge, Roll
 from fracas.dice.heimr import MAX_CONSISTENCY
 from fracas.engine import DiceSource, Event
@@ -141,6 +143,7 @@ _new_check = tuple.__new__
 _deferred = Event.deferred
 
 
+@mypyc_attr(native_class=False)  # a tuple subclass (mypyc compiles none)
 class _RollLine(tuple[Any, ...]):
     """A roll's line in the log, written when called: the arguments of :func:`_roll_text`
     in one tuple (a roll's event keeps one; a ``partial`` would make three objects).

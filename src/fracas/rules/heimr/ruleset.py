@@ -11,6 +11,8 @@ from collections.abc import Callable, Collection, Container, Hashable, Iterable,
 from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from fracas.engine import (
     Action,
     Checking,
@@ -69,6 +71,7 @@ _EVERY_VERB = _EveryVerb()
 Refusal = Callable[[], IllegalAction]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeimrRules(Ruleset[HeimrState]):
     """Heimr combat: initiative, turns, attacks, defences, effects, health and fatigue."""
 
@@ -900,12 +903,11 @@ class _Checking(Checking[HeimrState]):
     """:class:`~fracas.engine.Checking` of the Heimr rules: what the questions of one
     state share, kept as they are first worked out."""
 
-    __slots__ = ("able", "met", "over", "refused")
-
-    ruleset: HeimrRules
+    __slots__ = ("able", "heimr", "met", "over", "refused")
 
     def __init__(self, ruleset: HeimrRules, state: HeimrState) -> None:
         self.ruleset = ruleset
+        self.heimr = ruleset  # the same, as HeimrRules (an attribute keeps its base's type)
         self.state = state
         self.over = ruleset.is_over(state)  # whether the encounter has ended
         self.able: dict[str, bool] = {}  # who can act at all (H-EFF-5, H-POS-2)
@@ -914,15 +916,15 @@ class _Checking(Checking[HeimrState]):
         self.met: dict[str, HeimrState] = {}  # the state after an actor's due upcoming
 
     def legal(self, actor: str | None, verbs: Collection[str] | None = None) -> Iterator[Action]:
-        return self.ruleset._legal(self.state, actor, verbs, None, self)
+        return self.heimr._legal(self.state, actor, verbs, None, self)
 
     def legal_where(
         self, actor: str | None, verbs: Collection[str] | None, keep: Callable[[Action], bool]
     ) -> Iterator[Action]:
-        return self.ruleset._legal(self.state, actor, verbs, keep, self)
+        return self.heimr._legal(self.state, actor, verbs, keep, self)
 
     def is_legal(self, action: Action) -> bool:
-        return self.ruleset._is_legal(self.state, action, self)
+        return self.heimr._is_legal(self.state, action, self)
 
 
 class FieldView(dict[str, Any]):

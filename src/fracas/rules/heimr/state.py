@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
+from mypy_extensions import mypyc_attr
+
 from fracas.engine.cloning import shallow
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.blindspots import BlindSpots
@@ -25,6 +27,7 @@ Defence = Literal["dodge", "block", "parry"]
 DEFENCES: tuple[Defence, ...] = ("dodge", "block", "parry")
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Ability:
     """An ability's challenge for one character (H-CHAR-2), before situational changes."""
@@ -34,6 +37,7 @@ class Ability:
     attributes: tuple[str, ...]
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Weapon:
     """A wielded weapon as the armoury describes it (H-MOD-2, H-ATK-2)."""
@@ -50,6 +54,7 @@ class Weapon:
         return self.ranged is None
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Shield:
     name: str
@@ -57,6 +62,7 @@ class Shield:
     potential_bonus: int = 0
 
 
+@mypyc_attr(native_class=False)  # compiled, a frozen one cannot be copied or pickled
 @dataclass(frozen=True)
 class Stats:
     """What combat reads from a character sheet; fixed for the encounter."""
@@ -77,6 +83,7 @@ class Stats:
         return frozenset(a for a, group in self.groups.items() if group == "physical")
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class ActiveEffect:
     """An effect on a character (H-EFF-*): its number, and the turns it has left."""
@@ -94,6 +101,7 @@ class ActiveEffect:
     limb: str | None = None  # Bind on an arm or a leg: which one (H-EFF-7)
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class PreRolled:
     """A defence rolled in advance (H-DEF-2): its kind, result and the dice fatigue reads."""
@@ -105,6 +113,7 @@ class PreRolled:
     failed: bool = False  # failed outright on fatigue (H-FAT-1)
 
 
+@mypyc_attr(native_class=False)  # cloned by cloning.shallow
 @dataclass
 class Readied:
     """A readied action and its trigger (H-INIT-4)."""
@@ -175,25 +184,64 @@ class Combatant:
     rested_used: list[str] = field(default_factory=list)  # rested skills used (H-HP-3)
 
     def clone(self) -> Combatant:
-        new = shallow(self)
-        new.uses = dict(self.uses)
-        new.effects = [shallow(e) for e in self.effects]
-        new.injuries = list(self.injuries)
-        new.defence = shallow(self.defence) if self.defence else None
-        new.readied = shallow(self.readied) if self.readied else None
-        new.dodged_melee_of = list(self.dodged_melee_of)
-        new.shot_by = list(self.shot_by)
-        new.hidden_from = dict(self.hidden_from)
-        new.passed_guards = list(self.passed_guards)
-        new.attacked_melee = list(self.attacked_melee)
-        new.carried = list(self.carried)
-        new.dropped = list(self.dropped)
-        new.pouch = list(self.pouch)
-        new.ammunition = dict(self.ammunition)
-        new.concealed = list(self.concealed)
-        new.concealed_found_by = list(self.concealed_found_by)
-        new.rested_used = list(self.rested_used)
-        return new
+        # Every field named (compiled, a native class has no __dict__ to copy at once).
+        return Combatant(
+            id=self.id,
+            name=self.name,
+            side=self.side,
+            stats=self.stats,
+            hp=self.hp,
+            willpower=self.willpower,
+            fatigue=self.fatigue,
+            square=self.square,
+            height=self.height,
+            climbing=self.climbing,
+            entered_from=self.entered_from,
+            max_fatigue=self.max_fatigue,
+            sword_hand=self.sword_hand,
+            off_hand=self.off_hand,
+            shield=self.shield,
+            stance=self.stance,
+            defence=shallow(self.defence) if self.defence else None,
+            uses=dict(self.uses),
+            effects=[shallow(e) for e in self.effects],
+            injuries=list(self.injuries),
+            injured_at=self.injured_at,
+            stabilized=self.stabilized,
+            dead=self.dead,
+            fled=self.fled,
+            prone=self.prone,
+            unconscious=self.unconscious,
+            helpless=self.helpless,
+            fatigue_raised=self.fatigue_raised,
+            ongoing=self.ongoing,
+            upcoming=self.upcoming,
+            readied=shallow(self.readied) if self.readied else None,
+            ran_from=self.ran_from,
+            ready_dodge=self.ready_dodge,
+            holding=self.holding,
+            held_by=self.held_by,
+            dodged_melee_of=list(self.dodged_melee_of),
+            shot_by=list(self.shot_by),
+            hide_cr=self.hide_cr,
+            hidden_from=dict(self.hidden_from),
+            guarding=self.guarding,
+            passed_guards=list(self.passed_guards),
+            attacked_melee=list(self.attacked_melee),
+            skills=self.skills,
+            carried=list(self.carried),
+            dropped=list(self.dropped),
+            xp=self.xp,
+            pouch=list(self.pouch),
+            ammunition=dict(self.ammunition),
+            drawn_ammunition=self.drawn_ammunition,
+            concealed=list(self.concealed),
+            conceal_cr=self.conceal_cr,
+            concealed_found_by=list(self.concealed_found_by),
+            sleeping=self.sleeping,
+            skill_in_use=self.skill_in_use,
+            rested_used=list(self.rested_used),
+        )
 
     def has(self, effect: str) -> bool:
         # A plain loop, not any() over a generator: asked at every check of an action.
@@ -281,10 +329,16 @@ class Turn:
     cluster_at_start: list[str] = field(default_factory=list)  # who shared its cluster
 
     def clone(self) -> Turn:
-        new = shallow(self)
-        new.free = list(self.free)
-        new.cluster_at_start = list(self.cluster_at_start)
-        return new
+        return Turn(
+            self.actor,
+            self.standard,
+            self.standard_verb,
+            self.simultaneous,
+            list(self.free),
+            self.acted,
+            self.square_at_start,
+            list(self.cluster_at_start),
+        )
 
 
 @dataclass
@@ -316,19 +370,27 @@ class HeimrState:
     campaign: Campaign | None = field(default=None, compare=False, repr=False)
 
     def clone(self) -> HeimrState:
-        new = shallow(self)
-        new.combatants = {k: c.clone() for k, c in self.combatants.items()}
-        new.order = list(self.order)
-        new.initiative = dict(self.initiative)
-        new.turn = self.turn.clone() if self.turn else None
-        new.clusters = [list(c) for c in self.clusters]
-        new.options = dict(self.options)
-        new.crossings = {k: list(v) for k, v in self.crossings.items()}
-        new.xp_remainder = dict(self.xp_remainder)
-        new.broken = list(self.broken)
-        new.open_doors = list(self.open_doors)
-        new.blind_spots = {k: v.clone() for k, v in self.blind_spots.items()}
-        return new
+        return HeimrState(
+            {k: c.clone() for k, c in self.combatants.items()},
+            self.tables,
+            self.battlefield,
+            list(self.order),
+            dict(self.initiative),
+            self.round,
+            self.index,
+            self.clock,
+            self.turn.clone() if self.turn else None,
+            [list(c) for c in self.clusters],
+            self.started,
+            dict(self.xp_remainder),
+            self.pending,
+            dict(self.options),
+            {k: list(v) for k, v in self.crossings.items()},
+            list(self.broken),
+            list(self.open_doors),
+            {k: v.clone() for k, v in self.blind_spots.items()},
+            self.campaign,
+        )
 
     @property
     def current(self) -> str | None:

@@ -11,7 +11,7 @@ the melee verbs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from fracas.engine import Action, DiceSource, Event, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
@@ -27,7 +27,7 @@ __all__ = ["GM", "VERBS", "Verb", "combatant", "enemy", "side_of", "verb"]
 Kind = Literal["gm", "side", "phase", "melee", "reply"]
 Check = Callable[[SidesState, Action], None]
 Apply = Callable[[SidesState, Action, DiceSource, list[Event]], None]
-Verb = EngineVerb[SidesState, Kind]
+Verb: TypeAlias = "EngineVerb[SidesState, Kind]"  # (mypyc: no Verb[...])
 
 #: Every verb of the side-initiative rules.
 VERBS: Verbs[SidesState, Kind] = Verbs()

@@ -98,7 +98,7 @@ def _check_release(state: HeimrState, action: Action) -> None:
 
 @checks("defend")
 def _check_defend(state: HeimrState, action: Action) -> None:
-    if action.target not in (*DEFENCES, "none"):
+    if action.target not in DEFENCES and action.target != "none":
         raise IllegalAction("H-DEF-1", "defend dodge, block, parry or none")
     c = who(state, action.actor)
     if action.target == "block" and c.shield is None:

@@ -6,7 +6,7 @@ for what a character does in another's turn; ``gm`` for the game master's calls.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from fracas.engine import Action, IllegalAction
 from fracas.engine.verbs import Verb as EngineVerb
@@ -14,7 +14,7 @@ from fracas.engine.verbs import Verbs, named
 from fracas.rules.heimr.state import Combatant, HeimrState
 
 Kind = Literal["standard", "free", "ongoing", "upcoming", "reaction", "gm", "start", "any"]
-Verb = EngineVerb[HeimrState, Kind]
+Verb: TypeAlias = "EngineVerb[HeimrState, Kind]"  # (mypyc: no Verb[...])
 
 #: Every Heimr verb; ``verb`` registers what one does, ``checks`` what it needs.
 VERBS: Verbs[HeimrState, Kind] = Verbs()
