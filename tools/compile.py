@@ -13,6 +13,7 @@ unset. A failed or skipped build (no C compiler) leaves neither: fracas runs pur
 from __future__ import annotations
 
 import os
+import py_compile
 import shutil
 import sys
 import sysconfig
@@ -67,6 +68,8 @@ def uninstall() -> None:
     if HOOKED:
         (site_packages() / "fracas_compiled.pth").unlink(missing_ok=True)
         (site_packages() / "_fracas_compiled.py").unlink(missing_ok=True)
+        for cached in (site_packages() / "__pycache__").glob("_fracas_compiled.*.pyc"):
+            cached.unlink(missing_ok=True)
 
 
 def install() -> None:
@@ -76,6 +79,8 @@ def install() -> None:
     site = site_packages()
     shutil.copyfile(ACTIVATION, site / "_fracas_compiled.py.new")
     os.replace(site / "_fracas_compiled.py.new", site / "_fracas_compiled.py")
+    # Its bytecode written now: read at every start-up, even where none is written.
+    py_compile.compile(str(site / "_fracas_compiled.py"), doraise=True)
     line = f"import _fracas_compiled; _fracas_compiled.activate({str(SRC)!r}, {str(OUT)!r})\n"
     (site / "fracas_compiled.pth.new").write_text(line, encoding="utf-8")
     os.replace(site / "fracas_compiled.pth.new", site / "fracas_compiled.pth")
