@@ -93,9 +93,10 @@ def main() -> int:
     uninstall()
     if (OUT / "fracas").exists():
         shutil.rmtree(OUT / "fracas")
-    if shutil.which(os.environ.get("CC", "cc")) is None:
+    compiler = os.environ.get("CC", "cc")
+    if shutil.which(compiler) is None:
         # Nothing left to run stale: without the copy, fracas runs from src, pure.
-        print("no C compiler (cc): fracas runs pure Python, as from src")
+        print(f"no C compiler ({compiler}): fracas runs pure Python, as from src")
         return 0
     from _fracas_compiled import MANIFEST, manifest, tree
 
