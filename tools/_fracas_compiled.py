@@ -46,7 +46,7 @@ def placed(
     recorded: str,
     files: dict[str, tuple[int, int]],
 ) -> list[str] | None:
-    """``path`` with ``compiled`` just before ``src``, or None to leave it as it is.
+    """``path`` with ``compiled`` just before (the last) ``src``, or None to leave it as it is.
 
     None unless the ``recorded`` manifest is that of ``files`` (a non-empty tree) and
     ``src`` is on the path, ``compiled`` not yet (an explicit ``PYTHONPATH`` stays as it is).
@@ -58,7 +58,7 @@ def placed(
     """
     if not files or src not in path or compiled in path or recorded != manifest(files):
         return None
-    at = path.index(src)
+    at = len(path) - 1 - path[::-1].index(src)  # the install's entry, after PYTHONPATH's
     return [*path[:at], compiled, *path[at:]]
 
 

@@ -113,6 +113,20 @@ def test_fracas_pure_runs_pure(built: tuple[Path, Path], monkeypatch: pytest.Mon
     assert started(src, compiled, [str(src)], monkeypatch) == [str(src)]
 
 
+def test_src_named_by_pythonpath_too_keeps_its_place_first(
+    built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src, compiled = built
+    path = ["", str(src), "/stdlib", str(src)]
+    assert started(src, compiled, path, monkeypatch) == [
+        "",
+        str(src),
+        "/stdlib",
+        str(compiled),
+        str(src),
+    ]
+
+
 def test_an_explicit_compiled_path_stays_where_it_was_put(
     built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
