@@ -111,7 +111,7 @@ def main() -> int:
         setup(
             name="fracas-compiled",
             ext_modules=mypycify(modules, opt_level="3", debug_level="0"),
-            script_args=["build_ext", "--inplace", "--parallel", "2"],
+            script_args=["--quiet", "build_ext", "--inplace", "--parallel", "2"],
         )
     except (Exception, SystemExit) as error:
         # No hook installed: the half-made copy is never imported, fracas runs pure.
