@@ -115,7 +115,8 @@ def main() -> int:
         )
     except (Exception, SystemExit) as error:
         # No hook installed: the half-made copy is never imported, fracas runs pure.
-        print(f"the mypyc build failed ({error}): fracas runs pure Python, as from src")
+        said = "see above" if isinstance(error, SystemExit) else f"{type(error).__name__}: {error}"
+        print(f"the mypyc build failed ({said}): fracas runs pure Python, as from src")
         return 0
     (OUT / f"{MANIFEST}.new").write_text(recorded, encoding="utf-8")
     os.replace(OUT / f"{MANIFEST}.new", OUT / MANIFEST)
