@@ -568,6 +568,15 @@ def timed(client: Client, spec: SimSpec, seed: int, runs: int) -> tuple[float, l
     return time.perf_counter() - start, list(outcomes)
 
 
+def fracas_build() -> str:
+    """Which fracas this interpreter runs: compiled with mypyc (``make compiled``) or pure."""
+    import fracas.engine.legal
+
+    if fracas.engine.legal.__file__.endswith(".py"):
+        return "pure (the sources: no compiled build, or not up to date with them)"
+    return "compiled with mypyc (build/compiled, up to date with the sources)"
+
+
 def section(
     rows: list[tuple[str, str]],
     policy: str,
@@ -608,7 +617,8 @@ def section(
         f"- Machine: {platform.platform()}, {os.cpu_count()} logical cores; load average "
         f"{load[0]:.1f} at the start, {load[1]:.1f} at the end (other work running: "
         "two workers cannot double their speed on two busy cores)",
-        f"- Python: {platform.python_implementation()} {platform.python_version()}",
+        f"- Python: {platform.python_implementation()} {platform.python_version()}; "
+        f"fracas {fracas_build()}",
         f"- Batch: {runs} duels of `examples/heimr/duel.yaml`, policy `{policy}` on both "
         f"sides{note}, action cap {MAX_ACTIONS}, {repeat} repetitions",
         f"- Whole run: {elapsed:.0f} s",
