@@ -72,7 +72,7 @@ test: lint typecheck browser compiled pytest test-pure
 # write its own). Of the kernel's agreement, the exact replays (the engine's dice replayed
 # by the kernel to the same end) of the examples and of random builds.
 AGREEMENT := tests/lab/test_kernel_agreement.py
-PURE_SUITES := tests/golden tests/hidden \
+PURE_SUITES := tests/golden tests/hidden tests/heimr/test_state_clone.py \
 	$(AGREEMENT)::test_the_kernel_replays_each_covered_example_to_the_engines_end \
 	$(AGREEMENT)::test_random_builds_replay_exactly
 test-pure: $(VENV)/.dev-installed

@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, final, overload
 
 from fracas.engine import Action, Encounter
+from fracas.engine.abcs import own_isinstance_cache
 
 __all__ = ["Legal", "action_of", "actor_of", "first_of", "one_of", "verb_of", "verb_where"]
 
@@ -219,6 +220,9 @@ class Legal(Sequence[Action]):
             and action.actor == self.actor
             and self._rules.is_legal(action)
         )
+
+
+own_isinstance_cache(Legal)
 
 
 def _key(action: Action) -> str | tuple[str, str | None, tuple[tuple[str, str], ...]]:

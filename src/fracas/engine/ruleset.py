@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 
+from fracas.engine.abcs import own_isinstance_cache
 from fracas.engine.actions import Action
 from fracas.engine.dicesource import DiceSource
 from fracas.engine.errors import EngineError
@@ -255,3 +256,6 @@ class Parts(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._parts)
+
+
+own_isinstance_cache(Parts)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from fracas.engine.abcs import own_isinstance_cache
 from fracas.engine.actions import Action
 from fracas.engine.encounter import Encounter
 from fracas.engine.events import Event
@@ -127,6 +128,9 @@ class SideView(Mapping[str, Any]):
         return len(_LAZY_VIEW)
 
 
+own_isinstance_cache(SideView)
+
+
 def _seen_state(look: SideView) -> Mapping[str, Any]:
     """The ``state`` of a :class:`SideView`: what its side observes, names it may not
     know left out as they are read."""
@@ -194,6 +198,9 @@ class _SideState(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._seen)
+
+
+own_isinstance_cache(_SideState)
 
 
 def side_log(

@@ -24,6 +24,7 @@ from typing import Any, overload
 import numpy
 
 from fracas.engine import Encounter, Event
+from fracas.engine.abcs import own_isinstance_cache
 from fracas.engine.capabilities import Outcome, Policy, stats
 from fracas.engine.collector import paused_alone
 from fracas.engine.legal import Legal
@@ -59,6 +60,9 @@ class LazyView(SideView):
         # The log is given by a function holding no reference to this view: no reference
         # cycle, so a view is freed when its choice is made, not by the garbage collector.
         super().__init__(encounter, side, partial(_side_log, encounter, history, side, built))
+
+
+own_isinstance_cache(LazyView)
 
 
 def _side_log(
@@ -140,6 +144,9 @@ class SideLog(Sequence[list[dict[str, Any]]]):
         return list(self) == other
 
     __hash__ = None  # type: ignore[assignment]
+
+
+own_isinstance_cache(SideLog)
 
 
 def outcome_of(encounter: Encounter[Any], actions: int, capped: bool) -> Outcome:

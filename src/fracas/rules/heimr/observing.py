@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from fracas.engine.abcs import own_isinstance_cache
 from fracas.rules.heimr import combat, health, hiding
 from fracas.rules.heimr.state import Combatant, HeimrState
 
@@ -205,6 +206,9 @@ class SeenCombatant(Mapping[str, Any]):
         return len(_ALL_KEYS if self._full else _SEEN_KEYS)
 
 
+own_isinstance_cache(SeenCombatant)
+
+
 class SeenCombatants(Mapping[str, SeenCombatant]):
     """Everyone ``side`` knows of, by id, each as a :class:`SeenCombatant`."""
 
@@ -295,3 +299,6 @@ class SeenCombatants(Mapping[str, SeenCombatant]):
 
     def __len__(self) -> int:
         return len(self._seen)
+
+
+own_isinstance_cache(SeenCombatants)

@@ -23,6 +23,7 @@ from fracas.engine import (
     Parts,
     Ruleset,
 )
+from fracas.engine.abcs import own_isinstance_cache
 from fracas.rules.heimr import effects, hiding, observing, setup, terrain, turns
 from fracas.rules.heimr.battlefield import Battlefield
 from fracas.rules.heimr.campaign import Campaign
@@ -977,6 +978,9 @@ class LazyFieldView(Parts):
     def __init__(self, seen: dict[str, Any]) -> None:
         super().__init__(_FIELD_PARTS, seen)
         self.source = seen
+
+
+own_isinstance_cache(LazyFieldView)
 
 
 def field_view(state: HeimrState) -> dict[str, Any]:

@@ -330,14 +330,14 @@ class Turn:
 
     def clone(self) -> Turn:
         return Turn(
-            self.actor,
-            self.standard,
-            self.standard_verb,
-            self.simultaneous,
-            list(self.free),
-            self.acted,
-            self.square_at_start,
-            list(self.cluster_at_start),
+            actor=self.actor,
+            standard=self.standard,
+            standard_verb=self.standard_verb,
+            simultaneous=self.simultaneous,
+            free=list(self.free),
+            acted=self.acted,
+            square_at_start=self.square_at_start,
+            cluster_at_start=list(self.cluster_at_start),
         )
 
 
@@ -371,25 +371,25 @@ class HeimrState:
 
     def clone(self) -> HeimrState:
         return HeimrState(
-            {k: c.clone() for k, c in self.combatants.items()},
-            self.tables,
-            self.battlefield,
-            list(self.order),
-            dict(self.initiative),
-            self.round,
-            self.index,
-            self.clock,
-            self.turn.clone() if self.turn else None,
-            [list(c) for c in self.clusters],
-            self.started,
-            dict(self.xp_remainder),
-            self.pending,
-            dict(self.options),
-            {k: list(v) for k, v in self.crossings.items()},
-            list(self.broken),
-            list(self.open_doors),
-            {k: v.clone() for k, v in self.blind_spots.items()},
-            self.campaign,
+            combatants={k: c.clone() for k, c in self.combatants.items()},
+            tables=self.tables,
+            battlefield=self.battlefield,
+            order=list(self.order),
+            initiative=dict(self.initiative),
+            round=self.round,
+            index=self.index,
+            clock=self.clock,
+            turn=self.turn.clone() if self.turn else None,
+            clusters=[list(c) for c in self.clusters],
+            started=self.started,
+            xp_remainder=dict(self.xp_remainder),
+            pending=self.pending,
+            options=dict(self.options),
+            crossings={k: list(v) for k, v in self.crossings.items()},
+            broken=list(self.broken),
+            open_doors=list(self.open_doors),
+            blind_spots={k: v.clone() for k, v in self.blind_spots.items()},
+            campaign=self.campaign,
         )
 
     @property
