@@ -70,9 +70,10 @@ test: lint typecheck browser compiled pytest test-pure
 
 # The pure pass (about 20 s) keeps the whole run's build/rules-coverage.json (it would
 # write its own). Of the kernel's agreement, the exact replays (the engine's dice replayed
-# by the kernel to the same end) of the examples and of random builds.
+# by the kernel to the same end) of the examples and of random builds. The doctests too: a
+# compiled module shows pytest none of its own.
 AGREEMENT := tests/lab/test_kernel_agreement.py
-PURE_SUITES := tests/golden tests/hidden tests/heimr/test_state_clone.py \
+PURE_SUITES := src/fracas tests/golden tests/hidden tests/heimr/test_state_clone.py \
 	$(AGREEMENT)::test_the_kernel_replays_each_covered_example_to_the_engines_end \
 	$(AGREEMENT)::test_random_builds_replay_exactly
 test-pure: $(VENV)/.dev-installed
