@@ -87,7 +87,8 @@ test-pure: $(VENV)/.dev-installed
 # copy of src rebuilt whenever a source changes; src keeps no .so to shadow a .py being
 # edited. Every interpreter of the venv starts on it while it matches src/fracas file for
 # file (its manifest; a hook in site-packages), pure from src otherwise or with
-# FRACAS_PURE=1. Without a C compiler, or if the build fails, it runs pure. The stamp is in
+# FRACAS_PURE=1. Without a C compiler, or if the build fails, it runs pure (a failed build
+# with a compiler at hand fails the make where CI is set). The stamp is in
 # the venv: a new venv builds (and hooks) again.
 COMPILED := $(VENV)/.compiled
 $(COMPILED): tools/compile.py tools/_fracas_compiled.py \
