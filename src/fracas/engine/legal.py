@@ -21,9 +21,8 @@ class Legal(Sequence[Action]):
     """The legal actions of ``actor`` in ``encounter``, listed lazily: for one choice,
     while the encounter does not change (what it has listed or checked is kept).
 
-    Final: the helpers below know one by ``type(legal) is Legal``, never by ``isinstance``
-    (compiled, mypyc's native class answers ``isinstance`` from its ABC's cache, where a
-    plain list may be a ``Legal``)."""
+    Final: the helpers below, asked at every choice, know one by ``type(legal) is Legal``
+    (a pointer comparison; ``isinstance`` of an ABC's subclass goes through its cache)."""
 
     __slots__ = (
         "_all",

@@ -25,7 +25,8 @@ Phase = Literal["turn", "round", "post", "gm"]
 Check = Callable[[ClassicState, Action, Planned], None]
 
 
-Verb: TypeAlias = "EngineVerb[ClassicState, Phase]"  # (mypyc: no Verb[...])
+# A string: compiled, EngineVerb stays interpreted and cannot be subscripted at run time.
+Verb: TypeAlias = "EngineVerb[ClassicState, Phase]"
 
 #: Every verb of the classic rules; its ``kind`` is its phase.
 VERBS: Verbs[ClassicState, Phase] = Verbs()

@@ -33,7 +33,8 @@ KindOf = Callable[[DieStepState, Action], Kind]
 GM = "gm"
 
 
-Verb: TypeAlias = "EngineVerb[DieStepState, Kind]"  # (mypyc: no Verb[...])
+# A string: compiled, EngineVerb stays interpreted and cannot be subscripted at run time.
+Verb: TypeAlias = "EngineVerb[DieStepState, Kind]"
 
 #: Every die-step verb. Flags: ``moving`` (movement, for a mounted pair's AP, D-MOUNT-1),
 #: ``outside`` (also out of combat, after the encounter), ``only_outside``.

@@ -27,7 +27,8 @@ __all__ = ["GM", "VERBS", "Verb", "combatant", "enemy", "side_of", "verb"]
 Kind = Literal["gm", "side", "phase", "melee", "reply"]
 Check = Callable[[SidesState, Action], None]
 Apply = Callable[[SidesState, Action, DiceSource, list[Event]], None]
-Verb: TypeAlias = "EngineVerb[SidesState, Kind]"  # (mypyc: no Verb[...])
+# A string: compiled, EngineVerb stays interpreted and cannot be subscripted at run time.
+Verb: TypeAlias = "EngineVerb[SidesState, Kind]"
 
 #: Every verb of the side-initiative rules.
 VERBS: Verbs[SidesState, Kind] = Verbs()

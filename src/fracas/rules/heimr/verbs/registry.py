@@ -14,7 +14,8 @@ from fracas.engine.verbs import Verbs, named
 from fracas.rules.heimr.state import Combatant, HeimrState
 
 Kind = Literal["standard", "free", "ongoing", "upcoming", "reaction", "gm", "start", "any"]
-Verb: TypeAlias = "EngineVerb[HeimrState, Kind]"  # (mypyc: no Verb[...])
+# A string: compiled, EngineVerb stays interpreted and cannot be subscripted at run time.
+Verb: TypeAlias = "EngineVerb[HeimrState, Kind]"
 
 #: Every Heimr verb; ``verb`` registers what one does, ``checks`` what it needs.
 VERBS: Verbs[HeimrState, Kind] = Verbs()
